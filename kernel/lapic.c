@@ -1,0 +1,96 @@
+/*
+ * The local APIC: per-CPU timer, inter-processor interrupts, end-of-interrupt.
+ * The timer is calibrated once against the PIT on the boot CPU (all CPUs
+ * share one bus clock) and then runs periodically at HZ on every CPU.
+ */
+#include "smp.h"
+#include "config.h"
+#include "time.h"
+#include "x86.h"
+#include "lib.h"
+
+#define LAPIC_ID 0x020
+#define LAPIC_EOI 0x0b0
+#define LAPIC_SVR 0x0f0
+#define LAPIC_ICR_LO 0x300
+#define LAPIC_ICR_HI 0x310
+#define LAPIC_LVT_TIMER 0x320
+#define LAPIC_LVT_LINT0 0x350
+#define LAPIC_LVT_LINT1 0x360
+#define LAPIC_LVT_ERROR 0x370
+#define LAPIC_TIMER_INIT 0x380
+#define LAPIC_TIMER_CURRENT 0x390
+#define LAPIC_TIMER_DIVIDE 0x3e0
+
+#define LVT_MASKED 0x10000
+#define TIMER_PERIODIC 0x20000
+#define ICR_DELIVERY_PENDING 0x1000
+
+uintptr_t lapic_base = 0xfee00000;
+static uint32_t timer_count_per_tick;
+
+static uint32_t lapic_read(uint32_t reg) { return mmio_read32(lapic_base + reg); }
+static void lapic_write(uint32_t reg, uint32_t v) { mmio_write32(lapic_base + reg, v); }
+
+int lapic_id(void) { return (int)(lapic_read(LAPIC_ID) >> 24); }
+void lapic_eoi(void) { lapic_write(LAPIC_EOI, 0); }
+
+void lapic_init(void)
+{
+    lapic_write(LAPIC_SVR, 0x100 | VECTOR_SPURIOUS);   /* software enable */
+    lapic_write(LAPIC_LVT_LINT0, LVT_MASKED);
+    lapic_write(LAPIC_LVT_LINT1, LVT_MASKED);
+    lapic_write(LAPIC_LVT_ERROR, LVT_MASKED);
+    lapic_write(LAPIC_LVT_TIMER, LVT_MASKED);
+    lapic_eoi();
+}
+
+void lapic_timer_calibrate(void)
+{
+    lapic_write(LAPIC_TIMER_DIVIDE, 0x3);                /* divide by 16 */
+    lapic_write(LAPIC_LVT_TIMER, LVT_MASKED);
+    lapic_write(LAPIC_TIMER_INIT, 0xffffffff);
+    pit_wait_us(10000);
+    uint32_t elapsed = 0xffffffff - lapic_read(LAPIC_TIMER_CURRENT);
+    lapic_write(LAPIC_TIMER_INIT, 0);
+    timer_count_per_tick = (uint32_t)((uint64_t)elapsed * 100 / HZ);
+    if (timer_count_per_tick == 0)
+        timer_count_per_tick = 1;
+}
+
+void lapic_timer_start(void)
+{
+    lapic_write(LAPIC_TIMER_DIVIDE, 0x3);
+    lapic_write(LAPIC_LVT_TIMER, VECTOR_TIMER | TIMER_PERIODIC);
+    lapic_write(LAPIC_TIMER_INIT, timer_count_per_tick);
+}
+
+static void icr_wait(void)
+{
+    while (lapic_read(LAPIC_ICR_LO) & ICR_DELIVERY_PENDING)
+        cpu_relax();
+}
+
+void lapic_send_ipi(int apic_id, int vector)
+{
+    unsigned long f = irq_save();
+    icr_wait();
+    lapic_write(LAPIC_ICR_HI, (uint32_t)apic_id << 24);
+    lapic_write(LAPIC_ICR_LO, (uint32_t)vector);           /* fixed delivery, physical */
+    icr_wait();
+    irq_restore(f);
+}
+
+void lapic_send_init_sipi(int apic_id, uint8_t page)
+{
+    lapic_write(LAPIC_ICR_HI, (uint32_t)apic_id << 24);
+    lapic_write(LAPIC_ICR_LO, 0x4500);                      /* INIT, level assert */
+    icr_wait();
+    delay_us(10000);
+    for (int i = 0; i < 2; i++) {
+        lapic_write(LAPIC_ICR_HI, (uint32_t)apic_id << 24);
+        lapic_write(LAPIC_ICR_LO, 0x4600 | page);           /* start-up IPI */
+        icr_wait();
+        delay_us(200);
+    }
+}

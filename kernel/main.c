@@ -1,0 +1,123 @@
+/*
+ * kmain: the boot CPU's C entry.  Order matters: per-CPU data and the console
+ * first (so everything after can print and panic), then memory, the command
+ * line, clocks, the scheduler, the other CPUs, and finally the task that runs
+ * the workloads while this CPU becomes its idle task.
+ */
+#include "types.h"
+#include "cpu.h"
+#include "smp.h"
+#include "mem.h"
+#include "time.h"
+#include "lib.h"
+#include "x86.h"
+#include "cmdline.h"
+#include "sched_core.h"
+#include "../sched/sched.h"
+#include "../workloads/bench.h"
+
+#define MULTIBOOT_BOOTLOADER_MAGIC 0x2badb002
+#define MB_FLAG_MEM 0x001
+#define MB_FLAG_CMDLINE 0x004
+#define MB_FLAG_MMAP 0x040
+
+struct multiboot_info {
+    uint32_t flags, mem_lower, mem_upper, boot_device, cmdline, mods_count, mods_addr;
+    uint32_t syms[4];
+    uint32_t mmap_length, mmap_addr;
+} __attribute__((packed));
+
+struct multiboot_mmap_entry {
+    uint32_t size;
+    uint64_t base, length;
+    uint32_t type;
+} __attribute__((packed));
+
+extern char _end[];
+void console_percpu_ready(void);
+void smp_mark_percpu_ready(void);
+
+static int read_memory_map(const struct multiboot_info *mb, struct mem_region *regions, int max)
+{
+    int n = 0;
+    if (mb->flags & MB_FLAG_MMAP) {
+        uintptr_t p = mb->mmap_addr, end = mb->mmap_addr + mb->mmap_length;
+        while (p < end && n < max) {
+            const struct multiboot_mmap_entry *e = (const void *)p;
+            if (e->type == 1)
+                regions[n++] = (struct mem_region){ e->base, e->length };
+            p += e->size + 4;
+        }
+    } else if (mb->flags & MB_FLAG_MEM) {
+        regions[n++] = (struct mem_region){ 0x100000, (uint64_t)mb->mem_upper * 1024 };
+    }
+    return n;
+}
+
+/* QEMU and GRUB both start the multiboot command line with the kernel's file name. */
+static const char *kernel_arguments(const struct multiboot_info *mb)
+{
+    if (!(mb->flags & MB_FLAG_CMDLINE))
+        return "";
+    const char *s = (const char *)(uintptr_t)mb->cmdline;
+    while (*s == ' ')
+        s++;
+    while (*s && *s != ' ')
+        s++;
+    return s;
+}
+
+static const char *detect_accel(void)
+{
+    uint32_t a, b, c, d;
+    cpuid(1, &a, &b, &c, &d);
+    if (!(c & (1u << 31)))
+        return "unknown";                       /* no hypervisor bit */
+    char sig[13];
+    cpuid(0x40000000, &a, &b, &c, &d);
+    memcpy(sig, &b, 4);
+    memcpy(sig + 4, &c, 4);
+    memcpy(sig + 8, &d, 4);
+    sig[12] = 0;
+    if (memcmp(sig, "KVMKVMKVM", 9) == 0)
+        return "kvm";
+    if (memcmp(sig, "TCGTCGTCGTCG", 12) == 0)
+        return "tcg";
+    return "unknown";
+}
+
+void kmain(uint32_t magic, uint32_t mbi)
+{
+    gdt_init_cpu(0);
+    smp_mark_percpu_ready();
+    console_percpu_ready();
+    console_init();
+    idt_init();
+    if (magic != MULTIBOOT_BOOTLOADER_MAGIC) {
+        kprintf("error: not started by a multiboot loader (magic 0x%x)\n", magic);
+        machine_exit(EXIT_ERROR);
+    }
+    const struct multiboot_info *mb = (const void *)(uintptr_t)mbi;
+    struct mem_region regions[32];
+    int nregions = read_memory_map(mb, regions, 32);
+    /* Copy what we need out of the multiboot data first: QEMU puts it right
+     * after the kernel image, where mem_init places the page bitmap. */
+    cmdline_parse(kernel_arguments(mb));
+    mem_init(regions, nregions, (uintptr_t)_end);
+    watchdog_set_timeout(cmdline_uint("watchdog", DEFAULT_WATCHDOG_S, 0, 86400));
+
+    tsc_calibrate();
+    lapic_init();
+    lapic_timer_calibrate();
+    int ncpus = smp_discover_cpus();
+    sched_init(ncpus);
+    sched_init_cpu(0);
+    smp_start_aps();
+    lapic_timer_start();
+
+    kprintf("boot: cpus=%d sched=%s hz=%d tsc_khz=%u accel=%s mem_mib=%u\n", ncpus_online, scheduler.name, HZ,
+            tsc_khz, detect_accel(), mem_usable_mib());
+    bench_start();
+    irq_enable();
+    idle_loop();
+}

@@ -1,0 +1,189 @@
+/*
+ * Physical memory.  A bitmap with one bit per 4 KiB page (set = in use) covers
+ * memory up to the highest usable address in the multiboot map; pages outside
+ * the usable regions, below 1 MiB and under the kernel image stay set.
+ * Single pages (task stacks, pipe buffers) are found from a moving hint, so
+ * creating 20,000 tasks stays linear.
+ *
+ * The heap serves small objects from power-of-two size classes carved out of
+ * pages; anything over 2 KiB gets whole pages.  An 8-byte header before each
+ * object records its class (or page count) for kfree.
+ */
+#include "mem.h"
+#include "lib.h"
+#include "spinlock.h"
+
+#define MAX_PHYS (0xfec00000ull)   /* below the APIC and BIOS area */
+#define BITS 32
+
+static uint32_t *bitmap;
+static uint32_t max_pfn, free_pages, usable_pages, hint;
+static spinlock_t page_lock = SPINLOCK_INIT("pages");
+
+static bool test_bit(uint32_t pfn) { return bitmap[pfn / BITS] & (1u << (pfn % BITS)); }
+static void set_bit(uint32_t pfn) { bitmap[pfn / BITS] |= 1u << (pfn % BITS); }
+static void clear_bit(uint32_t pfn) { bitmap[pfn / BITS] &= ~(1u << (pfn % BITS)); }
+
+void mem_init(const struct mem_region *usable, int n, uintptr_t kernel_end)
+{
+    uint64_t top = 0;
+    for (int i = 0; i < n; i++)
+        top = MAX(top, MIN(usable[i].base + usable[i].length, MAX_PHYS));
+    max_pfn = (uint32_t)(top / PAGE_SIZE);
+    /* The bitmap itself goes right after the kernel image. */
+    bitmap = (uint32_t *)((kernel_end + PAGE_SIZE - 1) & ~(uintptr_t)(PAGE_SIZE - 1));
+    uint32_t words = (max_pfn + BITS - 1) / BITS;
+    memset(bitmap, 0xff, words * 4);
+    uintptr_t first_free = ((uintptr_t)(bitmap + words) + PAGE_SIZE - 1) & ~(uintptr_t)(PAGE_SIZE - 1);
+    for (int i = 0; i < n; i++) {
+        uint64_t start = (usable[i].base + PAGE_SIZE - 1) / PAGE_SIZE;
+        uint64_t end = MIN(usable[i].base + usable[i].length, MAX_PHYS) / PAGE_SIZE;
+        for (uint64_t pfn = start; pfn < end; pfn++) {
+            if (pfn * PAGE_SIZE < 0x100000 || pfn * PAGE_SIZE < first_free)
+                continue;
+            clear_bit((uint32_t)pfn);
+            free_pages++;
+        }
+    }
+    usable_pages = free_pages + (uint32_t)((first_free - 0x100000) / PAGE_SIZE);
+    hint = (uint32_t)(first_free / PAGE_SIZE);
+}
+
+static bool run_free(uint32_t pfn, int npages)
+{
+    for (int i = 0; i < npages; i++)
+        if (pfn + i >= max_pfn || test_bit(pfn + i))
+            return false;
+    return true;
+}
+
+void *page_alloc(int npages)
+{
+    if (npages <= 0)
+        return NULL;
+    unsigned long f = spin_lock_irqsave(&page_lock);
+    void *result = NULL;
+    if ((uint32_t)npages <= free_pages) {
+        /* Two passes: from the hint to the end, then from the start. */
+        for (int pass = 0; pass < 2 && !result; pass++) {
+            uint32_t pfn = pass == 0 ? hint : 0, end = pass == 0 ? max_pfn : hint;
+            while (pfn < end) {
+                if ((pfn % BITS) == 0 && bitmap[pfn / BITS] == 0xffffffffu) {
+                    pfn += BITS;
+                    continue;
+                }
+                if (run_free(pfn, npages)) {
+                    for (int i = 0; i < npages; i++)
+                        set_bit(pfn + i);
+                    free_pages -= npages;
+                    hint = pfn + npages;
+                    result = (void *)(uintptr_t)(pfn * PAGE_SIZE);
+                    break;
+                }
+                pfn++;
+            }
+        }
+    }
+    spin_unlock_irqrestore(&page_lock, f);
+    return result;
+}
+
+void page_free(void *p, int npages)
+{
+    uint32_t pfn = (uint32_t)((uintptr_t)p / PAGE_SIZE);
+    unsigned long f = spin_lock_irqsave(&page_lock);
+    for (int i = 0; i < npages; i++) {
+        if (!test_bit(pfn + i))
+            panic("page_free: page 0x%x is not allocated", (pfn + i) * PAGE_SIZE);
+        clear_bit(pfn + i);
+    }
+    free_pages += npages;
+    if (pfn < hint)
+        hint = pfn;
+    spin_unlock_irqrestore(&page_lock, f);
+}
+
+uint32_t mem_usable_mib(void) { return usable_pages / (1024 * 1024 / PAGE_SIZE); }
+uint32_t mem_free_pages(void) { return free_pages; }
+
+/* ---- heap ---- */
+
+#define HEADER 8
+#define NCLASSES 8                 /* 16 .. 2048 bytes including the header */
+#define LARGE_FLAG 0x80000000u
+
+struct free_object {
+    struct free_object *next;
+};
+
+static struct free_object *free_lists[NCLASSES];
+static spinlock_t heap_lock = SPINLOCK_INIT("heap");
+
+static int size_class(size_t total)
+{
+    for (int c = 0; c < NCLASSES; c++)
+        if (total <= (16u << c))
+            return c;
+    return -1;
+}
+
+void *kmalloc(size_t n)
+{
+    size_t total = n + HEADER;
+    int c = size_class(total);
+    uint32_t *obj;
+    if (c < 0) {
+        int npages = (int)((total + PAGE_SIZE - 1) / PAGE_SIZE);
+        obj = page_alloc(npages);
+        if (!obj)
+            return NULL;
+        obj[0] = LARGE_FLAG | (uint32_t)npages;
+        return (char *)obj + HEADER;
+    }
+    unsigned long f = spin_lock_irqsave(&heap_lock);
+    if (!free_lists[c]) {
+        char *page = page_alloc(1);
+        if (!page) {
+            spin_unlock_irqrestore(&heap_lock, f);
+            return NULL;
+        }
+        size_t size = 16u << c;
+        for (size_t off = 0; off + size <= PAGE_SIZE; off += size) {
+            struct free_object *o = (struct free_object *)(page + off);
+            o->next = free_lists[c];
+            free_lists[c] = o;
+        }
+    }
+    obj = (uint32_t *)free_lists[c];
+    free_lists[c] = free_lists[c]->next;
+    spin_unlock_irqrestore(&heap_lock, f);
+    obj[0] = (uint32_t)c;
+    return (char *)obj + HEADER;
+}
+
+void *kzalloc(size_t n)
+{
+    void *p = kmalloc(n);
+    if (p)
+        memset(p, 0, n);
+    return p;
+}
+
+void kfree(void *p)
+{
+    if (!p)
+        return;
+    uint32_t *obj = (uint32_t *)((char *)p - HEADER);
+    if (obj[0] & LARGE_FLAG) {
+        page_free(obj, (int)(obj[0] & ~LARGE_FLAG));
+        return;
+    }
+    uint32_t c = obj[0];
+    if (c >= NCLASSES)
+        panic("kfree: bad heap header 0x%x at %p", c, p);
+    unsigned long f = spin_lock_irqsave(&heap_lock);
+    struct free_object *o = (struct free_object *)obj;
+    o->next = free_lists[c];
+    free_lists[c] = o;
+    spin_unlock_irqrestore(&heap_lock, f);
+}

@@ -1,0 +1,450 @@
+/*
+ * The scheduler core: context switches, wake-ups, the tick, accounting.
+ *
+ * Policy is delegated to the one scheduler compiled in (struct sched_class
+ * scheduler, sched/sched.h).  The core guarantees the invariants that every
+ * policy relies on and checks them as it goes:
+ *   - a CPU's run-queue lock is held from the start of schedule() until the
+ *     next task has finished switching in (finish_switch), so a task is never
+ *     half switched while someone else holds that lock;
+ *   - a task runs on one CPU at a time (on_cpu), only on CPUs in its
+ *     cpus_allowed, and only when runnable and queued;
+ *   - wake-ups of one task are serialised by its wake_lock.
+ * Violations stop the machine with a report (sched_bug), never silently.
+ */
+#include "sched_core.h"
+#include "../sched/sched.h"
+#include "cpu.h"
+#include "smp.h"
+#include "time.h"
+#include "mem.h"
+#include "lib.h"
+#include "x86.h"
+
+struct task *switch_context(struct task *prev, struct task *next);
+
+spinlock_t tasklist_lock = SPINLOCK_INIT("tasklist");
+struct list_head all_tasks = LIST_HEAD_INIT(all_tasks);
+
+static struct list_head timer_list = LIST_HEAD_INIT(timer_list);
+static spinlock_t timer_lock = SPINLOCK_INIT("timers");
+
+static volatile uint32_t last_progress_ms;   /* 32-bit: read on other CPUs without tearing */
+static uint64_t watchdog_ns = (uint64_t)DEFAULT_WATCHDOG_S * NSEC_PER_SEC;
+
+static spinlock_t *rq_lock(int cpu) { return scheduler.runqueue_lock(cpu); }
+
+/* ---- services for schedulers (sched/sched.h) ---- */
+
+int sched_nr_cpus(void) { return ncpus_online; }
+int sched_this_cpu(void) { return this_cpu()->id; }
+struct task *sched_cpu_curr(int cpu) { return cpus[cpu].curr; }
+bool sched_cpu_is_idle(int cpu) { return cpus[cpu].curr == cpus[cpu].idle; }
+uint64_t sched_cpu_idle_since_ns(int cpu) { return cpus[cpu].idle_since_ns; }
+bool sched_task_running(const struct task *p) { return p->on_cpu != 0; }
+uint64_t sched_clock_ns(void) { return clock_ns(); }
+uint64_t sched_jiffies(void) { return jiffies; }
+
+void sched_resched_cpu(int cpu)
+{
+    struct cpu *target = &cpus[cpu];
+    if (xchg(&target->need_resched, 1))
+        return;                                  /* already pending: it will look */
+    if (cpu != this_cpu()->id)
+        smp_send_reschedule(cpu);
+}
+
+void sched_set_task_cpu(struct task *p, int cpu)
+{
+    if (!task_allowed_on(p, cpu))
+        sched_bug("task %s (pid %d) moved to cpu %d outside its cpus_allowed %#x", p->name, p->pid, cpu,
+                  p->cpus_allowed);
+    if (p->cpu != cpu) {
+        p->nr_migrations++;
+        cpus[cpu].stats.migrations++;
+        p->cpu = cpu;
+    }
+}
+
+void sched_double_lock(int a, int b)
+{
+    spinlock_t *la = rq_lock(a), *lb = rq_lock(b);
+    if (la == lb) {
+        spin_lock(la);
+    } else if (la < lb) {
+        spin_lock(la);
+        spin_lock(lb);
+    } else {
+        spin_lock(lb);
+        spin_lock(la);
+    }
+}
+
+void sched_double_unlock(int a, int b)
+{
+    spinlock_t *la = rq_lock(a), *lb = rq_lock(b);
+    /* Plain release: the caller still has interrupts off, nothing to preempt yet. */
+    if (la != lb)
+        spin_unlock(lb);
+    spin_unlock(la);
+}
+
+int sched_task_runqueue_lock(struct task *p)
+{
+    for (;;) {
+        int cpu = p->cpu;
+        spin_lock(rq_lock(cpu));
+        if (p->cpu == cpu)
+            return cpu;
+        spin_unlock(rq_lock(cpu));
+    }
+}
+
+void sched_for_each_task(void (*fn)(struct task *p, void *arg), void *arg)
+{
+    unsigned long f = spin_lock_irqsave(&tasklist_lock);
+    struct list_head *pos;
+    list_for_each(pos, &all_tasks)
+        fn(list_entry(pos, struct task, all_tasks), arg);
+    spin_unlock_irqrestore(&tasklist_lock, f);
+}
+
+void sched_bug(const char *fmt, ...)
+{
+    char msg[200];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof(msg), fmt, ap);
+    va_end(ap);
+    panic("scheduler invariant broken (%s): %s", scheduler.name, msg);
+}
+
+/* ---- boot ---- */
+
+void sched_init(int ncpus)
+{
+    scheduler.init(ncpus);
+    watchdog_touch();
+}
+
+void sched_init_cpu(int cpu)
+{
+    struct cpu *c = &cpus[cpu];
+    struct task *idle = kzalloc(sizeof(*idle));
+    if (!idle)
+        panic("no memory for the idle task of cpu %d", cpu);
+    snprintf(idle->name, sizeof(idle->name), "idle/%d", cpu);
+    idle->pid = 0;
+    idle->is_idle = true;
+    idle->state = TASK_RUNNING;
+    idle->cpu = cpu;
+    idle->on_cpu = 1;
+    idle->nice = NICE_MAX;
+    idle->cpus_allowed = CPU_BIT(cpu);
+    spin_lock_init(&idle->wake_lock, "wake");
+    list_init(&idle->all_tasks);
+    list_init(&idle->timer_entry);
+    c->idle = idle;
+    c->curr = idle;
+    c->idle_since_ns = clock_ns();
+}
+
+/* ---- switching ---- */
+
+static void check_stack(struct task *t)
+{
+    if (t->stack && *(uint32_t *)t->stack != STACK_CANARY)
+        panic("stack overflow in task %s (pid %d): canary at %p overwritten", t->name, t->pid, t->stack);
+}
+
+static void account_switch(struct cpu *c, struct task *prev, struct task *next, uint64_t now)
+{
+    if (prev->is_idle)
+        c->stats.idle_ns += now - c->idle_since_ns;
+    else
+        prev->runtime_ns += now - prev->last_switch_in_ns;
+    if (next->is_idle) {
+        c->idle_since_ns = now;
+    } else {
+        next->last_switch_in_ns = now;
+        next->nr_switches_in++;
+        next->cpus_run_mask |= CPU_BIT(c->id);
+        if (next->woken_at_ns) {
+            next->wakeup_latency_ns = now - next->woken_at_ns;
+            next->woken_at_ns = 0;
+        }
+        last_progress_ms = (uint32_t)(now / NSEC_PER_MSEC);
+    }
+    c->stats.context_switches++;
+}
+
+static void check_next(int cpu, struct task *prev, struct task *next)
+{
+    if (next->is_idle)
+        return;
+    if (!task_allowed_on(next, cpu)) {
+        next->affinity_violations++;
+        sched_bug("picked %s (pid %d) on cpu %d, cpus_allowed %#x", next->name, next->pid, cpu,
+                  next->cpus_allowed);
+    }
+    if (next != prev && next->on_cpu)
+        sched_bug("picked %s (pid %d) on cpu %d while it runs on cpu %d", next->name, next->pid, cpu, next->cpu);
+    if (!next->on_rq || next->state != TASK_RUNNING)
+        sched_bug("picked %s (pid %d) which is not runnable (state %d)", next->name, next->pid, next->state);
+}
+
+/* Pick and switch.  May be called with interrupts on or off; never while holding a spinlock. */
+void schedule(void)
+{
+    unsigned long flags = irq_save();
+    struct cpu *c = this_cpu();
+    if (c->preempt_count != 0)
+        sched_bug("schedule() called while atomic (preempt_count %d) by %s", c->preempt_count, c->curr->name);
+    int cpu = c->id;
+    struct task *prev = c->curr;
+    spin_lock(rq_lock(cpu));
+    c->stats.schedule_calls++;
+    c->need_resched = 0;
+    if (!prev->is_idle) {
+        check_stack(prev);
+        if (prev->state != TASK_RUNNING) {
+            scheduler.dequeue(cpu, prev, prev->state == TASK_DEAD ? DEQUEUE_EXIT : DEQUEUE_SLEEP);
+            prev->on_rq = 0;
+        } else if (!task_allowed_on(prev, cpu)) {
+            /* Its affinity changed: take it off here, wake it on an allowed CPU after the switch. */
+            scheduler.dequeue(cpu, prev, DEQUEUE_MIGRATE);
+            prev->on_rq = 0;
+            prev->state = TASK_SLEEPING;
+            prev->requeue_elsewhere = true;  /* finish_switch wakes it on an allowed CPU */
+        }
+    }
+    uint64_t t0 = rdtsc();
+    struct task *next = scheduler.pick_next(cpu, prev);
+    c->stats.pick_cycles += rdtsc() - t0;
+    c->stats.picks++;
+    if (!next)
+        next = c->idle;
+    check_next(cpu, prev, next);
+    if (next == prev) {
+        spin_unlock(rq_lock(cpu));
+        irq_restore(flags);
+        return;
+    }
+    if (next->cpu != cpu)      /* only a shared-lock scheduler may hand over another CPU's task */
+        sched_set_task_cpu(next, cpu);
+    account_switch(c, prev, next, clock_ns());
+    next->on_cpu = 1;
+    c->curr = next;
+    prev = switch_context(prev, next);
+    /* Now on next's stack, which may have gone to sleep on another CPU. */
+    finish_switch(prev);
+    irq_restore(flags);
+}
+
+/* Runs on the new task's stack right after every switch: release what schedule() held. */
+void finish_switch(struct task *prev)
+{
+    struct cpu *c = this_cpu();
+    bool migrate = prev->requeue_elsewhere;
+    bool dead = prev->state == TASK_DEAD;
+    prev->requeue_elsewhere = false;
+    prev->on_cpu = 0;
+    spin_unlock(rq_lock(c->id));
+    if (migrate)
+        wake_up_task(prev, 0);
+    if (dead)
+        task_release_after_exit(prev);
+}
+
+void task_start(struct task *prev)
+{
+    finish_switch(prev);
+    irq_enable();
+    struct task *self = this_cpu()->curr;
+    self->entry(self->arg);
+    task_exit(0);
+}
+
+void idle_loop(void)
+{
+    for (;;) {
+        irq_disable();
+        struct cpu *c = this_cpu();
+        if (c->need_resched) {
+            irq_enable();
+            schedule();
+            continue;
+        }
+        __asm__ volatile("sti; hlt" ::: "memory");   /* sti's shadow makes this atomic */
+    }
+}
+
+/* ---- wake-ups ---- */
+
+static void check_target(struct task *p, int cpu)
+{
+    if (cpu < 0 || cpu >= ncpus_online || !task_allowed_on(p, cpu))
+        sched_bug("select_cpu put %s (pid %d) on cpu %d; cpus_allowed %#x, %d cpus online", p->name, p->pid, cpu,
+                  p->cpus_allowed, ncpus_online);
+}
+
+static void enqueue_on(int target, struct task *p, int enqueue_flags)
+{
+    spin_lock(rq_lock(target));
+    p->state = TASK_RUNNING;
+    p->on_rq = 1;
+    p->woken_at_ns = clock_ns();
+    cpus[target].stats.wakeups++;
+    scheduler.enqueue(target, p, enqueue_flags);
+    if (sched_cpu_is_idle(target))
+        sched_resched_cpu(target);
+    spin_unlock(rq_lock(target));
+}
+
+bool wake_up_task(struct task *p, int wake_flags)
+{
+    unsigned long f = spin_lock_irqsave(&p->wake_lock);
+    if (p->state != TASK_SLEEPING) {
+        spin_unlock_irqrestore(&p->wake_lock, f);
+        return false;
+    }
+    int cpu = sched_task_runqueue_lock(p);
+    if (p->on_rq) {
+        /* It has not reached schedule() yet: it simply keeps running. */
+        p->state = TASK_RUNNING;
+        spin_unlock(rq_lock(cpu));
+        spin_unlock_irqrestore(&p->wake_lock, f);
+        return true;
+    }
+    spin_unlock(rq_lock(cpu));
+    while (p->on_cpu)          /* its CPU may still be switching away from it */
+        cpu_relax();
+    int me = this_cpu()->id;
+    int target = scheduler.select_cpu(p, me, wake_flags);
+    check_target(p, target);
+    if (target != p->cpu)
+        sched_set_task_cpu(p, target);
+    int eflags = ENQUEUE_WAKEUP | ((wake_flags & WAKE_SYNC) ? ENQUEUE_SYNC : 0) |
+                 ((wake_flags & WAKE_IRQ) ? ENQUEUE_IRQ : 0);
+    enqueue_on(target, p, eflags);
+    spin_unlock_irqrestore(&p->wake_lock, f);
+    return true;
+}
+
+void wake_up_new_task(struct task *p)
+{
+    unsigned long f = spin_lock_irqsave(&p->wake_lock);
+    int target = scheduler.select_cpu(p, this_cpu()->id, WAKE_NEW);
+    check_target(p, target);
+    if (target != p->cpu)
+        sched_set_task_cpu(p, target);
+    enqueue_on(target, p, ENQUEUE_NEW);
+    spin_unlock_irqrestore(&p->wake_lock, f);
+}
+
+/* ---- timers and the tick ---- */
+
+void task_sleep_ns(uint64_t ns)
+{
+    struct task *self = current_task();
+    self->timer_deadline_ns = clock_ns() + ns;
+    unsigned long f = spin_lock_irqsave(&timer_lock);
+    struct list_head *pos;
+    list_for_each(pos, &timer_list)     /* keep the list sorted by deadline */
+        if (list_entry(pos, struct task, timer_entry)->timer_deadline_ns > self->timer_deadline_ns)
+            break;
+    list_add_tail(&self->timer_entry, pos);
+    self->state = TASK_SLEEPING;
+    spin_unlock(&timer_lock);           /* keep interrupts off until schedule() */
+    schedule();
+    irq_restore(f);
+}
+
+static void run_timers(uint64_t now)
+{
+    for (;;) {
+        spin_lock(&timer_lock);
+        struct task *t = NULL;
+        if (!list_empty(&timer_list)) {
+            t = list_first_entry(&timer_list, struct task, timer_entry);
+            if (t->timer_deadline_ns > now)
+                t = NULL;
+            else
+                list_del(&t->timer_entry);
+        }
+        bool pending = !list_empty(&timer_list);
+        spin_unlock(&timer_lock);
+        if (!t) {
+            if (pending)
+                last_progress_ms = (uint32_t)(now / NSEC_PER_MSEC); /* waiting for a timer is not a stall */
+            return;
+        }
+        wake_up_task(t, WAKE_IRQ);
+    }
+}
+
+void watchdog_set_timeout(uint32_t seconds) { watchdog_ns = (uint64_t)seconds * NSEC_PER_SEC; }
+void watchdog_touch(void) { last_progress_ms = (uint32_t)(clock_ns() / NSEC_PER_MSEC); }
+
+static void watchdog_fire(uint64_t stalled_ns)
+{
+    char s[32];
+    kprintf("watchdog: no progress for %s s (watchdog=%llu)\n", fmt_fixed(s, stalled_ns, NSEC_PER_SEC, 1),
+            (unsigned long long)(watchdog_ns / NSEC_PER_SEC));
+    for (int i = 0; i < ncpus_online; i++) {
+        struct task *t = cpus[i].curr;
+        kprintf("watchdog: cpu=%d current=%s pid=%d state=%d runqueue=%d\n", i, t ? t->name : "?", t ? t->pid : -1,
+                t ? t->state : -1, scheduler.nr_running(i));
+    }
+    machine_exit(EXIT_WATCHDOG);
+}
+
+void sched_tick(void)
+{
+    struct cpu *c = this_cpu();
+    int cpu = c->id;
+    uint64_t now = clock_ns();
+    c->stats.ticks++;
+    if (cpu == 0) {
+        jiffies++;
+        run_timers(now);
+        uint64_t stalled = now - (uint64_t)last_progress_ms * NSEC_PER_MSEC;
+        if (watchdog_ns && now > (uint64_t)last_progress_ms * NSEC_PER_MSEC && stalled > watchdog_ns)
+            watchdog_fire(stalled);
+    }
+    spin_lock(rq_lock(cpu));
+    scheduler.tick(cpu, c->curr);
+    spin_unlock(rq_lock(cpu));
+    if (scheduler.balance)
+        scheduler.balance(cpu, c->curr->is_idle);
+}
+
+/* ---- reporting ---- */
+
+uint64_t task_runtime_ns(struct task *p)
+{
+    unsigned long f = irq_save();
+    uint64_t t = p->runtime_ns;
+    if (p->on_cpu && !p->is_idle)
+        t += clock_ns() - p->last_switch_in_ns;
+    irq_restore(f);
+    return t;
+}
+
+void sched_print_stats(void)
+{
+    uint64_t now = clock_ns();
+    for (int i = 0; i < ncpus_online; i++) {
+        struct cpu *c = &cpus[i];
+        uint64_t idle = c->stats.idle_ns + (c->curr == c->idle ? now - c->idle_since_ns : 0);
+        uint64_t pick = c->stats.picks ? c->stats.pick_cycles / c->stats.picks : 0;
+        kprintf("schedstat cpu=%d sched=%s schedule_calls=%llu context_switches=%llu migrations=%llu "
+                "wakeups=%llu idle_ms=%llu pick_cycles_total=%llu pick_cycles_avg=%llu ticks=%llu "
+                "resched_ipis=%llu\n",
+                i, scheduler.name, (unsigned long long)c->stats.schedule_calls,
+                (unsigned long long)c->stats.context_switches, (unsigned long long)c->stats.migrations,
+                (unsigned long long)c->stats.wakeups, (unsigned long long)(idle / NSEC_PER_MSEC),
+                (unsigned long long)c->stats.pick_cycles, (unsigned long long)pick,
+                (unsigned long long)c->stats.ticks, (unsigned long long)c->stats.resched_ipis);
+    }
+}

@@ -1,0 +1,107 @@
+/*
+ * Kernel tasks: the unit every scheduler schedules.
+ *
+ * All code runs in ring 0, so a "process" here is a kernel task with an
+ * address-space id (mm): tasks that share an id behave like the threads of one
+ * Linux process, which matters to schedulers that model Linux's same-mm bonus.
+ */
+#ifndef KERNEL_TASK_H
+#define KERNEL_TASK_H
+
+#include "types.h"
+#include "list.h"
+#include "spinlock.h"
+
+/* Task states. */
+enum task_state {
+    TASK_NEW = 0,     /* created, not yet woken for the first time */
+    TASK_RUNNING,     /* runnable or running */
+    TASK_SLEEPING,    /* blocked on a wait queue or timer */
+    TASK_DEAD,        /* exited; stack freed after its last switch-out */
+};
+
+/* Scheduling policies, numbered as in Linux. */
+#define SCHED_NORMAL 0
+#define SCHED_FIFO 1
+#define SCHED_RR 2
+#define SCHED_BATCH 3
+#define MAX_RT_PRIORITY 99
+
+#define NICE_MIN (-20)
+#define NICE_MAX 19
+
+/* Words of per-task state that belong to the scheduler (see sched/sched.h). */
+#define SCHED_PRIVATE_WORDS 32
+
+#define TASK_NAME_LEN 16
+
+struct task {
+    uint32_t saved_esp;           /* kernel stack pointer while switched out */
+    int pid;
+    char name[TASK_NAME_LEN];
+
+    volatile int state;           /* enum task_state */
+    volatile int cpu;             /* run queue the task is on, or last ran on */
+    volatile int on_cpu;          /* 1 from switch-in until switch-out completes */
+    int on_rq;                    /* queued with the scheduler (runnable) */
+    bool is_idle;                 /* a CPU's idle task: never queued */
+    bool requeue_elsewhere;       /* core: affinity changed while running */
+    volatile bool exited;         /* stack released; task_wait may proceed */
+
+    int nice;                     /* -20..19 */
+    int policy;                   /* SCHED_NORMAL, SCHED_FIFO, SCHED_RR, SCHED_BATCH */
+    int rt_priority;              /* 1..99 for FIFO/RR, else 0 */
+    cpumask_t cpus_allowed;
+    int mm;                       /* address-space id; tasks of one "process" share it */
+
+    struct task *parent;
+    volatile int live_children;   /* children not yet exited: keeps this struct alive */
+    volatile bool reaped;         /* task_wait() is done with it */
+    spinlock_t wake_lock;         /* serialises wake-ups and affinity changes */
+
+    /* Accounting kept by the core. */
+    uint64_t runtime_ns;          /* CPU time consumed */
+    uint64_t last_switch_in_ns;
+    uint64_t woken_at_ns;         /* when last made runnable (wake-up latency) */
+    uint64_t wakeup_latency_ns;   /* latency of the last wake-up, set when it runs */
+    uint32_t nr_switches_in;
+    uint32_t nr_migrations;
+    uint32_t cpus_run_mask;       /* every CPU the task has run on */
+    uint32_t affinity_violations; /* must stay 0: checked by tests */
+
+    void (*entry)(void *);
+    void *arg;
+    void *stack;                  /* bottom of the kernel stack (one allocation) */
+    int exit_code;
+
+    struct list_head all_tasks;   /* on the global task list */
+    struct list_head timer_entry; /* on the sleep-timer list */
+    uint64_t timer_deadline_ns;
+
+    /* Opaque to the core: each scheduler keeps its per-task state here. */
+    uint64_t sched_private[SCHED_PRIVATE_WORDS] __attribute__((aligned(8)));
+};
+
+struct task_attr {
+    const char *name;
+    int nice;
+    int policy;
+    int rt_priority;
+    cpumask_t cpus_allowed;       /* 0 means every CPU */
+    int mm;                       /* -1: a new address space; else share this id */
+};
+#define TASK_ATTR_DEFAULT { "task", 0, SCHED_NORMAL, 0, 0, -1 }
+
+/* Creating and ending tasks.  task_create returns NULL when memory runs out. */
+struct task *task_create(void (*entry)(void *), void *arg, const struct task_attr *attr);
+void task_exit(int code) __attribute__((noreturn));
+int task_wait(struct task *t);    /* wait for exit, free it, return its exit code */
+void task_yield(void);
+void task_sleep_ns(uint64_t ns);
+int task_set_nice(struct task *t, int nice);
+int task_set_affinity(struct task *t, cpumask_t mask);
+struct task *current_task(void);
+int task_count(void);             /* tasks alive (not yet reaped) */
+int new_mm_id(void);
+
+#endif

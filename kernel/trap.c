@@ -1,0 +1,66 @@
+/*
+ * Interrupt and exception dispatch.  Exceptions are always fatal: they print a
+ * panic report (vector, error code, registers, CPU, task, backtrace) and end
+ * the run with EXIT_PANIC.  The timer and IPIs are handled here; on the way
+ * out of an interrupt that hit preemptible code, a pending reschedule runs
+ * schedule() - that is how a task is preempted.
+ */
+#include "trap.h"
+#include "cpu.h"
+#include "smp.h"
+#include "lib.h"
+#include "x86.h"
+#include "sched_core.h"
+
+static const char *const exception_names[32] = {
+    "divide error", "debug", "NMI", "breakpoint", "overflow", "bound range", "invalid opcode",
+    "device not available", "double fault", "coprocessor overrun", "invalid TSS", "segment not present",
+    "stack fault", "general protection", "page fault", "reserved", "x87 error", "alignment check",
+    "machine check", "SIMD error", "virtualization", "control protection",
+};
+
+static void exception(struct trapframe *tf)
+{
+    irq_disable();
+    console_panic_mode();
+    struct cpu *c = this_cpu();
+    const char *name = exception_names[tf->vector] ? exception_names[tf->vector] : "reserved";
+    kprintf("panic: exception %u (%s) err=0x%x cpu=%d task=%s\n", tf->vector, name, tf->error_code, c->id,
+            c->curr ? c->curr->name : "boot");
+    kprintf("  eip=%08x eflags=%08x cr2=%08x cr3=%08x\n", tf->eip, tf->eflags, read_cr2(), read_cr3());
+    kprintf("  eax=%08x ebx=%08x ecx=%08x edx=%08x esi=%08x edi=%08x ebp=%08x esp=%08x\n", tf->eax, tf->ebx,
+            tf->ecx, tf->edx, tf->esi, tf->edi, tf->ebp, tf->esp_at_pusha + 20);
+    print_backtrace(tf->ebp);
+    machine_exit(EXIT_PANIC);
+}
+
+void trap(struct trapframe *tf)
+{
+    if (tf->vector < 32)
+        exception(tf);
+    struct cpu *c = this_cpu();
+    c->in_irq++;
+    c->preempt_count++;
+    switch (tf->vector) {
+    case VECTOR_TIMER:
+        lapic_eoi();
+        sched_tick();
+        break;
+    case VECTOR_RESCHEDULE:
+        lapic_eoi();
+        c->stats.resched_ipis++;
+        break;
+    case VECTOR_STOP:
+        halt_forever();
+    case VECTOR_SPURIOUS:
+        break;
+    default:
+        lapic_eoi();
+        panic("unexpected interrupt vector %u", tf->vector);
+    }
+    c->preempt_count--;
+    c->in_irq--;
+    /* Preempt only code that could have been interrupted anyway. */
+    if (c->need_resched && c->preempt_count == 0 && (tf->eflags & EFLAGS_IF))
+        schedule();
+}

@@ -1,0 +1,52 @@
+/*
+ * Wait queues: sleep until a condition holds, and wake sleepers.
+ *
+ *     wait_event(wq, cond);     // sleeps until cond is true
+ *     ...set cond...; wake_up(&wq);
+ *
+ * The sleeper marks itself TASK_SLEEPING under the queue's lock before it
+ * tests cond, and the waker wakes under the same lock after setting cond, so
+ * no wake-up is lost.  wake_up_sync() tells the scheduler that the waker is
+ * about to sleep (Linux's sync wake-up, used by pipes).
+ */
+#ifndef KERNEL_WAIT_H
+#define KERNEL_WAIT_H
+
+#include "types.h"
+#include "list.h"
+#include "spinlock.h"
+#include "task.h"
+
+struct waitqueue {
+    spinlock_t lock;
+    struct list_head waiters;
+};
+
+struct waiter {
+    struct list_head entry;
+    struct task *task;
+    bool queued;
+};
+#define WAITER_INIT { { NULL, NULL }, NULL, false }
+
+void waitqueue_init(struct waitqueue *wq, const char *name);
+void prepare_to_wait(struct waitqueue *wq, struct waiter *w);
+void finish_wait(struct waitqueue *wq, struct waiter *w);
+int wake_up(struct waitqueue *wq);          /* wakes every sleeper; returns how many */
+int wake_up_one(struct waitqueue *wq);      /* wakes the first sleeper */
+int wake_up_sync(struct waitqueue *wq);     /* every sleeper, waker is about to block */
+void schedule(void);
+
+#define wait_event(wq, cond)                  \
+    do {                                      \
+        struct waiter wait_entry_ = WAITER_INIT; \
+        for (;;) {                            \
+            prepare_to_wait(&(wq), &wait_entry_); \
+            if (cond)                         \
+                break;                        \
+            schedule();                       \
+        }                                     \
+        finish_wait(&(wq), &wait_entry_);     \
+    } while (0)
+
+#endif

@@ -1,0 +1,89 @@
+#!/bin/sh
+# Boot a schedlab kernel under QEMU with the serial console on stdout, and turn
+# the kernel's exit code (written to QEMU's isa-debug-exit port) into ours.
+#
+# usage: tools/qemu-run.sh (--kernel ELF [--cmdline 'k=v ...'] | --iso ISO)
+#                          [--smp N] [--mem MiB] [--accel tcg|kvm|icount] [--timeout S] [--gdb]
+#
+# Exit status: 0 ok, 1 error (bad arguments or a workload error), 2 kernel
+# panic, 3 watchdog, 4 out of memory, 5 guest stopped without an exit code
+# (triple fault or reset), 6 QEMU itself failed, 124 timeout.
+set -u
+
+usage() {
+    echo "usage: $0 (--kernel ELF [--cmdline 'k=v ...'] | --iso ISO) [--smp N] [--mem MiB] [--accel tcg|kvm|icount] [--timeout S] [--gdb]" >&2
+    exit 1
+}
+die() { echo "error: $*" >&2; exit 1; }
+is_uint() { case "$1" in ''|*[!0-9]*) return 1;; *) return 0;; esac; }
+
+KERNEL= ISO= CMDLINE= SMP=2 MEM=256 ACCEL=tcg TIMEOUT=120 GDB=0
+while [ $# -gt 0 ]; do
+    case "$1" in
+    --kernel) KERNEL=${2:-}; shift 2 ;;
+    --iso) ISO=${2:-}; shift 2 ;;
+    --cmdline) CMDLINE=${2:-}; shift 2 ;;
+    --smp) SMP=${2:-}; shift 2 ;;
+    --mem) MEM=${2:-}; shift 2 ;;
+    --accel) ACCEL=${2:-}; shift 2 ;;
+    --timeout) TIMEOUT=${2:-}; shift 2 ;;
+    --gdb) GDB=1; shift ;;
+    -h|--help) usage ;;
+    *) echo "error: unknown option '$1'" >&2; usage ;;
+    esac
+done
+[ -n "$KERNEL$ISO" ] || usage
+[ -z "$KERNEL" ] || [ -f "$KERNEL" ] || die "kernel '$KERNEL' not found (run make first)"
+[ -z "$ISO" ] || [ -f "$ISO" ] || die "ISO '$ISO' not found (run make iso first)"
+is_uint "$SMP" && [ "$SMP" -ge 1 ] && [ "$SMP" -le 32 ] || die "SMP=$SMP: expected 1..32"
+is_uint "$MEM" && [ "$MEM" -ge 16 ] && [ "$MEM" -le 3000 ] || die "MEM=$MEM: expected 16..3000 (MiB)"
+is_uint "$TIMEOUT" && [ "$TIMEOUT" -ge 1 ] || die "TIMEOUT=$TIMEOUT: expected a number of seconds >= 1"
+command -v qemu-system-i386 >/dev/null 2>&1 || die "qemu-system-i386 not found (make deps)"
+
+case "$ACCEL" in
+tcg) ACCEL_ARGS="-accel tcg,thread=multi -cpu max" ;;
+icount) ACCEL_ARGS="-accel tcg,thread=single -icount shift=0,sleep=off -cpu max" ;;
+kvm)
+    [ -r /dev/kvm ] && [ -w /dev/kvm ] || die "ACCEL=kvm: /dev/kvm is not available here (use ACCEL=tcg)"
+    ACCEL_ARGS="-accel kvm -cpu host" ;;
+*) die "ACCEL=$ACCEL: expected tcg, kvm or icount" ;;
+esac
+
+HOST_CPUS=$(nproc 2>/dev/null || echo 1)
+OVER=no
+[ "$ACCEL" != icount ] && [ "$SMP" -gt "$HOST_CPUS" ] && OVER=yes
+echo "run: smp=$SMP host_cpus=$HOST_CPUS accel=$ACCEL oversubscribed=$OVER${OVER:+}" >&2
+[ "$OVER" = yes ] && echo "run: note: $SMP vCPUs share $HOST_CPUS host cores, so vCPUs are time-shared and parallel speed-up is not real" >&2
+[ "$ACCEL" = icount ] && echo "run: note: icount time sums the instructions of all vCPUs: it shows total work, not parallel speed-up" >&2
+
+if [ -n "$ISO" ]; then
+    BOOT="-cdrom $ISO -boot d"
+else
+    BOOT="-kernel $KERNEL"
+fi
+set -- -M pc -m "$MEM" -smp "$SMP" $ACCEL_ARGS $BOOT \
+    -device isa-debug-exit,iobase=0xf4,iosize=0x04 \
+    -display none -serial stdio -monitor none -no-reboot -nodefaults -vga none
+[ -n "$KERNEL" ] && set -- "$@" -append "$CMDLINE"
+
+if [ "$GDB" = 1 ]; then
+    [ -n "$KERNEL" ] || die "--gdb needs --kernel"
+    script="$(dirname "$KERNEL")/gdbinit"
+    printf 'file %s\ntarget remote localhost:1234\nbreak kmain\n' "$KERNEL" > "$script"
+    echo "gdb: QEMU is halted at the first instruction; in another terminal run: gdb -x $script" >&2
+    exec qemu-system-i386 "$@" -s -S
+fi
+
+timeout -k 5 "$TIMEOUT" qemu-system-i386 "$@" </dev/null
+rc=$?
+case $rc in
+124|137) echo "run: timeout: the guest did not finish within $TIMEOUT s (TIMEOUT=)" >&2; exit 124 ;;
+0) echo "run: the guest stopped without an exit code (triple fault or reset)" >&2; exit 5 ;;
+esac
+if [ $rc -ge 33 ] && [ $(( (rc - 33) % 2 )) -eq 0 ]; then
+    code=$(( (rc - 33) / 2 ))
+    [ $code -ne 0 ] && echo "run: kernel exit code $code" >&2
+    exit $code
+fi
+echo "run: QEMU failed (exit status $rc)" >&2
+exit 6
