@@ -86,8 +86,18 @@ static const char *detect_accel(void)
     return "unknown";
 }
 
+/* The BIOS leaves the 8259 PIC routing the PIT's 18.2 Hz tick to LINT0.
+ * Mask it before lapic_init masks LINT0, so that QEMU drops any request it
+ * already raised (else the CPU later takes a phantom interrupt, vector -1). */
+static void mask_legacy_pic(void)
+{
+    outb(0x21, 0xff);
+    outb(0xa1, 0xff);
+}
+
 void kmain(uint32_t magic, uint32_t mbi)
 {
+    mask_legacy_pic();
     gdt_init_cpu(0);
     smp_mark_percpu_ready();
     console_percpu_ready();

@@ -30,6 +30,9 @@ static void exception(struct trapframe *tf)
     kprintf("  eip=%08x eflags=%08x cr2=%08x cr3=%08x\n", tf->eip, tf->eflags, read_cr2(), read_cr3());
     kprintf("  eax=%08x ebx=%08x ecx=%08x edx=%08x esi=%08x edi=%08x ebp=%08x esp=%08x\n", tf->eax, tf->ebx,
             tf->ecx, tf->edx, tf->esi, tf->edi, tf->ebp, tf->esp_at_pusha + 20);
+    uint32_t *w = (uint32_t *)tf;
+    kprintf("  frame: %08x %08x %08x %08x %08x %08x %08x %08x %08x %08x %08x %08x %08x %08x %08x %08x\n", w[8], w[9],
+            w[10], w[11], w[12], w[13], w[14], w[15], w[16], w[17], w[18], w[19], w[20], w[21], w[22], w[23]);
     print_backtrace(tf->ebp);
     machine_exit(EXIT_PANIC);
 }

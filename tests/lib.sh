@@ -1,0 +1,55 @@
+# Helpers for QEMU tests (sourced by tests/qemu/*.sh).
+#
+# A test script prints one line per check:  "ok <name>"  or  "FAIL <name>: <why>".
+# tests/run-all.sh counts them.  Typical use:
+#
+#   . "$(dirname "$0")/../lib.sh"
+#   boot rr 2 'bench=boot'            # sets OUT (serial output file) and RC (exit status)
+#   check "rr boots" [ "$RC" = 0 ]
+#   expect "boot line" '^boot: cpus=2 sched=rr '
+#
+# Images are built once per scheduler (make is incremental and serialised by a lock).
+set -u
+ROOT=$(cd "$(dirname "$0")/../.." && pwd)
+TMP=${TEST_TMP:-$(mktemp -d /tmp/schedlab-test.XXXXXX)}
+mkdir -p "$TMP"
+
+build() {  # build SCHED
+    ( flock 9; make -s -C "$ROOT" SCHED="$1" kernel >"$TMP/build-$1.log" 2>&1 ) 9>"$ROOT/build/.lock" || {
+        echo "FAIL build-$1: make SCHED=$1 failed:"; sed 's/^/    /' "$TMP/build-$1.log" | tail -20; return 1; }
+}
+
+# boot SCHED SMP CMDLINE [MEM] [TIMEOUT] [ACCEL]: OUT = serial output, RC = exit status
+boot() {
+    mkdir -p "$ROOT/build"
+    build "$1" || { RC=255; OUT=/dev/null; return 0; }
+    OUT="$TMP/out.$$.$(date +%s%N)"
+    "$ROOT/tools/qemu-run.sh" --kernel "$ROOT/build/$1/kernel.elf" --smp "$2" --cmdline "$3" \
+        --mem "${4:-256}" --timeout "${5:-60}" --accel "${6:-tcg}" >"$OUT" 2>"$OUT.err"
+    RC=$?
+    return 0
+}
+
+# check NAME COMMAND...: runs the command; ok when it succeeds
+check() {
+    name=$1; shift
+    if "$@"; then echo "ok $name"; else echo "FAIL $name: '$*' was false (exit $RC; output in $OUT)"; show_tail; fi
+}
+
+# expect NAME REGEX: some line of the output matches
+expect() {
+    if grep -Eq -- "$2" "$OUT"; then echo "ok $1"; else echo "FAIL $1: no line matches /$2/ (exit $RC)"; show_tail; fi
+}
+
+# expect_not NAME REGEX: no line of the output matches
+expect_not() {
+    if grep -Eq -- "$2" "$OUT"; then echo "FAIL $1: a line matches /$2/"; grep -E -- "$2" "$OUT" | head -3 | sed 's/^/    /'; else echo "ok $1"; fi
+}
+
+show_tail() { tail -5 "$OUT" 2>/dev/null | sed 's/^/    | /'; tail -3 "$OUT.err" 2>/dev/null | sed 's/^/    ! /'; }
+
+# field KEY LINE: the value of key=value in a result line
+field() { printf '%s\n' "$2" | tr ' ' '\n' | sed -n "s/^$1=//p" | head -1; }
+
+# results BENCH: the result lines of that bench
+results() { grep -E "^result bench=$1 " "$OUT"; }

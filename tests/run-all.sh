@@ -1,0 +1,58 @@
+#!/bin/sh
+# The test suite: host unit tests (cmocka, tests/host/) and QEMU tests
+# (tests/qemu/*.sh).  Every check prints "ok <name>" or "FAIL <name>: why";
+# the last line is "N passed, N failed".  Exit status is 0 only when nothing failed.
+#   tests/run-all.sh [host|qemu] [PATTERN]
+set -u
+ROOT=$(cd "$(dirname "$0")/.." && pwd)
+WHICH=${1:-all}
+PATTERN=${2:-}
+export TEST_TMP=$(mktemp -d /tmp/schedlab-test.XXXXXX)
+LOG="$TEST_TMP/all.log"
+: >"$LOG"
+mkdir -p "$ROOT/build"
+
+run_host() {
+    make -s -C "$ROOT/tests/host" >"$TEST_TMP/host-build.log" 2>&1 || {
+        echo "FAIL host-build: building the host unit tests failed"; sed 's/^/    /' "$TEST_TMP/host-build.log" | tail -30; return; }
+    for t in "$ROOT"/build/host/test_*; do
+        [ -x "$t" ] || continue
+        case "$(basename "$t")" in *"$PATTERN"*) ;; *) continue ;; esac
+        # cmocka prints "[       OK ] name" and "[  FAILED  ] name" per test.
+        CMOCKA_MESSAGE_OUTPUT=stdout timeout 300 "$t" >"$TEST_TMP/$(basename "$t").log" 2>&1
+        rc=$?
+        sed -n -e 's/^\[       OK \] \(.*\)$/ok \1/p' -e 's/^\[  FAILED  \] \([^ ]*\)$/FAIL \1: see below/p' \
+            "$TEST_TMP/$(basename "$t").log"
+        if [ $rc -ne 0 ]; then
+            grep -q '^\[  FAILED  \]' "$TEST_TMP/$(basename "$t").log" ||
+                echo "FAIL $(basename "$t"): exited with status $rc"
+            grep -vE '^\[ *(OK|RUN|PASSED|==========) *\]' "$TEST_TMP/$(basename "$t").log" | head -20 | sed 's/^/    /'
+        fi
+    done
+}
+
+run_qemu() {
+    for t in "$ROOT"/tests/qemu/*.sh; do
+        [ -f "$t" ] || continue
+        case "$(basename "$t")" in *"$PATTERN"*) ;; *) continue ;; esac
+        echo "# $(basename "$t")"
+        sh "$t" 2>&1
+    done
+}
+
+start=$(date +%s)
+case "$WHICH" in
+host) run_host ;;
+qemu) run_qemu ;;
+all) run_host; run_qemu ;;
+*) echo "usage: $0 [host|qemu|all] [PATTERN]" >&2; exit 2 ;;
+esac 2>&1 | tee "$LOG"
+passed=$(grep -c '^ok ' "$LOG")
+failed=$(grep -c '^FAIL ' "$LOG")
+echo "# $(( $(date +%s) - start )) s"
+if [ "$failed" -gt 0 ]; then
+    echo "# failures:"; grep '^FAIL ' "$LOG" | sed 's/^/#   /'
+fi
+echo "$passed passed, $failed failed"
+rm -rf "$TEST_TMP"
+[ "$failed" -eq 0 ] && [ "$passed" -gt 0 ]
