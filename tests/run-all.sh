@@ -13,15 +13,22 @@ LOG="$TEST_TMP/all.log"
 mkdir -p "$ROOT/build"
 
 run_host() {
-    make -s -C "$ROOT/tests/host" >"$TEST_TMP/host-build.log" 2>&1 || {
-        echo "FAIL host-build: building the host unit tests failed"; sed 's/^/    /' "$TEST_TMP/host-build.log" | tail -30; return; }
-    for t in "$ROOT"/build/host/test_*; do
-        [ -x "$t" ] || continue
+    # -k: one test that does not build must not hide the others.
+    rm -f "$ROOT"/build/host/test_*
+    make -k -s -C "$ROOT/tests/host" >"$TEST_TMP/host-build.log" 2>&1
+    for src in "$ROOT"/tests/host/test_*.c; do
+        t="$ROOT/build/host/$(basename "$src" .c)"
         case "$(basename "$t")" in *"$PATTERN"*) ;; *) continue ;; esac
+        if [ ! -x "$t" ]; then
+            echo "FAIL build-$(basename "$t"): it does not build:"
+            grep -A3 "$(basename "$src")" "$TEST_TMP/host-build.log" | head -12 | sed 's/^/    /'
+            continue
+        fi
         # cmocka prints "[       OK ] name" and "[  FAILED  ] name" per test.
         CMOCKA_MESSAGE_OUTPUT=stdout timeout 300 "$t" >"$TEST_TMP/$(basename "$t").log" 2>&1
         rc=$?
-        sed -n -e 's/^\[       OK \] \(.*\)$/ok \1/p' -e 's/^\[  FAILED  \] \([^ ]*\)$/FAIL \1: see below/p' \
+        name=$(basename "$t" | sed 's/^test_//')
+        sed -n -e "s/^\[       OK \] \(.*\)\$/ok $name:\1/p" -e "s/^\[  FAILED  \] \([^ ]*\)\$/FAIL $name:\1: see below/p" \
             "$TEST_TMP/$(basename "$t").log"
         if [ $rc -ne 0 ]; then
             grep -q '^\[  FAILED  \]' "$TEST_TMP/$(basename "$t").log" ||
