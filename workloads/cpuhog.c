@@ -1,0 +1,177 @@
+/*
+ * workloads/cpuhog.c - bench=cpuhog: CPU-bound tasks at given nice levels,
+ * and the share of the CPU each one gets.
+ *
+ *   bench=cpuhog tasks=<n> nice=<list, one per task> seconds=<s> [bind=<cpus>]
+ *   result bench=cpuhog sched=<s> cpus=<n> run=<i> tasks=<n> seconds=<s> task=<i> nice=<n>
+ *          share=<fraction of one CPU> runtime_ms=<ms> status=ok        (one line per task)
+ *
+ * Every task spins until a common deadline, touching the watchdog now and
+ * then; nothing sleeps, so the split of CPU time between them is decided by
+ * the scheduler's treatment of nice alone.  share = the task's CPU time
+ * (task_runtime_ns(), counted from when it started spinning) divided by the
+ * wall time from the start signal to the deadline.  With bind=0 all tasks
+ * share one CPU and the shares add up to about 1; the ratio of two shares is
+ * what each scheduler predicts:
+ *   rr        ignores nice: 1
+ *   goodness  Linux 2.4 NICE_TO_TICKS at HZ=100: nice 0 6 ticks, nice 10 3: 2.0
+ *   o1        Linux 2.6.0 task_timeslice: nice 0 102 ms, nice 10 53 ms: about 1.92
+ *   cfs       the nice-to-weight table: 1024 / 110: about 9.3
+ *
+ * The tasks are created asleep on a wait queue and all woken at once, so
+ * none gets a head start while the others are still being created.  nice
+ * defaults to 0 for every task.
+ */
+#include "bench.h"
+#include "../kernel/cmdline.h"
+#include "../kernel/lib.h"
+#include "../kernel/task.h"
+#include "../kernel/mem.h"
+#include "../kernel/wait.h"
+#include "../kernel/time.h"
+#include "../kernel/sched_core.h"
+
+#define MAX_TASKS 64
+#define SPIN_CHECK_EVERY 4096      /* loop iterations between clock reads */
+
+static const char *const cpuhog_params[] = { "tasks", "nice", "seconds", NULL };
+
+static uint32_t ntasks;
+static uint32_t seconds;
+static int nices[MAX_TASKS];
+
+struct hog {
+    uint64_t runtime_ns;           /* CPU time from the start signal to the deadline */
+};
+
+static volatile int go;
+static volatile uint64_t deadline_ns;
+static struct waitqueue start_wq = { SPINLOCK_INIT("cpuhog start"), LIST_HEAD_INIT(start_wq.waiters) };
+
+/* Parses nice=: signed decimal integers separated by commas, each -20..19. */
+static int parse_nice_list(const char *v, int *out, int max_n)
+{
+    int n = 0;
+    for (;;) {
+        bool negative = false;
+        if (*v == '-' || *v == '+') {
+            negative = *v == '-';
+            v++;
+        }
+        if (*v < '0' || *v > '9')
+            cmdline_error("nice", "expected a comma-separated list of integers -20..19");
+        int x = 0;
+        while (*v >= '0' && *v <= '9') {
+            x = x * 10 + (*v++ - '0');
+            if (x > 100)
+                break;
+        }
+        if (*v && *v != ',')
+            cmdline_error("nice", "expected a comma-separated list of integers -20..19");
+        if (negative)
+            x = -x;
+        if (x < NICE_MIN || x > NICE_MAX)
+            cmdline_error("nice", "each nice level must be in -20..19");
+        if (n == max_n)
+            cmdline_error("nice", "more values than tasks=");
+        out[n++] = x;
+        if (!*v)
+            return n;
+        v++;
+        if (!*v)
+            cmdline_error("nice", "expected a comma-separated list of integers -20..19");
+    }
+}
+
+static void cpuhog_setup(void)
+{
+    ntasks = cmdline_uint("tasks", 2, 1, MAX_TASKS);
+    seconds = cmdline_uint("seconds", 2, 1, 3600);
+    const char *v = cmdline_get("nice");
+    if (!v) {
+        for (uint32_t i = 0; i < ntasks; i++)
+            nices[i] = 0;
+        return;
+    }
+    int n = parse_nice_list(v, nices, (int)ntasks);
+    if ((uint32_t)n != ntasks) {
+        char why[80];
+        snprintf(why, sizeof(why), "%d nice levels for tasks=%u: give one per task", n, ntasks);
+        cmdline_error("nice", why);
+    }
+}
+
+static void hog_main(void *arg)
+{
+    struct hog *h = arg;
+    struct task *self = current_task();
+    wait_event(start_wq, go);
+    uint64_t start = task_runtime_ns(self);
+    volatile uint32_t work = 0;
+    for (;;) {
+        for (int i = 0; i < SPIN_CHECK_EVERY; i++)
+            work++;
+        watchdog_touch();
+        if (clock_ns() >= deadline_ns)
+            break;
+    }
+    h->runtime_ns = task_runtime_ns(self) - start;
+}
+
+static int cpuhog_run(int run_index)
+{
+    char line[256];
+    struct hog *hogs = kzalloc(ntasks * sizeof(*hogs));
+    struct task **tasks = kzalloc(ntasks * sizeof(*tasks));
+    uint32_t created = 0;
+    go = 0;
+    deadline_ns = ~0ull;
+    if (hogs && tasks) {
+        struct task_attr attr = TASK_ATTR_DEFAULT;
+        attr.name = "cpuhog";
+        attr.cpus_allowed = bench_cpus();
+        for (; created < ntasks; created++) {
+            attr.nice = nices[created];
+            tasks[created] = task_create(hog_main, &hogs[created], &attr);
+            if (!tasks[created])
+                break;
+        }
+    }
+    uint64_t start = clock_ns();
+    /* Out of memory: a deadline in the past ends the tasks at once. */
+    deadline_ns = created == ntasks ? start + (uint64_t)seconds * NSEC_PER_SEC : 0;
+    go = 1;
+    wake_up(&start_wq);
+    for (uint32_t i = 0; i < created; i++)
+        task_wait(tasks[i]);
+    if (created < ntasks) {
+        bench_result_begin(line, sizeof(line), "cpuhog", run_index);
+        kprintf("%s tasks=%u seconds=%u created=%u status=oom\n", line, ntasks, seconds, created);
+        kfree(hogs);
+        kfree(tasks);
+        return EXIT_OOM;
+    }
+    uint64_t elapsed = deadline_ns - start;
+    for (uint32_t i = 0; i < ntasks; i++) {
+        char share[32];
+        int len = bench_result_begin(line, sizeof(line), "cpuhog", run_index);
+        snprintf(line + len, sizeof(line) - len,
+                 " tasks=%u seconds=%u task=%u nice=%d share=%s runtime_ms=%llu status=ok", ntasks, seconds, i,
+                 nices[i], fmt_fixed(share, hogs[i].runtime_ns, elapsed, 3),
+                 (unsigned long long)(hogs[i].runtime_ns / NSEC_PER_MSEC));
+        kprintf("%s\n", line);
+    }
+    kfree(hogs);
+    kfree(tasks);
+    return EXIT_OK;
+}
+
+static const struct bench cpuhog_bench = {
+    .name = "cpuhog",
+    .summary = "CPU-bound tasks at given nice levels: CPU share of each (tasks=<n> nice=<list> seconds=<s>)",
+    .params = cpuhog_params,
+    .in_default_suite = false,
+    .setup = cpuhog_setup,
+    .run = cpuhog_run,
+};
+BENCH(cpuhog_bench);

@@ -1,0 +1,194 @@
+/*
+ * workloads/schedcost.c - bench=schedcost: the cost of one pick-next with N
+ * runnable tasks.
+ *
+ *   bench=schedcost runnable=<N or list> [rounds=<r>]
+ *   result bench=schedcost sched=<s> cpus=<n> run=<i> runnable=<N> picks=<k> cycles_per_pick=<c> status=ok
+ *
+ * Method.  For each N, N tasks are created bound to one CPU (the first CPU of
+ * bench_cpus()).  Each first sleeps on a wait queue, so creating them costs
+ * no scheduling work; then all are woken at once and every one loops on
+ * task_yield().  From then on every schedule() on that CPU chooses among N
+ * runnable tasks: this is the situation the Linux 2.4 / 2.6 comparison is
+ * about (2.4's schedule() walks the whole run queue and evaluates goodness()
+ * for each task; 2.6's O(1) scheduler finds the first set bit of a bitmap).
+ * A yielding task in 2.4 gets goodness -1 but is still scanned, which is
+ * intended: the scan is what is measured.
+ *
+ * The core times every scheduler.pick_next() with rdtsc and adds it to the
+ * CPU's statistics (cpus[cpu].stats.pick_cycles and .picks, kernel/cpu.h).
+ * The tasks themselves take the before and after snapshots of those two
+ * counters, on the measured CPU with interrupts off, so the two numbers are
+ * consistent with each other (no tearing of 64-bit values read from another
+ * CPU).  The window opens after every task has been woken (the waker sets
+ * all_woken when wake_up() returns) plus a short warm-up, and closes after a
+ * fixed number of yields; no task exits inside the window, so every pick in
+ * it saw exactly N runnable tasks (the timer tick's preemptions included).
+ * Then the tasks see `stop`, exit, and are reaped.
+ *
+ * Window length.  rounds=<r> makes the window r*N yields.  Without it the
+ * window is AUTO_WINDOW_PICKS yields whatever N is (so for N > 2000 not every
+ * task runs inside the window, which does not matter for the cost of a
+ * pick).  That keeps each N to a few seconds under QEMU/TCG even for Linux
+ * 2.4's linear scan at N = 10,000, where one pick walks 10,000 tasks: the
+ * window, the warm-up and the wind-down (N exits, each a pick over the
+ * remaining tasks: about N/2 full scans) are then roughly 7,000 full scans.
+ *
+ * Out of memory (a task or the task array cannot be allocated): the tasks
+ * created so far are stopped and reaped, the line says status=oom and the
+ * run ends with EXIT_OOM.
+ */
+#include "bench.h"
+#include "../kernel/cmdline.h"
+#include "../kernel/lib.h"
+#include "../kernel/task.h"
+#include "../kernel/cpu.h"
+#include "../kernel/mem.h"
+#include "../kernel/wait.h"
+#include "../kernel/sched_core.h"
+#include "../kernel/x86.h"
+
+#define MAX_SIZES 16
+#define MAX_RUNNABLE 50000
+#define AUTO_WINDOW_PICKS 2000
+#define MAX_WARMUP_YIELDS 200
+#define WATCHDOG_EVERY 64          /* yields between watchdog_touch() calls */
+
+static const char *const schedcost_params[] = { "runnable", "rounds", NULL };
+
+static uint32_t sizes[MAX_SIZES];
+static int nsizes;
+static uint32_t rounds;            /* 0: automatic window */
+
+/* State of the current N.  Everything written after `go` is written only by
+ * tasks on the measured CPU with interrupts off, so plain fields suffice. */
+static struct {
+    int cpu;                       /* the measured CPU */
+    volatile int go;               /* wake up and start yielding */
+    volatile int all_woken;        /* wake_up() of every task has returned */
+    volatile int stop;             /* the window is over (or creation failed): exit */
+    int measuring;                 /* window open */
+    uint32_t warmup_left;          /* yields after all_woken before the window opens */
+    uint32_t window;               /* yields in the window */
+    uint32_t yields;               /* yields so far in the window */
+    uint64_t start_cycles, start_picks, end_cycles, end_picks;
+} st;
+
+static struct waitqueue start_wq = { SPINLOCK_INIT("schedcost start"), LIST_HEAD_INIT(start_wq.waiters) };
+
+static void schedcost_setup(void)
+{
+    nsizes = cmdline_uint_list("runnable", "10,100,1000,10000", 1, MAX_RUNNABLE, sizes, MAX_SIZES);
+    rounds = cmdline_uint("rounds", 0, 1, 1000000);
+}
+
+/* One step of the measurement, after a yield: open or close the window. */
+static void account_yield(void)
+{
+    unsigned long f = irq_save();
+    struct cpu *c = this_cpu();
+    if (!st.stop && st.all_woken) {
+        if (!st.measuring) {
+            if (st.warmup_left > 0) {
+                st.warmup_left--;
+            } else {
+                st.start_cycles = c->stats.pick_cycles;
+                st.start_picks = c->stats.picks;
+                st.yields = 0;
+                st.measuring = 1;
+            }
+        } else if (++st.yields >= st.window) {
+            st.end_cycles = c->stats.pick_cycles;
+            st.end_picks = c->stats.picks;
+            st.stop = 1;
+        }
+    }
+    irq_restore(f);
+}
+
+static void yielder(void *unused)
+{
+    (void)unused;
+    wait_event(start_wq, st.go);
+    for (uint32_t i = 0; !st.stop; i++) {
+        task_yield();
+        account_yield();
+        if (i % WATCHDOG_EVERY == 0)
+            watchdog_touch();
+    }
+}
+
+/* Measures one N; returns EXIT_OK or EXIT_OOM after printing its line. */
+static int measure(int run_index, uint32_t n)
+{
+    char line[192];
+    int len = bench_result_begin(line, sizeof(line), "schedcost", run_index);
+    len += snprintf(line + len, sizeof(line) - len, " runnable=%u", n);
+
+    memset(&st, 0, sizeof(st));
+    st.cpu = __builtin_ctz(bench_cpus());
+    st.window = rounds ? (uint32_t)MIN((uint64_t)rounds * n, 0xffffffffull) : AUTO_WINDOW_PICKS;
+    st.warmup_left = MIN(n, MAX_WARMUP_YIELDS);
+
+    struct task **tasks = kmalloc(n * sizeof(*tasks));
+    if (!tasks) {
+        kprintf("%s created=0 status=oom\n", line);
+        return EXIT_OOM;
+    }
+    struct task_attr attr = TASK_ATTR_DEFAULT;
+    attr.name = "schedcost";
+    attr.cpus_allowed = CPU_BIT(st.cpu);
+    uint32_t created = 0;
+    while (created < n) {
+        struct task *t = task_create(yielder, NULL, &attr);
+        if (!t)
+            break;
+        tasks[created++] = t;
+        if (created % 256 == 0)
+            watchdog_touch();
+    }
+    if (created < n)
+        st.stop = 1;               /* out of memory: let those created exit at once */
+    st.go = 1;
+    wake_up(&start_wq);
+    st.all_woken = 1;
+    for (uint32_t i = 0; i < created; i++) {
+        task_wait(tasks[i]);
+        if (i % 256 == 0)
+            watchdog_touch();
+    }
+    kfree(tasks);
+    if (created < n) {
+        kprintf("%s created=%u status=oom\n", line, created);
+        return EXIT_OOM;
+    }
+    uint64_t picks = st.end_picks - st.start_picks;
+    uint64_t cycles = st.end_cycles - st.start_cycles;
+    if (!st.stop || picks == 0) {
+        kprintf("%s status=error reason=no-picks-measured\n", line);
+        return EXIT_ERROR;
+    }
+    kprintf("%s picks=%llu cycles_per_pick=%llu status=ok\n", line, (unsigned long long)picks,
+            (unsigned long long)((cycles + picks / 2) / picks));
+    return EXIT_OK;
+}
+
+static int schedcost_run(int run_index)
+{
+    for (int i = 0; i < nsizes; i++) {
+        int code = measure(run_index, sizes[i]);
+        if (code != EXIT_OK)
+            return code;
+    }
+    return EXIT_OK;
+}
+
+static const struct bench schedcost_bench = {
+    .name = "schedcost",
+    .summary = "cycles per pick-next with N runnable tasks on one CPU (runnable=<list> [rounds=<r>])",
+    .params = schedcost_params,
+    .in_default_suite = false,
+    .setup = schedcost_setup,
+    .run = schedcost_run,
+};
+BENCH(schedcost_bench);

@@ -1,0 +1,272 @@
+/*
+ * workloads/wakeup.c - bench=wakeup: wake-up latency while every CPU is busy
+ * (in the spirit of Chris Mason's schbench).
+ *
+ *   bench=wakeup seconds=<s> [workers=<n>] [hogs=<n>]
+ *   result bench=wakeup sched=<s> cpus=<n> run=<i> seconds=<s> workers=<n> hogs=<n> samples=<k>
+ *          p50_us=<..> p90_us=<..> p99_us=<..> p999_us=<..> max_us=<..> dropped=<d> status=ok
+ *
+ * Tasks
+ *   hogs      CPU-bound nice-0 tasks that spin until the end; hog i is bound
+ *             to the (i mod n)-th CPU of bench_cpus(), so with the default
+ *             hogs = number of those CPUs every CPU is busy all the time.
+ *   messenger one task that, in a loop until the deadline, wakes every
+ *             worker (each through its own wait queue, stamping clock_ns()
+ *             just before the wake_up) and then sleeps until all of them
+ *             have reported back.
+ *   workers   each sleeps on its wait queue; when it runs again it records
+ *             now - the messenger's stamp as one latency sample, does a short
+ *             burst of work (THINK_NS, like schbench's think time), and
+ *             reports back.
+ * A worker woken while hogs occupy every CPU runs only when the scheduler
+ * decides to preempt a hog (wake-up preemption, an interactivity bonus) or
+ * when a hog's timeslice ends, so the latency distribution shows what O(1)'s
+ * interactivity estimator and CFS's wake-up preemption were for.
+ *
+ * The latency is measured from just before the wake-up call to the moment
+ * the worker runs after its wait_event() returns: it includes choosing a CPU,
+ * queueing, waiting in the run queue and the context switch.  A worker that
+ * had not yet gone to sleep when woken records close to zero, which is right:
+ * it never waited.
+ *
+ * Samples (in nanoseconds, saturated at 2^32-1) go into one kmalloc'd array
+ * of at most MAX_SAMPLES entries; once it is full, further samples are
+ * counted as dropped.  At the end the array is heap-sorted and the
+ * percentiles are taken by the nearest-rank rule (the smallest sample with
+ * at least p% of the samples at or below it).
+ */
+#include "bench.h"
+#include "../kernel/cmdline.h"
+#include "../kernel/lib.h"
+#include "../kernel/task.h"
+#include "../kernel/mem.h"
+#include "../kernel/wait.h"
+#include "../kernel/time.h"
+#include "../kernel/sched_core.h"
+#include "../kernel/x86.h"
+
+#define MAX_WORKERS 256
+#define MAX_HOGS 256
+#define MAX_SAMPLES 200000
+#define THINK_NS (20 * NSEC_PER_USEC)
+#define HOG_SPIN 4096              /* loop iterations between checks of `stop` */
+
+static const char *const wakeup_params[] = { "seconds", "workers", "hogs", NULL };
+
+static uint32_t seconds, nworkers, nhogs;
+
+struct worker {
+    struct waitqueue wq;
+    volatile int woken;            /* set by the messenger, cleared by the worker */
+    volatile uint64_t wake_ns;     /* clock_ns() just before the wake-up */
+};
+
+static struct {
+    volatile int stop;             /* everyone exits */
+    volatile int outstanding;      /* workers woken in this round that have not reported back */
+    uint64_t deadline_ns;
+    struct worker *workers;
+    uint32_t *samples;
+    volatile int nsamples;         /* slots claimed; beyond MAX_SAMPLES they are dropped */
+} st;
+
+static struct waitqueue messenger_wq = { SPINLOCK_INIT("wakeup messenger"), LIST_HEAD_INIT(messenger_wq.waiters) };
+
+static uint32_t count_cpus(cpumask_t mask) { return (uint32_t)__builtin_popcount(mask); }
+
+static void wakeup_setup(void)
+{
+    seconds = cmdline_uint("seconds", 2, 1, 3600);
+    nworkers = cmdline_uint("workers", 4, 1, MAX_WORKERS);
+    nhogs = cmdline_uint("hogs", count_cpus(bench_cpus()), 0, MAX_HOGS);
+}
+
+static void spin_until(uint64_t t)
+{
+    while (clock_ns() < t)
+        cpu_relax();
+}
+
+static void record(uint64_t latency_ns)
+{
+    int slot = atomic_add_return(&st.nsamples, 1) - 1;
+    if (slot < MAX_SAMPLES)
+        st.samples[slot] = latency_ns > 0xffffffffull ? 0xffffffffu : (uint32_t)latency_ns;
+}
+
+static void worker_main(void *arg)
+{
+    struct worker *w = arg;
+    for (;;) {
+        wait_event(w->wq, w->woken || st.stop);
+        if (!w->woken)
+            break;                 /* stop, and not woken for a round */
+        uint64_t now = clock_ns();
+        uint64_t stamp = w->wake_ns;
+        record(now > stamp ? now - stamp : 0);
+        w->woken = 0;
+        spin_until(now + THINK_NS);
+        watchdog_touch();
+        if (atomic_add_return(&st.outstanding, -1) == 0)
+            wake_up(&messenger_wq);
+    }
+}
+
+static void messenger_main(void *unused)
+{
+    (void)unused;
+    while (clock_ns() < st.deadline_ns) {
+        st.outstanding = (int)nworkers;
+        for (uint32_t i = 0; i < nworkers; i++) {
+            struct worker *w = &st.workers[i];
+            w->wake_ns = clock_ns();
+            w->woken = 1;
+            wake_up(&w->wq);
+        }
+        wait_event(messenger_wq, st.outstanding == 0);
+    }
+}
+
+static void hog_main(void *unused)
+{
+    (void)unused;
+    volatile uint32_t work = 0;
+    while (!st.stop) {
+        for (int i = 0; i < HOG_SPIN; i++)
+            work++;
+        watchdog_touch();
+    }
+}
+
+/* In-place heap sort, ascending: O(n log n) and no extra memory. */
+static void sift_down(uint32_t *a, uint32_t root, uint32_t n)
+{
+    for (;;) {
+        uint32_t child = 2 * root + 1;
+        if (child >= n)
+            return;
+        if (child + 1 < n && a[child + 1] > a[child])
+            child++;
+        if (a[root] >= a[child])
+            return;
+        uint32_t t = a[root];
+        a[root] = a[child];
+        a[child] = t;
+        root = child;
+    }
+}
+
+static void heap_sort(uint32_t *a, uint32_t n)
+{
+    for (uint32_t i = n / 2; i-- > 0;)
+        sift_down(a, i, n);
+    for (uint32_t end = n; end-- > 1;) {
+        uint32_t t = a[0];
+        a[0] = a[end];
+        a[end] = t;
+        sift_down(a, 0, end);
+    }
+}
+
+/* Nearest rank: the sample at rank ceil(q/10000 * n), q in parts per ten thousand. */
+static uint32_t percentile(const uint32_t *sorted, uint32_t n, uint32_t q)
+{
+    uint64_t rank = ((uint64_t)n * q + 9999) / 10000;
+    return sorted[rank ? rank - 1 : 0];
+}
+
+static const char *us(char *buf, uint32_t ns) { return fmt_fixed(buf, ns, NSEC_PER_USEC, 1); }
+
+static int wakeup_run(int run_index)
+{
+    char line[320];
+    int len = bench_result_begin(line, sizeof(line), "wakeup", run_index);
+    len += snprintf(line + len, sizeof(line) - len, " seconds=%u workers=%u hogs=%u", seconds, nworkers, nhogs);
+
+    memset(&st, 0, sizeof(st));
+    st.deadline_ns = ~0ull;
+    uint32_t ntasks = nworkers + nhogs + 1;
+    st.workers = kzalloc(nworkers * sizeof(*st.workers));
+    st.samples = kmalloc(MAX_SAMPLES * sizeof(*st.samples));
+    struct task **tasks = kzalloc(ntasks * sizeof(*tasks));
+    uint32_t created = 0;
+    bool oom = !st.workers || !st.samples || !tasks;
+
+    cpumask_t cpus = bench_cpus();
+    struct task_attr attr = TASK_ATTR_DEFAULT;
+    attr.cpus_allowed = cpus;
+    /* Workers first, so that they are asleep on their queues before anything wakes them. */
+    for (uint32_t i = 0; !oom && i < nworkers; i++) {
+        waitqueue_init(&st.workers[i].wq, "wakeup worker");
+        attr.name = "wakeup-worker";
+        if (!(tasks[created] = task_create(worker_main, &st.workers[i], &attr)))
+            oom = true;
+        else
+            created++;
+    }
+    /* Hogs: one per CPU of bench_cpus() in turn. */
+    uint32_t ncpu = count_cpus(cpus);
+    for (uint32_t i = 0; !oom && i < nhogs; i++) {
+        uint32_t nth = i % ncpu;
+        cpumask_t m = cpus;
+        for (uint32_t k = 0; k < nth; k++)
+            m &= m - 1;            /* drop the lowest CPU nth times */
+        struct task_attr hog_attr = TASK_ATTR_DEFAULT;
+        hog_attr.name = "wakeup-hog";
+        hog_attr.cpus_allowed = m & -m;
+        if (!(tasks[created] = task_create(hog_main, NULL, &hog_attr)))
+            oom = true;
+        else
+            created++;
+    }
+    uint64_t start = clock_ns();
+    if (!oom) {
+        st.deadline_ns = start + (uint64_t)seconds * NSEC_PER_SEC;
+        attr.name = "wakeup-msg";
+        struct task *messenger = task_create(messenger_main, NULL, &attr);
+        if (!messenger) {
+            oom = true;
+        } else {
+            task_wait(messenger);
+        }
+    }
+    /* The messenger has returned (every round complete) or never started: stop the rest. */
+    st.stop = 1;
+    for (uint32_t i = 0; st.workers && i < nworkers && i < created; i++)
+        wake_up(&st.workers[i].wq);
+    for (uint32_t i = 0; i < created; i++)
+        task_wait(tasks[i]);
+    kfree(tasks);
+    kfree(st.workers);
+
+    if (oom) {
+        kfree(st.samples);
+        kprintf("%s status=oom\n", line);
+        return EXIT_OOM;
+    }
+    uint32_t total = (uint32_t)st.nsamples;
+    uint32_t n = MIN(total, (uint32_t)MAX_SAMPLES);
+    if (n == 0) {
+        kfree(st.samples);
+        kprintf("%s samples=0 status=error reason=no-wakeups\n", line);
+        return EXIT_ERROR;
+    }
+    heap_sort(st.samples, n);
+    char p50[32], p90[32], p99[32], p999[32], max[32];
+    kprintf("%s samples=%u p50_us=%s p90_us=%s p99_us=%s p999_us=%s max_us=%s dropped=%u status=ok\n", line, n,
+            us(p50, percentile(st.samples, n, 5000)), us(p90, percentile(st.samples, n, 9000)),
+            us(p99, percentile(st.samples, n, 9900)), us(p999, percentile(st.samples, n, 9990)),
+            us(max, st.samples[n - 1]), total - n);
+    kfree(st.samples);
+    return EXIT_OK;
+}
+
+static const struct bench wakeup_bench = {
+    .name = "wakeup",
+    .summary = "schbench-like wake-up latency percentiles with CPU hogs on every CPU (seconds= workers= hogs=)",
+    .params = wakeup_params,
+    .in_default_suite = false,
+    .setup = wakeup_setup,
+    .run = wakeup_run,
+};
+BENCH(wakeup_bench);
