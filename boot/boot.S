@@ -7,7 +7,7 @@
  * under KVM, code that runs with paging off is emulated instruction by
  * instruction (about 150x slower), so nothing real may run before it.
  *
- * The page directory identity-maps all 4 GiB with 4 MiB pages (PSE), so
+ * The page directory identity-maps 4 GiB with 4 MiB pages (PSE), so
  * physical addresses, the local APIC's MMIO page and the kernel's own
  * addresses are all the same numbers.  The top 4 MiB (APIC, IO-APIC, BIOS) is
  * mapped uncached.
@@ -36,6 +36,13 @@ _start:
     cmp $1024, %ecx
     jne 1b
     orl $0x18, 4092(%edi)            /* PCD|PWT on the last 4 MiB: device memory */
+    /* Leave 0xC0000000-0xDFFFFFFF unmapped (no RAM there at MEM <= 3000 MiB), so a
+     * stray pointer into it faults instead of scribbling somewhere. */
+    mov $768, %ecx
+3:  movl $0, (%edi,%ecx,4)
+    inc %ecx
+    cmp $896, %ecx
+    jne 3b
     mov %cr4, %edx
     or $0x10, %edx                   /* CR4.PSE */
     mov %edx, %cr4

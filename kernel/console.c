@@ -37,13 +37,12 @@ static void serial_putc(char c)
     outb(COM1, (uint8_t)c);
 }
 
+/* Plain \n line ends: QEMU's stdio keeps the terminal's output processing,
+ * and logs and parsers get Unix text. */
 void console_write(const char *s, size_t n)
 {
-    for (size_t i = 0; i < n; i++) {
-        if (s[i] == '\n')
-            serial_putc('\r');
+    for (size_t i = 0; i < n; i++)
         serial_putc(s[i]);
-    }
 }
 
 void console_panic_mode(void) { panic_mode = true; }

@@ -1,0 +1,66 @@
+# The kernel core: SMP bring-up and ticks, wait-queue ping-pong across CPUs,
+# affinity changes of running tasks, panics, the watchdog, the timeout, the ISO.
+. "$(dirname "$0")/../lib.sh"
+
+# Every CPU comes up and ticks; tasks hand a token across CPUs through wait queues.
+for smp in 1 2 3 4 8; do
+    boot rr $smp 'bench=pingpong pairs=4 rounds=500'
+    check "smp$smp-exit0" [ "$RC" = 0 ]
+    expect "smp$smp-cpus" "^boot: cpus=$smp "
+    line=$(results pingpong)
+    check "smp$smp-pingpong-ok" [ "$(field status "$line")" = ok ]
+    check "smp$smp-pingpong-no-errors" [ "$(field errors "$line")" = 0 ]
+    check "smp$smp-pingpong-handoffs" [ "$(field handoffs "$line")" = 4000 ]
+    # A tick on every CPU: schedstat ticks > 0 for cpu 0..smp-1.
+    ticking=$(grep -E '^schedstat ' "$OUT" | grep -vc ' ticks=0 ')
+    check "smp$smp-every-cpu-ticks" [ "$ticking" = $smp ]
+    if [ $smp -gt 1 ]; then
+        used=$(field cpus_used "$line")
+        check "smp$smp-pingpong-uses-several-cpus" [ $(( used & (used - 1) )) -ne 0 ]
+    fi
+done
+
+# Running tasks move themselves to the next CPU every round and must land there.
+boot rr 4 'bench=pingpong pairs=2 rounds=200 migrate=1'
+line=$(results pingpong)
+check "migrate-ok" [ "$(field status "$line")" = ok ]
+check "migrate-no-errors" [ "$(field errors "$line")" = 0 ]
+check "migrate-all-cpus-used" [ "$(field cpus_used "$line")" = 0xf ]
+
+# bind= keeps every task on the bound CPUs.
+boot rr 4 'bench=pingpong pairs=4 rounds=200 bind=2-3'
+check "bind-cpus-used" [ "$(field cpus_used "$(results pingpong)")" = 0xc ]
+
+# Deliberate faults: a panic report and exit status 2.
+for kind in pagefault divide ud; do
+    boot rr 2 "bench=fault kind=$kind"
+    check "fault-$kind-exit2" [ "$RC" = 2 ]
+    expect "fault-$kind-report" '^panic: exception [0-9]+ \(.*\) err=0x[0-9a-f]+ cpu=[0-9]+ task=bench-main'
+    expect "fault-$kind-registers" '^  eip=[0-9a-f]{8} '
+    expect "fault-$kind-backtrace" '^backtrace:( [0-9a-f]{8})+'
+done
+boot rr 2 'bench=fault kind=pagefault'
+expect "fault-pagefault-cr2" 'cr2=d0000000'
+
+# A deadlock: the watchdog reports every CPU and exits 3.
+boot rr 2 'bench=deadlock watchdog=2'
+check "watchdog-exit3" [ "$RC" = 3 ]
+expect "watchdog-message" '^watchdog: no progress for [0-9.]+ s'
+expect "watchdog-cpu0" '^watchdog: cpu=0 current=.* runqueue=[0-9]+'
+expect "watchdog-cpu1" '^watchdog: cpu=1 current='
+
+# With the watchdog off, the wrapper's timeout still ends a stuck guest (status 124).
+boot rr 1 'bench=deadlock watchdog=0' 256 4
+check "timeout-exit124" [ "$RC" = 124 ]
+check "timeout-message" grep -q 'timeout' "$OUT.err"
+
+# The GRUB ISO boots the default workload at once.
+if ( flock 9; make -s -C "$ROOT" SCHED=rr iso CMDLINE='bench=boot' >"$TMP/iso.log" 2>&1 ) 9>"$ROOT/build/.lock"; then
+    OUT="$TMP/iso.out"
+    "$ROOT/tools/qemu-run.sh" --iso "$ROOT/build/rr/kernel.iso" --smp 2 --timeout 60 >"$OUT" 2>"$OUT.err"; RC=$?
+    check "iso-exit0" [ "$RC" = 0 ]
+    expect "iso-boot-line" '^boot: cpus=2 sched=rr '
+    expect "iso-result" '^result bench=boot '
+else
+    echo "FAIL iso-build: make iso failed"; tail -5 "$TMP/iso.log" | sed 's/^/    /'
+fi

@@ -1,0 +1,221 @@
+/*
+ * Self-tests of the kernel core, run like workloads (the QEMU tests use them):
+ *
+ *   bench=pingpong pairs=<n> rounds=<r> [migrate=0|1]
+ *       pairs of tasks hand a counter back and forth through wait queues, so
+ *       every round is a sleep and a wake-up, across CPUs when there are
+ *       several.  With migrate=1 each task also moves itself to the next
+ *       allowed CPU every round (task_set_affinity on the running task) and
+ *       checks that it really runs there.  Checks that every hand-off
+ *       arrived in order and reports the CPUs used.
+ *   bench=fault kind=<pagefault|divide|ud>
+ *       a deliberate CPU exception: must end in a panic report (exit 2).
+ *   bench=deadlock
+ *       two tasks each wait for the other forever: the watchdog must fire.
+ */
+#include "bench.h"
+#include "../kernel/cmdline.h"
+#include "../kernel/lib.h"
+#include "../kernel/task.h"
+#include "../kernel/wait.h"
+#include "../kernel/mem.h"
+#include "../kernel/cpu.h"
+#include "../kernel/time.h"
+
+/* ---- pingpong ---- */
+
+struct pingpong_pair {
+    struct waitqueue wq;
+    volatile uint32_t turn;        /* incremented by whoever hands over; even: ping's turn */
+    uint32_t rounds;
+    bool migrate;
+    volatile uint32_t errors;      /* out-of-order hand-offs or wrong CPU after a move */
+    cpumask_t cpus_used;
+};
+
+static uint32_t pp_pairs, pp_rounds, pp_migrate;
+static const char *const pingpong_params[] = { "pairs", "rounds", "migrate", NULL };
+
+static void pingpong_setup(void)
+{
+    pp_pairs = cmdline_uint("pairs", 2, 1, 1000);
+    pp_rounds = cmdline_uint("rounds", 1000, 1, 10000000);
+    pp_migrate = cmdline_uint("migrate", 0, 0, 1);
+}
+
+static int next_allowed_cpu(int cpu, cpumask_t mask)
+{
+    for (int i = 1; i <= ncpus_online; i++) {
+        int c = (cpu + i) % ncpus_online;
+        if (mask & CPU_BIT(c))
+            return c;
+    }
+    return cpu;
+}
+
+static void pingpong_player(struct pingpong_pair *pp, uint32_t parity)
+{
+    cpumask_t allowed = bench_cpus();
+    for (uint32_t r = 0; r < pp->rounds; r++) {
+        uint32_t my_turn = 2 * r + parity;
+        wait_event(pp->wq, pp->turn >= my_turn);
+        if (pp->turn != my_turn)
+            pp->errors++;
+        if (pp->migrate) {
+            int target = next_allowed_cpu(this_cpu()->id, allowed);
+            task_set_affinity(current_task(), CPU_BIT(target));
+            if (this_cpu()->id != target)
+                pp->errors++;
+        }
+        __atomic_or_fetch(&pp->cpus_used, CPU_BIT(this_cpu()->id), __ATOMIC_RELAXED);
+        pp->turn = my_turn + 1;
+        wake_up(&pp->wq);
+    }
+}
+
+static void ping_entry(void *arg) { pingpong_player(arg, 0); }
+static void pong_entry(void *arg) { pingpong_player(arg, 1); }
+
+static int pingpong_run(int run_index)
+{
+    struct pingpong_pair *pairs = kzalloc(sizeof(*pairs) * pp_pairs);
+    struct task **tasks = kzalloc(sizeof(*tasks) * pp_pairs * 2);
+    char line[320];
+    int n = bench_result_begin(line, sizeof(line), "pingpong", run_index);
+    if (!pairs || !tasks) {
+        kfree(pairs);
+        kfree(tasks);
+        kprintf("%s pairs=%u rounds=%u status=oom tasks_started=0\n", line, pp_pairs, pp_rounds);
+        return EXIT_OOM;
+    }
+    uint64_t start = clock_ns();
+    uint32_t started = 0;
+    for (uint32_t i = 0; i < pp_pairs; i++) {
+        waitqueue_init(&pairs[i].wq, "pingpong");
+        pairs[i].rounds = pp_rounds;
+        pairs[i].migrate = pp_migrate;
+        struct task_attr attr = TASK_ATTR_DEFAULT;
+        attr.cpus_allowed = bench_cpus();
+        attr.name = "ping";
+        tasks[started] = task_create(ping_entry, &pairs[i], &attr);
+        if (!tasks[started])
+            break;
+        started++;
+        attr.name = "pong";
+        tasks[started] = task_create(pong_entry, &pairs[i], &attr);
+        if (!tasks[started])
+            break;
+        started++;
+    }
+    bool oom = started < pp_pairs * 2;
+    if (oom) {
+        /* A half-made pair would wait forever: finish its partner's rounds for it. */
+        uint32_t half = started / 2;
+        if (started % 2) {
+            struct pingpong_pair *pp = &pairs[half];
+            for (uint32_t r = 0; r < pp->rounds; r++) {
+                wait_event(pp->wq, pp->turn >= 2 * r + 1);
+                pp->turn = 2 * r + 2;
+                wake_up(&pp->wq);
+            }
+        }
+    }
+    for (uint32_t i = 0; i < started; i++)
+        task_wait(tasks[i]);
+    uint64_t elapsed = clock_ns() - start;
+    uint32_t errors = 0;
+    cpumask_t used = 0;
+    for (uint32_t i = 0; i < pp_pairs; i++) {
+        errors += pairs[i].errors;
+        used |= pairs[i].cpus_used;
+        if (!oom && pairs[i].turn != 2 * pp_rounds)
+            errors++;
+    }
+    char s[32];
+    n += snprintf(line + n, sizeof(line) - n, " pairs=%u rounds=%u migrate=%u handoffs=%llu errors=%u cpus_used=0x%x",
+                  pp_pairs, pp_rounds, pp_migrate, (unsigned long long)pp_pairs * pp_rounds * 2, errors, used);
+    kfree(pairs);
+    kfree(tasks);
+    if (oom) {
+        kprintf("%s status=oom tasks_started=%u\n", line, started);
+        return EXIT_OOM;
+    }
+    kprintf("%s time_s=%s status=%s\n", line, fmt_fixed(s, elapsed, NSEC_PER_SEC, 3), errors ? "error" : "ok");
+    return errors ? EXIT_ERROR : EXIT_OK;
+}
+
+static const struct bench pingpong_bench = {
+    .name = "pingpong",
+    .summary = "pairs of tasks hand a token through wait queues (core self-test)",
+    .params = pingpong_params,
+    .setup = pingpong_setup,
+    .run = pingpong_run,
+};
+BENCH(pingpong_bench);
+
+/* ---- fault ---- */
+
+static int fault_kind;
+static const char *const fault_kinds[] = { "pagefault", "divide", "ud", NULL };
+#define UNMAPPED_ADDRESS 0xd0000000u   /* boot/boot.S leaves 0xC0000000-0xDFFFFFFF unmapped */
+static const char *const fault_params[] = { "kind", NULL };
+
+static void fault_setup(void) { fault_kind = cmdline_choice("kind", "pagefault", fault_kinds); }
+
+static int fault_run(int run_index)
+{
+    kprintf("fault: causing a %s fault on purpose\n", fault_kinds[fault_kind]);
+    volatile int zero = 0;
+    switch (fault_kind) {
+    case 0:
+        return *(volatile int *)(uintptr_t)(UNMAPPED_ADDRESS + zero);
+    case 1: {
+        /* In assembly: gcc turns 1/x into a compare. */
+        uint32_t eax = 1, edx = 0;
+        __asm__ volatile("divl %2" : "+a"(eax), "+d"(edx) : "r"((uint32_t)zero));
+        return (int)eax;
+    }
+    default:
+        __asm__ volatile("ud2");
+    }
+    return EXIT_ERROR;
+}
+
+static const struct bench fault_bench = {
+    .name = "fault",
+    .summary = "a deliberate CPU exception (must panic)",
+    .params = fault_params,
+    .setup = fault_setup,
+    .run = fault_run,
+};
+BENCH(fault_bench);
+
+/* ---- deadlock ---- */
+
+static struct waitqueue deadlock_wq = { SPINLOCK_INIT("deadlock"), LIST_HEAD_INIT(deadlock_wq.waiters) };
+static volatile int never;
+
+static void deadlock_entry(void *arg)
+{
+    (void)arg;
+    wait_event(deadlock_wq, never);
+}
+
+static int deadlock_run(int run_index)
+{
+    kprintf("deadlock: two tasks now wait for each other forever; the watchdog must end this run\n");
+    struct task *a = task_create(deadlock_entry, NULL, NULL);
+    struct task *b = task_create(deadlock_entry, NULL, NULL);
+    if (a)
+        task_wait(a);
+    if (b)
+        task_wait(b);
+    return EXIT_ERROR;   /* not reached */
+}
+
+static const struct bench deadlock_bench = {
+    .name = "deadlock",
+    .summary = "tasks that wait forever (the watchdog must fire)",
+    .run = deadlock_run,
+};
+BENCH(deadlock_bench);
