@@ -1,0 +1,128 @@
+/*
+ * Host tests of the page allocator and heap (kernel/mem.c) over a fake
+ * physical memory: an arena mapped below 2 GiB (MAP_32BIT) so that its
+ * addresses fit the kernel's 32-bit physical address arithmetic.
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <cmocka.h>
+#include "../../kernel/mem.h"
+
+#define ARENA_PAGES 1024           /* 4 MiB of "RAM" */
+
+static char *arena;
+
+static int setup(void **state)
+{
+    arena = mmap(NULL, (ARENA_PAGES + 1) * PAGE_SIZE, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_32BIT,
+                 -1, 0);
+    if (arena == MAP_FAILED)
+        return -1;
+    arena = (char *)(((uintptr_t)arena + PAGE_SIZE - 1) & ~(uintptr_t)(PAGE_SIZE - 1));
+    /* One usable region; the "kernel" ends at the arena's start, so the bitmap lands in its first page. */
+    struct mem_region r = { (uintptr_t)arena, (uint64_t)ARENA_PAGES * PAGE_SIZE };
+    mem_init(&r, 1, (uintptr_t)arena);
+    return 0;
+}
+
+static void test_pages_are_distinct_and_freed(void **state)
+{
+    uint32_t free0 = mem_free_pages();
+    /* The bitmap (one bit per page from address 0 up) takes the arena's first pages. */
+    assert_true(free0 >= ARENA_PAGES - 16 && free0 < ARENA_PAGES);
+    void *pages[64];
+    for (int i = 0; i < 64; i++) {
+        pages[i] = page_alloc(1);
+        assert_non_null(pages[i]);
+        assert_int_equal((uintptr_t)pages[i] % PAGE_SIZE, 0);
+        assert_true((char *)pages[i] >= arena && (char *)pages[i] < arena + ARENA_PAGES * PAGE_SIZE);
+        memset(pages[i], i, PAGE_SIZE);   /* would corrupt a neighbour if pages overlapped */
+    }
+    for (int i = 0; i < 64; i++)
+        assert_int_equal(((unsigned char *)pages[i])[PAGE_SIZE - 1], i);
+    assert_int_equal(mem_free_pages(), free0 - 64);
+    for (int i = 0; i < 64; i++)
+        page_free(pages[i], 1);
+    assert_int_equal(mem_free_pages(), free0);
+}
+
+static void test_exhaustion_returns_null(void **state)
+{
+    uint32_t free0 = mem_free_pages();
+    void *big = page_alloc((int)free0 + 1);
+    assert_null(big);                                    /* more than exists: NULL, no crash */
+    void *all = page_alloc((int)free0);
+    assert_non_null(all);
+    assert_null(page_alloc(1));
+    assert_null(kmalloc(100));                           /* the heap needs a page it cannot get */
+    page_free(all, (int)free0);
+    assert_int_equal(mem_free_pages(), free0);
+}
+
+static void test_contiguous_runs_skip_holes(void **state)
+{
+    void *a = page_alloc(1), *b = page_alloc(1), *c = page_alloc(1);
+    page_free(b, 1);                                     /* a one-page hole */
+    void *run = page_alloc(3);
+    assert_non_null(run);
+    assert_ptr_not_equal(run, b);                        /* a 3-page run cannot start in the hole */
+    void *again = page_alloc(1);
+    assert_non_null(again);
+    assert_true((char *)again < (char *)run || (char *)again >= (char *)run + 3 * PAGE_SIZE);
+    page_free(a, 1);
+    page_free(again, 1);
+    page_free(c, 1);
+    page_free(run, 3);
+}
+
+static void test_heap_classes_and_large(void **state)
+{
+    uint32_t free0 = mem_free_pages();
+    char *small[100];
+    for (int i = 0; i < 100; i++) {
+        small[i] = kmalloc((size_t)(i * 20 + 1));
+        assert_non_null(small[i]);
+        assert_int_equal((uintptr_t)small[i] % 8, 0);
+        memset(small[i], 0xa5, (size_t)(i * 20 + 1));
+    }
+    char *large = kzalloc(3 * PAGE_SIZE);
+    assert_non_null(large);
+    for (int i = 0; i < 3 * PAGE_SIZE; i++)
+        assert_int_equal(large[i], 0);
+    kfree(large);
+    for (int i = 0; i < 100; i++)
+        kfree(small[i]);
+    kfree(NULL);
+    /* Freed objects are reused: the same allocations need no new pages. */
+    uint32_t after_first = mem_free_pages();
+    for (int i = 0; i < 100; i++)
+        small[i] = kmalloc((size_t)(i * 20 + 1));
+    assert_int_equal(mem_free_pages(), after_first);
+    for (int i = 0; i < 100; i++)
+        kfree(small[i]);
+    assert_true(after_first <= free0);
+}
+
+static void test_double_free_panics(void **state)
+{
+    void *p = page_alloc(1);
+    page_free(p, 1);
+    host_console_clear();
+    assert_int_equal(host_expect_exit(page_free(p, 1)), 2);
+    assert_non_null(strstr(host_console, "is not allocated"));
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_pages_are_distinct_and_freed),
+        cmocka_unit_test(test_exhaustion_returns_null),
+        cmocka_unit_test(test_contiguous_runs_skip_holes),
+        cmocka_unit_test(test_heap_classes_and_large),
+        cmocka_unit_test(test_double_free_panics),
+    };
+    return cmocka_run_group_tests_name("mem", tests, setup, NULL);
+}
