@@ -3,7 +3,8 @@
  * runnable tasks.
  *
  *   bench=schedcost runnable=<N or list> [rounds=<r>]
- *   result bench=schedcost sched=<s> cpus=<n> run=<i> runnable=<N> picks=<k> cycles_per_pick=<c> status=ok
+ *   result bench=schedcost sched=<s> cpus=<n> run=<i> runnable=<N> picks=<k> cycles_per_pick=<c>
+ *          cycles_per_pick_mean=<m> status=ok
  *
  * Method.  For each N, N tasks are created bound to one CPU (the first CPU of
  * bench_cpus()).  Each first sleeps on a wait queue, so creating them costs
@@ -25,6 +26,14 @@
  * fixed number of yields; no task exits inside the window, so every pick in
  * it saw exactly N runnable tasks (the timer tick's preemptions included).
  * Then the tasks see `stop`, exit, and are reaped.
+ *
+ * The window is cut into SEGMENTS equal parts and cycles_per_pick is the
+ * median of the parts' averages: under QEMU a virtual CPU can be descheduled
+ * by the host in the middle of a pick, and one such pause of a few
+ * milliseconds would otherwise add thousands of cycles to the average of
+ * 2,000 picks.  cycles_per_pick_mean is the plain average over the whole
+ * window (it includes rare expensive picks such as 2.4's counter
+ * recalculation, and any host pauses).
  *
  * Window length.  rounds=<r> makes the window r*N yields.  Without it the
  * window is AUTO_WINDOW_PICKS yields whatever N is (so for N > 2000 not every
@@ -53,6 +62,7 @@
 #define AUTO_WINDOW_PICKS 2000
 #define MAX_WARMUP_YIELDS 200
 #define WATCHDOG_EVERY 64          /* yields between watchdog_touch() calls */
+#define SEGMENTS 8                 /* parts of the window; the median part is reported */
 
 static const char *const schedcost_params[] = { "runnable", "rounds", NULL };
 
@@ -71,7 +81,9 @@ static struct {
     uint32_t warmup_left;          /* yields after all_woken before the window opens */
     uint32_t window;               /* yields in the window */
     uint32_t yields;               /* yields so far in the window */
-    uint64_t start_cycles, start_picks, end_cycles, end_picks;
+    int segment;                   /* snapshots taken so far (0..SEGMENTS+1) */
+    uint64_t cycles[SEGMENTS + 1]; /* pick_cycles at the start of each part and at the end */
+    uint64_t picks[SEGMENTS + 1];
 } st;
 
 static struct waitqueue start_wq = { SPINLOCK_INIT("schedcost start"), LIST_HEAD_INIT(start_wq.waiters) };
@@ -82,7 +94,15 @@ static void schedcost_setup(void)
     rounds = cmdline_uint("rounds", 0, 1, 1000000);
 }
 
-/* One step of the measurement, after a yield: open or close the window. */
+static void snapshot(const struct cpu *c)
+{
+    st.cycles[st.segment] = c->stats.pick_cycles;
+    st.picks[st.segment] = c->stats.picks;
+    st.segment++;
+}
+
+/* One step of the measurement, after a yield: open the window, mark the
+ * boundaries of its parts, close it. */
 static void account_yield(void)
 {
     unsigned long f = irq_save();
@@ -92,18 +112,39 @@ static void account_yield(void)
             if (st.warmup_left > 0) {
                 st.warmup_left--;
             } else {
-                st.start_cycles = c->stats.pick_cycles;
-                st.start_picks = c->stats.picks;
+                snapshot(c);
                 st.yields = 0;
                 st.measuring = 1;
             }
-        } else if (++st.yields >= st.window) {
-            st.end_cycles = c->stats.pick_cycles;
-            st.end_picks = c->stats.picks;
-            st.stop = 1;
+        } else {
+            st.yields++;
+            /* Part k ends after k*window/SEGMENTS yields. */
+            if ((uint64_t)st.yields * SEGMENTS >= (uint64_t)st.segment * st.window)
+                snapshot(c);
+            if (st.segment == SEGMENTS + 1)
+                st.stop = 1;
         }
     }
     irq_restore(f);
+}
+
+/* Median of the parts' cycles per pick (the lower middle one for an even count). */
+static uint64_t median_part(void)
+{
+    uint64_t per[SEGMENTS];
+    int n = 0;
+    for (int k = 0; k < SEGMENTS; k++) {
+        uint64_t picks = st.picks[k + 1] - st.picks[k];
+        if (picks)
+            per[n++] = (st.cycles[k + 1] - st.cycles[k] + picks / 2) / picks;
+    }
+    for (int i = 1; i < n; i++)    /* insertion sort of at most SEGMENTS values */
+        for (int j = i; j > 0 && per[j - 1] > per[j]; j--) {
+            uint64_t t = per[j];
+            per[j] = per[j - 1];
+            per[j - 1] = t;
+        }
+    return n ? per[(n - 1) / 2] : 0;
 }
 
 static void yielder(void *unused)
@@ -128,6 +169,7 @@ static int measure(int run_index, uint32_t n)
     memset(&st, 0, sizeof(st));
     st.cpu = __builtin_ctz(bench_cpus());
     st.window = rounds ? (uint32_t)MIN((uint64_t)rounds * n, 0xffffffffull) : AUTO_WINDOW_PICKS;
+    st.window = MAX(st.window, (uint32_t)SEGMENTS);   /* at least one yield per part */
     st.warmup_left = MIN(n, MAX_WARMUP_YIELDS);
 
     struct task **tasks = kmalloc(n * sizeof(*tasks));
@@ -162,13 +204,14 @@ static int measure(int run_index, uint32_t n)
         kprintf("%s created=%u status=oom\n", line, created);
         return EXIT_OOM;
     }
-    uint64_t picks = st.end_picks - st.start_picks;
-    uint64_t cycles = st.end_cycles - st.start_cycles;
-    if (!st.stop || picks == 0) {
+    uint64_t picks = st.picks[SEGMENTS] - st.picks[0];
+    uint64_t cycles = st.cycles[SEGMENTS] - st.cycles[0];
+    if (st.segment != SEGMENTS + 1 || picks == 0) {
         kprintf("%s status=error reason=no-picks-measured\n", line);
         return EXIT_ERROR;
     }
-    kprintf("%s picks=%llu cycles_per_pick=%llu status=ok\n", line, (unsigned long long)picks,
+    kprintf("%s picks=%llu cycles_per_pick=%llu cycles_per_pick_mean=%llu status=ok\n", line,
+            (unsigned long long)picks, (unsigned long long)median_part(),
             (unsigned long long)((cycles + picks / 2) / picks));
     return EXIT_OK;
 }

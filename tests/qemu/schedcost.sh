@@ -1,0 +1,52 @@
+# bench=schedcost on every scheduler: one result line per N with a positive
+# cycles_per_pick, and the shape each algorithm predicts:
+#   goodness (Linux 2.4) walks every runnable task in schedule(), so a pick
+#     among 200 tasks costs more than 3x a pick among 10 (ideal linear cost:
+#     20x; fixed per-pick overhead and QEMU noise keep it well above 3x);
+#   o1 (Linux 2.6.0) finds the first set bit of a 140-bit map, so the cost at
+#     200 stays below 3x the cost at 10 (ideal: 1x).
+# The test compares cycles within one run; it is not a timed assertion.
+# Assertions for a scheduler run only when its file sched/<name>.c exists.
+. "$(dirname "$0")/../lib.sh"
+
+# cycles N: cycles_per_pick of the runnable=N line of the last boot
+cycles() { field cycles_per_pick "$(results schedcost | grep " runnable=$1 ")"; }
+positive() { case "$1" in ''|*[!0-9]*) return 1 ;; esac; [ "$1" -gt 0 ]; }
+both_positive() { positive "$1" && positive "$2"; }
+
+for sched in $(make -s -C "$ROOT" list-scheds); do
+    for smp in 1 2; do
+        boot "$sched" "$smp" 'bench=schedcost runnable=10,200'
+        tag="schedcost-$sched-smp$smp"   # not $name: check() uses that
+        check "$tag-exit0" [ "$RC" = 0 ]
+        check "$tag-two-lines" [ "$(results schedcost | grep -c ' status=ok$')" = 2 ]
+        expect "$tag-line-10" "^result bench=schedcost sched=$sched cpus=$smp run=0 runnable=10 picks=[0-9]+ cycles_per_pick=[0-9]+ cycles_per_pick_mean=[0-9]+ status=ok$"
+        c10=$(cycles 10) c200=$(cycles 200)
+        check "$tag-positive" both_positive "$c10" "$c200"
+        both_positive "$c10" "$c200" || continue
+        case $sched in
+        goodness)
+            check "$tag-linear-scan-200-over-3x-10" [ "$c200" -gt $((3 * c10)) ] ;;
+        o1)
+            check "$tag-constant-200-under-3x-10" [ "$c200" -lt $((3 * c10)) ] ;;
+        esac
+    done
+done
+
+# Bad input: an "error:" line, exit 1, no result.
+bad() {
+    boot rr 1 "$2"
+    check "schedcost-bad-$1-exit1" [ "$RC" = 1 ]
+    expect "schedcost-bad-$1-message" "^error: $3"
+    expect_not "schedcost-bad-$1-no-result" '^result '
+}
+bad zero 'bench=schedcost runnable=0' 'runnable=0.*out of range'
+bad not-number 'bench=schedcost runnable=10,x' 'runnable=10,x'
+bad rounds 'bench=schedcost rounds=0' 'rounds=0.*out of range'
+
+# Out of memory: 50,000 tasks need about 225 MiB; with 64 MiB creation fails
+# part way, the line says status=oom and the run exits with code 4.
+boot rr 2 'bench=schedcost runnable=10,50000' 64
+check "schedcost-oom-exit4" [ "$RC" = 4 ]
+expect "schedcost-oom-line" '^result bench=schedcost .* runnable=50000 created=[0-9]+ status=oom$'
+expect "schedcost-oom-smaller-ok" '^result bench=schedcost .* runnable=10 .* status=ok$'
