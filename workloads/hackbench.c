@@ -1,0 +1,394 @@
+/*
+ * bench=hackbench and bench=maxgroups: Rusty Russell's hackbench (lkml, 11
+ * Dec 2001) and its rt-tests descendant, on the kernel's pipes.
+ *
+ * One group = fds receivers, each reading its own channel (a socket pair,
+ * or a pipe with ipc=pipe), and fds senders; every sender writes loops
+ * messages of datasize bytes to every receiver of its group.  As in the
+ * original, all tasks are created first and wait at a start barrier; the
+ * clock starts when the last one is ready and stops when the last receiver
+ * has read everything (the tasks are then reaped).  In process mode every
+ * task has its own address-space id, in thread mode a group shares one.
+ *
+ * Every message carries its sender and a per-receiver sequence number and a
+ * payload derived from both (msg.h): a receiver checks every byte and the
+ * order of each sender's messages, so a lost, duplicated, reordered or
+ * corrupt message gives status=error.  The last sender of a group closes
+ * its receivers' channels, so a missing message shows up as an early EOF
+ * rather than a hang.
+ *
+ * Out of memory while creating tasks, stacks or channels (or while a pipe
+ * allocates its ring on the first write) stops the run cleanly: the barrier
+ * is released with an abort flag, every pipe is shut down, every task that
+ * was started is reaped and everything is freed; the result line says
+ * status=oom and tasks_started=<n>, and the exit code is EXIT_OOM.
+ *
+ * bench=maxgroups repeats hackbench with more and more groups (doubling from
+ * step=, then bisecting down to step) until a run fails for lack of memory,
+ * like the seed's "max groups before out of resource" table.
+ */
+#include "bench.h"
+#include "msg.h"
+#include "../kernel/cmdline.h"
+#include "../kernel/lib.h"
+#include "../kernel/task.h"
+#include "../kernel/x86.h"
+
+#define HB_MAX_GROUPS 100000u
+#define HB_MAX_FDS 1000u
+#define HB_MAX_LOOPS 1000000u
+
+enum { IPC_PIPE = 0, IPC_SOCKET = 1 };
+static const char *const ipc_names[] = { "pipe", "socket", NULL };
+
+struct hb_config {
+    uint32_t loops, datasize, fds, pipe_size;
+    int mode, ipc;
+    uint32_t corrupt, drop;       /* test aids: message number of sender 0 -> receiver 0 of group 0 */
+};
+
+struct hb_group {
+    volatile int senders_left;    /* the last sender to finish closes the channels */
+    struct pipe *in[];            /* fds receive channels */
+};
+
+struct hb_task {
+    struct hb_group *group;
+    uint32_t group_index, index;
+    uint32_t *next_seq;           /* receivers: next sequence number expected from each sender */
+    char *buf;                    /* one message */
+};
+
+/* One run at a time: the workloads run one after another. */
+static struct {
+    struct run run;
+    struct hb_config cfg;
+    volatile int receivers_done;
+} hb;
+
+struct hb_outcome {
+    int status;
+    uint32_t groups, tasks_started, cpus_used;
+    uint64_t elapsed_ns, messages;
+    char why[96];
+};
+
+static void hb_receiver(void *arg)
+{
+    struct hb_task *t = arg;
+    struct run *r = &hb.run;
+    const struct hb_config *c = &hb.cfg;
+    if (run_wait_start(r)) {
+        struct pipe *in = t->group->in[t->index];
+        uint32_t total = c->fds * c->loops, got = 0;
+        for (; got < total; got++) {
+            int n = pipe_read_full(in, t->buf, c->datasize);
+            if (n != (int)c->datasize) {
+                if (n >= 0) {
+                    kprintf("hackbench: group %u receiver %u: end of stream after %u of %u messages\n",
+                            t->group_index, t->index, got, total);
+                    run_abort(r, RUN_ERROR, "lost_message");
+                } else {
+                    run_pipe_failure(r, n, "read_failed");
+                }
+                break;
+            }
+            uint32_t sender, seq;
+            if (!msg_check(t->buf, c->datasize, &sender, &seq)) {
+                kprintf("hackbench: group %u receiver %u: corrupt message after %u good ones\n", t->group_index,
+                        t->index, got);
+                run_abort(r, RUN_ERROR, "corrupt_message");
+                break;
+            }
+            if (sender >= c->fds || seq != t->next_seq[sender]) {
+                kprintf("hackbench: group %u receiver %u: sender %u sent message %u, expected %u\n", t->group_index,
+                        t->index, sender, seq, sender < c->fds ? t->next_seq[sender] : 0);
+                run_abort(r, RUN_ERROR, "message_out_of_sequence");
+                break;
+            }
+            t->next_seq[sender]++;
+        }
+        if (got == total) {
+            atomic_add_return(&hb.receivers_done, 1);
+            run_done(r);
+        }
+    }
+    run_task_end(r);
+}
+
+static void hb_sender(void *arg)
+{
+    struct hb_task *t = arg;
+    struct run *r = &hb.run;
+    const struct hb_config *c = &hb.cfg;
+    struct hb_group *g = t->group;
+    bool faulty = t->group_index == 0 && t->index == 0;
+    if (run_wait_start(r)) {
+        for (uint32_t i = 0; i < c->loops && !run_aborted(r); i++) {
+            msg_fill(t->buf, c->datasize, t->index, i);
+            for (uint32_t k = 0; k < c->fds; k++) {
+                bool corrupt = faulty && k == 0 && i + 1 == c->corrupt;
+                if (faulty && k == 0 && i + 1 == c->drop)
+                    continue;
+                if (corrupt)
+                    t->buf[c->datasize - 1] ^= 0x40;
+                int n = pipe_write(g->in[k], t->buf, c->datasize);
+                if (corrupt)
+                    t->buf[c->datasize - 1] ^= 0x40;
+                if (n != (int)c->datasize) {
+                    run_pipe_failure(r, n, "write_failed");
+                    goto out;
+                }
+            }
+        }
+    }
+out:
+    if (atomic_add_return(&g->senders_left, -1) == 0)
+        for (uint32_t k = 0; k < c->fds; k++)
+            pipe_close_write(g->in[k]);
+    run_task_end(r);
+}
+
+/* Create one group; false (after run_abort) when memory ran out. */
+static bool hb_create_group(struct run *r, const struct hb_config *c, uint32_t gi)
+{
+    struct hb_group *g = run_zalloc(r, sizeof(*g) + c->fds * sizeof(struct pipe *));
+    if (!g) {
+        run_abort(r, RUN_OOM, "group");
+        return false;
+    }
+    g->senders_left = (int)c->fds;
+    int mm = c->mode == MODE_THREAD ? new_mm_id() : -1;
+    for (uint32_t k = 0; k < c->fds; k++) {
+        /* The receiver's channel first, as hackbench creates it before forking the receiver. */
+        if (c->ipc == IPC_SOCKET) {
+            struct socketpair sp;
+            if (run_socketpair(r, &sp, c->pipe_size) != 0) {
+                run_abort(r, RUN_OOM, "socketpair");
+                return false;
+            }
+            g->in[k] = sp.rx[0];          /* the receiver reads end 0; senders write end 1 */
+        } else if (!(g->in[k] = run_pipe(r, c->pipe_size))) {
+            run_abort(r, RUN_OOM, "pipe");
+            return false;
+        }
+        struct hb_task *t = run_zalloc(r, sizeof(*t) + c->fds * sizeof(uint32_t) + c->datasize);
+        if (!t) {
+            run_abort(r, RUN_OOM, "task_state");
+            return false;
+        }
+        t->group = g;
+        t->group_index = gi;
+        t->index = k;
+        t->next_seq = (uint32_t *)(t + 1);
+        t->buf = (char *)(t->next_seq + c->fds);
+        if (!run_spawn(r, hb_receiver, t, "hb-receiver", mm)) {
+            run_abort(r, RUN_OOM, "task_create");
+            return false;
+        }
+    }
+    for (uint32_t k = 0; k < c->fds; k++) {
+        struct hb_task *t = run_zalloc(r, sizeof(*t) + c->datasize);
+        if (!t) {
+            run_abort(r, RUN_OOM, "task_state");
+            return false;
+        }
+        t->group = g;
+        t->group_index = gi;
+        t->index = k;
+        t->buf = (char *)(t + 1);
+        if (!run_spawn(r, hb_sender, t, "hb-sender", mm)) {
+            run_abort(r, RUN_OOM, "task_create");
+            return false;
+        }
+    }
+    return true;
+}
+
+static void hackbench_once(const struct hb_config *c, uint32_t groups, struct hb_outcome *out)
+{
+    struct run *r = &hb.run;
+    hb.cfg = *c;
+    hb.receivers_done = 0;
+    uint32_t ntasks = groups * 2 * c->fds;
+    uint32_t npipes = groups * c->fds * (c->ipc == IPC_SOCKET ? 2 : 1);
+    if (run_init(r, "hackbench", (int)ntasks, (int)npipes) == 0) {
+        r->pending = (int)(groups * c->fds);
+        for (uint32_t g = 0; g < groups; g++)
+            if (!hb_create_group(r, c, g))
+                break;
+        if (!run_aborted(r))
+            run_start(r);
+        run_reap(r);
+    }
+    out->groups = groups;
+    out->tasks_started = (uint32_t)r->ntasks;
+    out->cpus_used = r->cpus_used;
+    out->elapsed_ns = run_elapsed_ns(r);
+    out->messages = (uint64_t)hb.receivers_done * c->fds * c->loops;
+    out->status = run_free(r);
+    strlcpy(out->why, r->why, sizeof(out->why));
+}
+
+/* ---- bench=hackbench ---- */
+
+static const char *const hackbench_keys[] = { "groups", "loops", "datasize", "fds", "mode", "ipc", "pipe_size",
+                                              "corrupt", "drop", NULL };
+static struct hb_config hb_cmdline;
+static uint32_t hb_groups[CMDLINE_MAX_LIST];
+static int hb_ngroups;
+
+static void read_config(struct hb_config *c, uint32_t default_loops, bool fault_keys)
+{
+    c->pipe_size = param_pipe_size();
+    c->loops = cmdline_uint("loops", default_loops, 1, HB_MAX_LOOPS);
+    c->fds = cmdline_uint("fds", 20, 1, HB_MAX_FDS);
+    c->datasize = cmdline_uint("datasize", 100, MSG_MIN_SIZE, PIPE_MAX_SIZE);
+    if (c->datasize > c->pipe_size)
+        cmdline_error("datasize", "larger than pipe_size: a message must fit the pipe to be written atomically");
+    c->mode = param_mode();
+    c->ipc = cmdline_choice("ipc", "socket", ipc_names);
+    c->corrupt = fault_keys ? cmdline_uint("corrupt", 0, 0, c->loops) : 0;
+    c->drop = fault_keys ? cmdline_uint("drop", 0, 0, c->loops) : 0;
+}
+
+static void hackbench_setup(void)
+{
+    read_config(&hb_cmdline, 100, true);
+    hb_ngroups = cmdline_uint_list("groups", "10", 1, HB_MAX_GROUPS, hb_groups, CMDLINE_MAX_LIST);
+}
+
+static int format_config(char *buf, size_t size, const struct hb_config *c)
+{
+    return snprintf(buf, size, " loops=%u datasize=%u fds=%u mode=%s ipc=%s pipe_size=%u", c->loops, c->datasize,
+                    c->fds, mode_names[c->mode], ipc_names[c->ipc], c->pipe_size);
+}
+
+static int hackbench_run(int run_index)
+{
+    const struct hb_config *c = &hb_cmdline;
+    for (int i = 0; i < hb_ngroups; i++) {
+        uint32_t groups = hb_groups[i];
+        kprintf("Running in %s mode with %u groups using %u file descriptors each (== %u tasks)\n"
+                "Each sender will pass %u messages of %u bytes\n",
+                mode_names[c->mode], groups, 2 * c->fds, groups * 2 * c->fds, c->loops, c->datasize);
+        struct hb_outcome o;
+        hackbench_once(c, groups, &o);
+        static char line[400];
+        char num[32];
+        int n = bench_result_begin(line, sizeof(line), "hackbench", run_index);
+        n += snprintf(line + n, sizeof(line) - n, " groups=%u", groups);
+        n += format_config(line + n, sizeof(line) - n, c);
+        n += snprintf(line + n, sizeof(line) - n, " tasks_started=%u messages=%llu cpus_used=0x%x", o.tasks_started,
+                      (unsigned long long)o.messages, o.cpus_used);
+        if (o.status == RUN_OK) {
+            fmt_fixed(num, o.elapsed_ns, NSEC_PER_SEC, 3);
+            kprintf("Time: %s\n", num);
+            snprintf(line + n, sizeof(line) - n, " time_s=%s status=ok", num);
+        } else {
+            snprintf(line + n, sizeof(line) - n, " status=%s reason=%s", run_status_name(o.status), o.why);
+        }
+        kprintf("%s\n", line);
+        if (o.status != RUN_OK)
+            return run_exit_code(o.status);
+    }
+    return EXIT_OK;
+}
+
+static const struct bench hackbench_bench = {
+    .name = "hackbench",
+    .summary = "groups of senders and receivers over sockets or pipes (Russell 2001, rt-tests)",
+    .params = hackbench_keys,
+    .in_default_suite = true,
+    .setup = hackbench_setup,
+    .run = hackbench_run,
+};
+BENCH(hackbench_bench);
+
+/* ---- bench=maxgroups ---- */
+
+static const char *const maxgroups_keys[] = { "step", "limit", "loops", "datasize", "fds", "mode", "ipc",
+                                              "pipe_size", NULL };
+static struct hb_config mg_config;
+static uint32_t mg_step, mg_limit;
+
+static void maxgroups_setup(void)
+{
+    read_config(&mg_config, 10, false);
+    mg_step = cmdline_uint("step", 25, 1, HB_MAX_GROUPS);
+    mg_limit = cmdline_uint("limit", 2000, 1, HB_MAX_GROUPS);
+    if (mg_limit < mg_step)
+        cmdline_error("limit", "smaller than step");
+}
+
+/* One attempt; prints a progress line.  Returns the status. */
+static int mg_attempt(uint32_t groups, int *attempts)
+{
+    struct hb_outcome o;
+    hackbench_once(&mg_config, groups, &o);
+    (*attempts)++;
+    char num[32];
+    fmt_fixed(num, o.elapsed_ns, NSEC_PER_SEC, 3);
+    if (o.status == RUN_OK)
+        kprintf("maxgroups: groups=%u tasks_started=%u status=ok time_s=%s\n", groups, o.tasks_started, num);
+    else
+        kprintf("maxgroups: groups=%u tasks_started=%u status=%s reason=%s\n", groups, o.tasks_started,
+                run_status_name(o.status), o.why);
+    return o.status;
+}
+
+static int maxgroups_run(int run_index)
+{
+    uint32_t ok = 0, failed = 0, groups = mg_step;
+    int attempts = 0, status = RUN_OK;
+    /* Doubling until the first failure (or the limit)... */
+    for (;;) {
+        status = mg_attempt(groups, &attempts);
+        if (status == RUN_OK) {
+            ok = groups;
+            if (groups >= mg_limit)
+                break;
+            groups = MIN(groups * 2, mg_limit);
+        } else {
+            failed = groups;
+            break;
+        }
+    }
+    /* ...then bisection between the last success and the first failure, in multiples of step. */
+    while (status == RUN_OOM && failed - ok > mg_step) {
+        uint32_t mid = ok + (failed - ok) / mg_step / 2 * mg_step;
+        if (mid <= ok)
+            mid = ok + mg_step;
+        status = mg_attempt(mid, &attempts);
+        if (status == RUN_OK) {
+            ok = mid;
+            status = RUN_OOM;
+        } else if (status == RUN_OOM) {
+            failed = mid;
+        }
+    }
+    static char line[400];
+    int n = bench_result_begin(line, sizeof(line), "maxgroups", run_index);
+    n += snprintf(line + n, sizeof(line) - n, " step=%u limit=%u", mg_step, mg_limit);
+    n += format_config(line + n, sizeof(line) - n, &mg_config);
+    n += snprintf(line + n, sizeof(line) - n, " attempts=%d max_groups=%u", attempts, ok);
+    if (failed)
+        n += snprintf(line + n, sizeof(line) - n, " first_failure=%u", failed);
+    else
+        n += snprintf(line + n, sizeof(line) - n, " first_failure=none");
+    /* Running out of memory is the expected end; anything else is an error. */
+    bool error = status == RUN_ERROR;
+    snprintf(line + n, sizeof(line) - n, " status=%s", error ? "error" : "ok");
+    kprintf("%s\n", line);
+    return error ? EXIT_ERROR : EXIT_OK;
+}
+
+static const struct bench maxgroups_bench = {
+    .name = "maxgroups",
+    .summary = "hackbench with more and more groups until memory runs out (seed: max groups)",
+    .params = maxgroups_keys,
+    .in_default_suite = false,
+    .setup = maxgroups_setup,
+    .run = maxgroups_run,
+};
+BENCH(maxgroups_bench);

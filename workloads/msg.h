@@ -1,0 +1,121 @@
+/*
+ * Shared pieces of the message-passing workloads (hackbench, pipe, lat_ctx,
+ * tbench, maxgroups):
+ *
+ *   struct run     one measured run: the tasks and pipes it created, a start
+ *                  barrier, timing, the worst status, and clean unwinding on
+ *                  out-of-memory (abort the barrier, shut every pipe down,
+ *                  reap every task, free everything);
+ *   messages       fixed-size messages with a sender id, a sequence number
+ *                  and a payload pattern derived from both, so that every
+ *                  received byte can be checked;
+ *   patterns       the same payload pattern for byte streams sent in chunks
+ *                  (tbench);
+ *   parameters     the channel keys shared by several workloads.
+ *
+ * A worker task's life:
+ *     if (run_wait_start(r)) { ...work...; run_done(r) once its timed part ends; }
+ *     run_task_end(r);   // always, last: records the CPUs it ran on
+ * and the workload's main task:
+ *     run_init; run_pipe/run_spawn...; (on NULL: run_abort(r, RUN_OOM, ...));
+ *     run_start (unless aborted); run_reap; report; run_free.
+ */
+#ifndef WORKLOADS_MSG_H
+#define WORKLOADS_MSG_H
+
+#include "../kernel/types.h"
+#include "../kernel/wait.h"
+#include "../kernel/pipe.h"
+
+enum run_status { RUN_OK = 0, RUN_ERROR = 1, RUN_OOM = 2 };
+
+struct run_alloc;
+
+struct run {
+    const char *bench;
+    /* Start barrier. */
+    volatile int ready;           /* tasks waiting at the barrier */
+    volatile int expected;        /* tasks created; set by run_start (0 before) */
+    volatile int go;              /* 0 wait, 1 start, -1 abort */
+    struct waitqueue start_wq;    /* workers wait here for go */
+    struct waitqueue main_wq;     /* the main task waits here for ready == expected */
+    /* Outcome. */
+    volatile int status;          /* enum run_status: the first failure wins */
+    char why[96];                 /* what failed (no spaces: it goes into the result line) */
+    volatile int pending;         /* timed tasks that have not called run_done */
+    volatile uint32_t cpus_used;  /* union of the CPUs every task ran on */
+    uint64_t t_start;
+    uint64_t t_end;               /* written once, by the last run_done; read after run_reap */
+    /* What it owns. */
+    struct task **tasks;
+    int ntasks, max_tasks;
+    struct pipe **pipes;
+    int npipes, max_pipes;
+    struct run_alloc *allocs;
+    /* Leak check: counts before the run. */
+    int tasks_before;
+    uint32_t pipes_before, rings_before;
+};
+
+/* 0, or RUN_OOM when the bookkeeping arrays cannot be allocated. */
+int run_init(struct run *r, const char *bench, int max_tasks, int max_pipes);
+/* Memory owned by the run (zeroed), freed by run_free; NULL on OOM. */
+void *run_zalloc(struct run *r, size_t n);
+/* A pipe owned by the run; NULL on OOM (or when max_pipes is reached). */
+struct pipe *run_pipe(struct run *r, uint32_t size);
+/* A socket pair owned by the run; 0 or PIPE_ENOMEM. */
+int run_socketpair(struct run *r, struct socketpair *sp, uint32_t size);
+/* A task restricted to bench_cpus(); mm -1 for its own address space.  NULL on OOM. */
+struct task *run_spawn(struct run *r, void (*fn)(void *), void *arg, const char *name, int mm);
+/* Main task: wait until every spawned task is at the barrier, start the clock, release them. */
+void run_start(struct run *r);
+/* Any task: record the failure (first one wins), release the barrier with
+ * the abort flag and shut every pipe down so nobody stays blocked. */
+void run_abort(struct run *r, int status, const char *why);
+/* Main task: wait for every task to exit and collect them. */
+void run_reap(struct run *r);
+/* Main task, after run_reap: free pipes, memory and arrays; checks that
+ * tasks, pipes and rings are back to their count before the run (a leak
+ * turns the status into RUN_ERROR).  Returns the final status. */
+int run_free(struct run *r);
+
+/* Worker: wait at the barrier; false when the run was aborted (just return). */
+bool run_wait_start(struct run *r);
+/* Worker: its timed part is over; the last one stops the clock. */
+void run_done(struct run *r);
+/* Worker: last call before returning. */
+void run_task_end(struct run *r);
+bool run_aborted(const struct run *r);
+uint64_t run_elapsed_ns(const struct run *r);
+/* "ok", "error" or "oom", and the exit code for it. */
+const char *run_status_name(int status);
+int run_exit_code(int status);
+/* Handles a failed pipe/socket operation result inside a worker: a shutdown
+ * means someone else aborted; anything else aborts the run. */
+void run_pipe_failure(struct run *r, int result, const char *what);
+
+/* ---- messages ---- */
+
+#define MSG_HEADER 8u          /* seq (4), sender (2), header check (2) */
+#define MSG_MIN_SIZE MSG_HEADER
+
+/* Write a message of size bytes: header plus a payload derived from (sender, seq). */
+void msg_fill(void *buf, uint32_t size, uint32_t sender, uint32_t seq);
+/* Check every byte; true and *sender, *seq when intact. */
+bool msg_check(const void *buf, uint32_t size, uint32_t *sender, uint32_t *seq);
+
+/* ---- patterns for chunked streams ---- */
+
+/* Bytes [4*word, 4*word + n) of the stream seeded with seed. */
+void pattern_fill(void *buf, uint32_t n, uint32_t seed, uint32_t word);
+bool pattern_check(const void *buf, uint32_t n, uint32_t seed, uint32_t word);
+uint32_t pattern_seed(uint32_t a, uint32_t b, uint32_t c);
+
+/* ---- shared parameters ---- */
+
+uint32_t param_pipe_size(void);    /* pipe_size=, default 4096 */
+enum { MODE_PROCESS = 0, MODE_THREAD = 1 };
+int param_mode(void);              /* mode=process|thread */
+extern const char *const mode_names[];
+
+#endif
