@@ -1,0 +1,925 @@
+/*
+ * sched/o1.c - SCHED=o1: the Linux 2.6.0 O(1) scheduler.
+ *
+ * A model of Ingo Molnar's O(1) scheduler (2002) with Con Kolivas's
+ * interactivity tuning (2003) as released in Linux 2.6.0: kernel/sched.c,
+ * plus the scheduler parts of kernel/fork.c (copy_process, do_fork) and
+ * kernel/exit.c (sched_exit).  Constants and names are Linux's; the code is
+ * written for this kernel's scheduler interface (sched/sched.h).
+ *
+ * Run queues and arrays
+ *   Every CPU has its own runqueue with its own lock.  A runqueue holds two
+ *   prio_arrays, "active" and "expired": 140 FIFO lists, one per priority
+ *   (0..99 real-time, 100..139 normal; lower is better), a bitmap with one bit
+ *   per non-empty list plus an always-set sentinel bit 140, and a count.
+ *   pick_next takes the head of the first non-empty list of the active array:
+ *   sched_find_first_bit tests five 32-bit words (the real-time words marked
+ *   unlikely, as i386 did) and applies a count-trailing-zeros instruction, so
+ *   the cost does not depend on how many tasks are runnable.  A task whose
+ *   timeslice runs out moves to the expired array with a fresh slice; when
+ *   the active array is empty the two arrays swap (two pointer writes), which
+ *   replaces Linux 2.4's walk over every task to recalculate counters.
+ *
+ * Timeslices and dynamic priority
+ *   The timeslice depends only on the static priority (120 + nice):
+ *   10 + 190 * (139 - static_prio) / 39 ms, i.e. 200 ms at nice -20, 102 ms at
+ *   nice 0, 10 ms at nice 19 (task_timeslice).  The dynamic priority is
+ *   static_prio - (bonus - 5), where the bonus 0..10 is sleep_avg in units of
+ *   MAX_SLEEP_AVG / 10 (CURRENT_BONUS): sleeping raises sleep_avg
+ *   (recalc_task_prio, on every wake-up), running lowers it (charged in
+ *   pick_next, 2.6.0's schedule()).  A task whose priority is at least
+ *   DELTA(nice) better than its static priority is TASK_INTERACTIVE: when its
+ *   slice runs out it goes back on the active array, unless the expired
+ *   array has waited longer than STARVATION_LIMIT per runnable task
+ *   (EXPIRED_STARVING).  Interactive tasks of equal priority round-robin every
+ *   TIMESLICE_GRANULARITY.  A wake-up from an interrupt (ENQUEUE_IRQ, timer
+ *   sleeps here) counts the time spent waiting on the runqueue as sleep
+ *   (activated = 2); other wake-ups count 30% of it (activated = 1,
+ *   ON_RUNQUEUE_WEIGHT).  interactive_credit tracks how often a task reached
+ *   the sleep_avg cap (HIGH_CREDIT) or ran it down to zero (LOW_CREDIT).
+ *
+ * Fork and exit
+ *   A child gets half of the parent's remaining slice rounded up, the parent
+ *   keeps the other half (a parent left with 0 gets 1 tick and an immediate
+ *   tick); sleep_avg is rounded down to whole bonus units (PARENT_PENALTY 100)
+ *   for the parent and to 95% of them (CHILD_PENALTY) for the child.  The
+ *   child is queued on the parent's CPU with the parent's priority, just in
+ *   front of the parent, and the parent is asked to reschedule, so the child
+ *   runs first.  A child that exits still in its first slice gives the rest
+ *   back to the parent (capped at MAX_TIMESLICE), and a child that slept less
+ *   than its parent pulls the parent's sleep_avg down (EXIT_WEIGHT).
+ *
+ * Wake-up placement and load balancing
+ *   try_to_wake_up has no idle-CPU search and no wake-affine logic: a task
+ *   wakes on the CPU it last ran on, except that a sync wake-up (the waker is
+ *   about to sleep: pipes) from another CPU that the task may use pulls it to
+ *   the waker's CPU; a sync wake-up on the waker's own CPU only queues the
+ *   task (no priority recalculation, no preemption).  Otherwise the woken
+ *   task preempts the running one if its priority is better.  A CPU pulls
+ *   work from the busiest runqueue: every tick while idle, every 200 ms while
+ *   busy, and from pick_next when its runqueue is empty.  The busiest queue
+ *   is chosen from runqueue lengths damped by the previous sample
+ *   (prev_cpu_load), a busy CPU acts only on an imbalance of 25% or more and
+ *   then moves half of it; tasks are taken from the busiest CPU's expired
+ *   array first, highest priority first, from the tail of each list, and
+ *   never if they are running, not allowed on this CPU, or (for a busy CPU)
+ *   cache hot: switched within the last cache_decay_ticks.
+ *
+ * Real-time tasks
+ *   SCHED_FIFO and SCHED_RR have prio = 99 - rt_priority, above every normal
+ *   task, and no dynamic priority.  FIFO runs until it blocks or yields; RR
+ *   gets task_timeslice(static_prio) and goes to the tail of its list when
+ *   the slice ends.  SCHED_BATCH did not exist in 2.6.0 and is treated as
+ *   SCHED_NORMAL.
+ *
+ * Time units
+ *   Times are nanoseconds from sched_clock_ns() (2.6.0: sched_clock(), also
+ *   ns); tick counts are jiffies at this kernel's HZ.  The constants are
+ *   written as in 2.6.0, in jiffies derived from milliseconds
+ *   (MIN_TIMESLICE = 10 * HZ / 1000 ...), so at the default HZ = 1000 (2.6.0
+ *   i386's HZ) one tick is one millisecond and every figure above holds.
+ *
+ * Deviations (see docs/sched-o1.md)
+ *   - Every sleep in this kernel is interruptible, so the
+ *     TASK_UNINTERRUPTIBLE rules (activated = -1) never apply, and every task
+ *     counts as a user task (p->mm != NULL in 2.6.0).
+ *   - sched_exit runs when the child exits (task_exit hook), not when the
+ *     parent reaps it.
+ *   - A child created with a different nice level or policy than its parent
+ *     (this kernel's task_create takes them as attributes) is queued at its
+ *     own priority at the tail of its list; 2.6.0 children always inherit the
+ *     parent's and go in front of it.
+ *   - An affinity change is carried out by the core (it dequeues the task and
+ *     wakes it on the first allowed CPU, like 2.6.0's migration thread with
+ *     any_online_cpu()); there is no migration thread.
+ *   - Sleep arithmetic is 64-bit (i386's 32-bit unsigned long could wrap in
+ *     recalc_task_prio for sleeps of 430..815 ms), and a clock that reads
+ *     earlier on this CPU than a timestamp taken on another CPU counts as no
+ *     time rather than wrapping.
+ *   - The busy rebalance runs on the first tick of each 200 ms window of
+ *     jiffies (2.6.0: jiffies % 200 == 0), so a CPU whose tick drifts past
+ *     that exact jiffy under QEMU still balances.
+ *
+ * Tunables (compile-time, Linux names)
+ *   MIN_TIMESLICE 10 ms, MAX_TIMESLICE 200 ms, CHILD_PENALTY 95,
+ *   PARENT_PENALTY 100, EXIT_WEIGHT 3, PRIO_BONUS_RATIO 25,
+ *   INTERACTIVE_DELTA 2, ON_RUNQUEUE_WEIGHT 30, CREDIT_LIMIT 100,
+ *   MAX_SLEEP_AVG = AVG_TIMESLICE * MAX_BONUS = 1020 ms,
+ *   STARVATION_LIMIT = MAX_SLEEP_AVG, IDLE_REBALANCE_TICK = HZ/1000 (>= 1),
+ *   BUSY_REBALANCE_TICK = HZ/5, CACHE_DECAY_MS 10 (cache_decay_ticks; see
+ *   below).
+ */
+#include "sched.h"
+
+/* ---- priorities (2.6.0 include/linux/sched.h, kernel/sched.c) ---- */
+
+#define MAX_USER_RT_PRIO 100
+#define MAX_RT_PRIO MAX_USER_RT_PRIO
+#define MAX_PRIO (MAX_RT_PRIO + 40)
+
+#define NICE_TO_PRIO(nice) (MAX_RT_PRIO + (nice) + 20)
+#define PRIO_TO_NICE(prio) ((prio) - MAX_RT_PRIO - 20)
+#define TASK_NICE(t) PRIO_TO_NICE((t)->static_prio)
+#define USER_PRIO(prio) ((prio) - MAX_RT_PRIO)
+#define MAX_USER_PRIO (USER_PRIO(MAX_PRIO))
+
+/* ---- time ---- */
+
+#define NSEC_PER_JIFFY (1000000000ull / HZ)
+#define NS_TO_JIFFIES(t) ((uint64_t)(t) / NSEC_PER_JIFFY)
+#define JIFFIES_TO_NS(t) ((uint64_t)(t) * NSEC_PER_JIFFY)
+
+/* ---- the tuning knobs, in jiffies as in 2.6.0 ---- */
+
+#define MIN_TIMESLICE (10 * HZ / 1000)
+#define MAX_TIMESLICE (200 * HZ / 1000)
+#define ON_RUNQUEUE_WEIGHT 30
+#define CHILD_PENALTY 95
+#define PARENT_PENALTY 100
+#define EXIT_WEIGHT 3
+#define PRIO_BONUS_RATIO 25
+#define MAX_BONUS (MAX_USER_PRIO * PRIO_BONUS_RATIO / 100)
+#define INTERACTIVE_DELTA 2
+#define AVG_TIMESLICE \
+    (MIN_TIMESLICE + ((MAX_TIMESLICE - MIN_TIMESLICE) * (MAX_PRIO - 1 - NICE_TO_PRIO(0)) / (MAX_USER_PRIO - 1)))
+#define MAX_SLEEP_AVG (AVG_TIMESLICE * MAX_BONUS)
+#define STARVATION_LIMIT (MAX_SLEEP_AVG)
+#define NS_MAX_SLEEP_AVG (JIFFIES_TO_NS(MAX_SLEEP_AVG))
+#define CREDIT_LIMIT 100
+
+/* Balancing intervals (2.6.0: idle every 1 ms, busy every 200 ms). */
+#define IDLE_REBALANCE_TICK (HZ / 1000 ? HZ / 1000 : 1)
+#define BUSY_REBALANCE_TICK (HZ / 5 ? HZ / 5 : 1)
+
+/*
+ * cache_decay_ticks: how long after it last ran a task still counts as cache
+ * hot, so a busy CPU does not pull it.  2.6.0 i386 computes it at boot
+ * (smp_tune_scheduling): cacheflush_time = (cpu_khz >> 10) * (cache KiB << 10)
+ * / 350 cycles, cache_decay_ticks = cacheflush_time / cpu_khz + 1 ms, which
+ * is about 2 ms for a 2 GHz CPU with a 512 KiB L2.  Under QEMU the virtual
+ * cache size and clock say nothing about the host, and TCG runs guest code
+ * far slower than a real CPU, so we fix it at 10 ms (the value the project's
+ * notes suggest); idle CPUs ignore it anyway.
+ */
+#define CACHE_DECAY_MS 10
+#define CACHE_DECAY_TICKS (CACHE_DECAY_MS * HZ / 1000 ? CACHE_DECAY_MS * HZ / 1000 : 1)
+
+/* ---- per-task state ---- */
+
+struct prio_array;
+
+struct o1_task {
+    struct list_head run_list;    /* in array->queue[prio] */
+    struct prio_array *array;     /* NULL while not queued */
+    uint64_t timestamp;           /* ns: last switch in/out or activation */
+    int64_t sleep_avg;            /* ns, 0..NS_MAX_SLEEP_AVG */
+    int64_t interactive_credit;
+    int prio;                     /* dynamic priority 0..139 */
+    int static_prio;              /* 120 + nice */
+    int time_slice;               /* ticks left */
+    int first_time_slice;         /* still in the slice it got at fork */
+    int activated;                /* 0, 1 (woken by a task), 2 (woken by an interrupt) */
+    int waker_cpu;                /* CPU that woke it last (set in select_cpu) */
+};
+
+static struct o1_task *o1(struct task *p) { return SCHED_TASK(p, struct o1_task); }
+static struct task *task_of(struct list_head *node)
+{
+    /* run_list is the first member of struct o1_task, which is sched_private. */
+    return container_of((void *)node, struct task, sched_private);
+}
+
+/* ---- runqueues ---- */
+
+#define BITMAP_WORDS 5            /* 5 x 32 bits >= MAX_PRIO + 1 (the sentinel) */
+
+struct prio_array {
+    int nr_active;
+    uint32_t bitmap[BITMAP_WORDS];
+    struct list_head queue[MAX_PRIO];
+};
+
+struct runqueue {
+    spinlock_t lock;
+    volatile int nr_running;      /* queued tasks, the running one included */
+    uint64_t nr_switches;
+    uint64_t expired_timestamp;   /* jiffies when the first task expired; 0: none */
+    struct prio_array *active, *expired, arrays[2];
+    int prev_cpu_load[MAX_CPUS];  /* nr_running of every CPU at our last balance */
+    uint64_t last_tick_jiffies;   /* for the busy-rebalance windows */
+} __attribute__((aligned(64)));
+
+static struct runqueue runqueues[MAX_CPUS];
+
+static inline bool rt_prio(int prio) { return prio < MAX_RT_PRIO; }
+
+/* ---- bitmap ---- */
+
+static inline void set_prio_bit(int prio, uint32_t *bitmap) { bitmap[prio >> 5] |= 1u << (prio & 31); }
+static inline void clear_prio_bit(int prio, uint32_t *bitmap) { bitmap[prio >> 5] &= ~(1u << (prio & 31)); }
+
+/*
+ * The first set bit of a 141-bit bitmap whose bit 140 is always set, in five
+ * word tests as 2.6.0 include/asm-i386/bitops.h does: the first three words
+ * hold only real-time priorities 0..95 and are rarely non-zero.
+ */
+static inline int sched_find_first_bit(const uint32_t *b)
+{
+    if (unlikely(b[0]))
+        return __builtin_ctz(b[0]);
+    if (unlikely(b[1]))
+        return __builtin_ctz(b[1]) + 32;
+    if (unlikely(b[2]))
+        return __builtin_ctz(b[2]) + 64;
+    if (b[3])
+        return __builtin_ctz(b[3]) + 96;
+    return __builtin_ctz(b[4]) + 128;
+}
+
+/* The first set bit at or after offset below size, or size if none. */
+static int find_next_bit(const uint32_t *b, int size, int offset)
+{
+    while (offset < size) {
+        uint32_t word = b[offset >> 5] >> (offset & 31);
+        if (word) {
+            int bit = offset + __builtin_ctz(word);
+            return bit < size ? bit : size;
+        }
+        offset = (offset | 31) + 1;
+    }
+    return size;
+}
+
+/* ---- arrays ---- */
+
+static void dequeue_task(struct task *p, struct prio_array *array)
+{
+    struct o1_task *t = o1(p);
+    array->nr_active--;
+    list_del(&t->run_list);
+    if (list_empty(&array->queue[t->prio]))
+        clear_prio_bit(t->prio, array->bitmap);
+}
+
+static void enqueue_task(struct task *p, struct prio_array *array)
+{
+    struct o1_task *t = o1(p);
+    list_add_tail(&t->run_list, &array->queue[t->prio]);
+    set_prio_bit(t->prio, array->bitmap);
+    array->nr_active++;
+    t->array = array;
+}
+
+/* ---- priorities and interactivity ---- */
+
+static int task_timeslice(const struct o1_task *t)
+{
+    return MIN_TIMESLICE + (MAX_TIMESLICE - MIN_TIMESLICE) * (MAX_PRIO - 1 - t->static_prio) / (MAX_USER_PRIO - 1);
+}
+
+static int current_bonus(const struct o1_task *t)
+{
+    return (int)(NS_TO_JIFFIES(t->sleep_avg) * MAX_BONUS / MAX_SLEEP_AVG);
+}
+
+/* DELTA(p): C division truncates toward zero, as in 2.6.0's SCALE(). */
+static int interactive_delta(const struct o1_task *t)
+{
+    return TASK_NICE(t) * MAX_BONUS / 40 + INTERACTIVE_DELTA;
+}
+
+static bool task_interactive(const struct o1_task *t)
+{
+    return t->prio <= t->static_prio - interactive_delta(t);
+}
+
+static uint64_t just_interactive_sleep(const struct o1_task *t)
+{
+    return JIFFIES_TO_NS(MAX_SLEEP_AVG * (MAX_BONUS / 2 + interactive_delta(t) + 1) / MAX_BONUS - 1);
+}
+
+static bool high_credit(const struct o1_task *t) { return t->interactive_credit > CREDIT_LIMIT; }
+static bool low_credit(const struct o1_task *t) { return t->interactive_credit < -CREDIT_LIMIT; }
+
+static int timeslice_granularity(const struct o1_task *t)
+{
+    int shift = MAX_BONUS - current_bonus(t);
+    if (shift == 0)
+        shift = 1;
+    return MIN_TIMESLICE * (1 << (shift - 1)) * sched_nr_cpus();
+}
+
+static int effective_prio(const struct o1_task *t)
+{
+    if (rt_prio(t->prio))
+        return t->prio;
+    int bonus = current_bonus(t) - MAX_BONUS / 2;
+    int prio = t->static_prio - bonus;
+    if (prio < MAX_RT_PRIO)
+        prio = MAX_RT_PRIO;
+    if (prio > MAX_PRIO - 1)
+        prio = MAX_PRIO - 1;
+    return prio;
+}
+
+/* now - then, or 0 if another CPU's clock was ahead of ours. */
+static uint64_t ns_since(uint64_t now, uint64_t then) { return now > then ? now - then : 0; }
+
+/* The sleep since t->timestamp raises sleep_avg; then the priority follows. */
+static void recalc_task_prio(struct o1_task *t, uint64_t now)
+{
+    uint64_t sleep_time = ns_since(now, t->timestamp);
+    if (sleep_time > NS_MAX_SLEEP_AVG)
+        sleep_time = NS_MAX_SLEEP_AVG;
+    if (sleep_time > 0) {
+        /* A long sleeper becomes just interactive, not maximally so: it must
+         * not turn into a CPU hog with a huge bonus.  (2.6.0 also requires a
+         * user task that is not waking from an uninterruptible sleep: here
+         * every task is one and no sleep is uninterruptible.) */
+        if (sleep_time > just_interactive_sleep(t)) {
+            t->sleep_avg = (int64_t)JIFFIES_TO_NS(MAX_SLEEP_AVG - AVG_TIMESLICE);
+            if (!high_credit(t))
+                t->interactive_credit++;
+        } else {
+            /* The lower the sleep_avg, the faster it rises. */
+            int factor = MAX_BONUS - current_bonus(t);
+            sleep_time *= factor ? factor : 1;
+            /* Low-credit tasks earn at most one timeslice of sleep. */
+            if (low_credit(t) && sleep_time > JIFFIES_TO_NS(task_timeslice(t)))
+                sleep_time = JIFFIES_TO_NS(task_timeslice(t));
+            t->sleep_avg += (int64_t)sleep_time;
+            if (t->sleep_avg > (int64_t)NS_MAX_SLEEP_AVG) {
+                t->sleep_avg = (int64_t)NS_MAX_SLEEP_AVG;
+                if (!high_credit(t))
+                    t->interactive_credit++;
+            }
+        }
+    }
+    t->prio = effective_prio(t);
+}
+
+/* 2.6.0 resched_task(rq->curr) is our sched_resched_cpu(cpu); idle has prio MAX_PRIO. */
+static int curr_prio(int cpu)
+{
+    struct task *curr = sched_cpu_curr(cpu);
+    return curr->is_idle ? MAX_PRIO : o1(curr)->prio;
+}
+
+static void __activate_task(struct task *p, struct runqueue *rq)
+{
+    enqueue_task(p, rq->active);
+    rq->nr_running++;
+}
+
+static void activate_task(struct task *p, struct runqueue *rq, bool from_interrupt)
+{
+    struct o1_task *t = o1(p);
+    uint64_t now = sched_clock_ns();
+    recalc_task_prio(t, now);
+    if (!t->activated)
+        t->activated = from_interrupt ? 2 : 1;
+    t->timestamp = now;
+    __activate_task(p, rq);
+}
+
+static void deactivate_task(struct task *p, struct runqueue *rq)
+{
+    struct o1_task *t = o1(p);
+    if (!t->array)
+        sched_bug("o1: dequeue of %s (pid %d), which is not queued", p->name, p->pid);
+    rq->nr_running--;
+    dequeue_task(p, t->array);
+    t->array = NULL;
+}
+
+/* ---- hooks ---- */
+
+static void o1_init(int ncpus)
+{
+    (void)ncpus;
+    for (int cpu = 0; cpu < MAX_CPUS; cpu++) {
+        struct runqueue *rq = &runqueues[cpu];
+        spin_lock_init(&rq->lock, "o1 runqueue");
+        rq->nr_running = 0;
+        rq->nr_switches = 0;
+        rq->expired_timestamp = 0;
+        rq->last_tick_jiffies = 0;
+        for (int i = 0; i < MAX_CPUS; i++)
+            rq->prev_cpu_load[i] = 0;
+        for (int a = 0; a < 2; a++) {
+            struct prio_array *array = &rq->arrays[a];
+            array->nr_active = 0;
+            for (int w = 0; w < BITMAP_WORDS; w++)
+                array->bitmap[w] = 0;
+            for (int prio = 0; prio < MAX_PRIO; prio++)
+                list_init(&array->queue[prio]);
+            set_prio_bit(MAX_PRIO, array->bitmap);   /* the sentinel: find-first-bit always finds one */
+        }
+        rq->active = &rq->arrays[0];
+        rq->expired = &rq->arrays[1];
+    }
+}
+
+static spinlock_t *o1_runqueue_lock(int cpu) { return &runqueues[cpu].lock; }
+
+/*
+ * The timeslice part of 2.6.0 scheduler_tick() for the running task curr of
+ * cpu (not idle), with cpu's lock held.  Also the "forced tick" of fork.
+ */
+static void timeslice_tick(int cpu, struct task *curr)
+{
+    struct runqueue *rq = &runqueues[cpu];
+    struct o1_task *t = o1(curr);
+
+    /* It expired already but has not scheduled away yet. */
+    if (t->array != rq->active) {
+        sched_resched_cpu(cpu);
+        return;
+    }
+    if (rt_prio(t->prio)) {
+        /* SCHED_RR: a fresh slice and the tail of its list.  FIFO has no slice. */
+        if (curr->policy == SCHED_RR && --t->time_slice <= 0) {
+            t->time_slice = task_timeslice(t);
+            t->first_time_slice = 0;
+            sched_resched_cpu(cpu);
+            dequeue_task(curr, rq->active);
+            enqueue_task(curr, rq->active);
+        }
+        return;
+    }
+    if (--t->time_slice <= 0) {
+        dequeue_task(curr, rq->active);
+        sched_resched_cpu(cpu);
+        t->prio = effective_prio(t);
+        t->time_slice = task_timeslice(t);
+        t->first_time_slice = 0;
+        uint64_t j = sched_jiffies();
+        if (!rq->expired_timestamp)
+            rq->expired_timestamp = j;
+        /* EXPIRED_STARVING: the first expired task has waited long enough. */
+        bool starving = STARVATION_LIMIT && rq->expired_timestamp &&
+                        j - rq->expired_timestamp >= (uint64_t)STARVATION_LIMIT * rq->nr_running + 1;
+        if (!task_interactive(t) || starving)
+            enqueue_task(curr, rq->expired);
+        else
+            enqueue_task(curr, rq->active);
+    } else {
+        /* Split a long slice: an interactive task goes behind the others of
+         * its priority every TIMESLICE_GRANULARITY, keeping what is left. */
+        int granularity = timeslice_granularity(t);
+        if (task_interactive(t) && (task_timeslice(t) - t->time_slice) % granularity == 0 &&
+            t->time_slice >= granularity && t->array == rq->active) {
+            dequeue_task(curr, rq->active);
+            sched_resched_cpu(cpu);
+            t->prio = effective_prio(t);
+            enqueue_task(curr, rq->active);
+        }
+    }
+}
+
+/* copy_process() and the accounting half of wake_up_forked_process(). */
+static void o1_task_fork(struct task *parent, struct task *child)
+{
+    struct o1_task *c = o1(child);
+    list_init(&c->run_list);
+    c->array = NULL;
+    c->static_prio = NICE_TO_PRIO(child->nice);
+    c->prio = c->static_prio;
+    c->timestamp = sched_clock_ns();
+    c->activated = 0;
+    c->waker_cpu = child->cpu;
+    if (parent && !parent->is_idle) {
+        struct o1_task *pp = o1(parent);
+        /* Share the parent's remaining slice: the total is unchanged, so
+         * forking cannot be used to get more CPU time. */
+        c->time_slice = (pp->time_slice + 1) / 2;
+        c->first_time_slice = 1;
+        pp->time_slice /= 2;
+        if (pp->time_slice <= 0) {
+            /* 2.6.0 gives it one tick and runs scheduler_tick() at once. */
+            pp->time_slice = 1;
+            if (sched_cpu_curr(child->cpu) == parent)
+                timeslice_tick(child->cpu, parent);
+        }
+        /* Forking parents and their children lose a little sleep_avg, so a
+         * maximally interactive task cannot fork maximally interactive ones. */
+        c->sleep_avg = pp->sleep_avg;
+        pp->sleep_avg = (int64_t)JIFFIES_TO_NS(current_bonus(pp) * PARENT_PENALTY / 100 * MAX_SLEEP_AVG / MAX_BONUS);
+        c->sleep_avg = (int64_t)JIFFIES_TO_NS(current_bonus(c) * CHILD_PENALTY / 100 * MAX_SLEEP_AVG / MAX_BONUS);
+    } else {
+        /* The kernel's first tasks: nothing to split. */
+        c->time_slice = task_timeslice(c);
+        c->first_time_slice = 0;
+        c->sleep_avg = 0;
+    }
+    c->interactive_credit = 0;
+    if (task_is_rt(child))
+        c->prio = MAX_USER_RT_PRIO - 1 - child->rt_priority;
+    else
+        c->prio = effective_prio(c);
+}
+
+static int first_allowed_cpu(const struct task *p)
+{
+    for (int cpu = 0; cpu < sched_nr_cpus(); cpu++)
+        if (task_allowed_on(p, cpu))
+            return cpu;
+    sched_bug("o1: %s (pid %d) may run on no online cpu (mask %#x)", p->name, p->pid, p->cpus_allowed);
+}
+
+/* try_to_wake_up()'s choice of runqueue; the new task's is wake_up_forked_process()'s. */
+static int o1_select_cpu(struct task *p, int waker_cpu, int flags)
+{
+    o1(p)->waker_cpu = waker_cpu;
+    if (flags & WAKE_NEW)
+        return task_allowed_on(p, waker_cpu) ? waker_cpu : first_allowed_cpu(p);
+    int cpu = p->cpu;
+    /* Fast-migrate a sync wake-up to the waker's CPU; never violate affinity. */
+    if ((flags & WAKE_SYNC) && cpu != waker_cpu && task_allowed_on(p, waker_cpu))
+        cpu = waker_cpu;
+    if (cpu >= sched_nr_cpus() || !task_allowed_on(p, cpu))
+        cpu = first_allowed_cpu(p);    /* as set_cpus_allowed's any_online_cpu() */
+    return cpu;
+}
+
+static bool same_priority_class(const struct task *a, const struct task *b)
+{
+    if (task_is_rt(a) || task_is_rt(b))
+        return task_is_rt(a) && task_is_rt(b) && a->rt_priority == b->rt_priority;
+    return a->nice == b->nice;
+}
+
+static void o1_enqueue(int cpu, struct task *p, int flags)
+{
+    struct runqueue *rq = &runqueues[cpu];
+    struct o1_task *t = o1(p);
+
+    if (flags & ENQUEUE_NEW) {
+        /* wake_up_forked_process(): in front of the parent, at its priority. */
+        struct task *parent = p->parent;
+        if (parent && !parent->is_idle && parent->cpu == cpu && o1(parent)->array &&
+            same_priority_class(p, parent)) {
+            struct o1_task *pp = o1(parent);
+            t->prio = pp->prio;
+            list_add_tail(&t->run_list, &pp->run_list);
+            t->array = pp->array;
+            t->array->nr_active++;
+            rq->nr_running++;
+        } else {
+            __activate_task(p, rq);
+        }
+        /* do_fork(): set_need_resched() on the parent, so the child runs first. */
+        if (parent && !parent->is_idle)
+            sched_resched_cpu(t->waker_cpu);
+        return;
+    }
+
+    /* A sync wake-up on the waker's own CPU is only queued: the waker is
+     * about to sleep, so no recalculation and no preemption. */
+    if ((flags & ENQUEUE_SYNC) && cpu == t->waker_cpu) {
+        __activate_task(p, rq);
+        return;
+    }
+    activate_task(p, rq, (flags & ENQUEUE_IRQ) != 0);
+    if (t->prio < curr_prio(cpu))
+        sched_resched_cpu(cpu);
+}
+
+static void o1_dequeue(int cpu, struct task *p, int flags)
+{
+    (void)flags;
+    deactivate_task(p, &runqueues[cpu]);
+}
+
+/* ---- load balancing ---- */
+
+/* Lock busiest while holding this_rq's lock: try, else take both in address
+ * order.  If our lock was dropped, our load may have changed: re-read it. */
+static int double_lock_balance(struct runqueue *this_rq, struct runqueue *busiest, int this_cpu, bool idle,
+                               int nr_running)
+{
+    if (!spin_trylock(&busiest->lock)) {
+        if (busiest < this_rq) {
+            spin_unlock(&this_rq->lock);
+            spin_lock(&busiest->lock);
+            spin_lock(&this_rq->lock);
+            if (idle || this_rq->nr_running > this_rq->prev_cpu_load[this_cpu])
+                nr_running = this_rq->nr_running;
+            else
+                nr_running = this_rq->prev_cpu_load[this_cpu];
+        } else {
+            spin_lock(&busiest->lock);
+        }
+    }
+    return nr_running;
+}
+
+/*
+ * The busiest other runqueue, returned locked, or NULL.  Loads are damped by
+ * the previous sample: our own as the larger of now and then, others as the
+ * smaller, so only a stable long queue elsewhere and a stable short one here
+ * cause a move (an idle CPU takes what is there).
+ */
+static struct runqueue *find_busiest_queue(int this_cpu, bool idle, int *imbalance)
+{
+    struct runqueue *this_rq = &runqueues[this_cpu];
+    int nr_running;
+    if (idle || this_rq->nr_running > this_rq->prev_cpu_load[this_cpu])
+        nr_running = this_rq->nr_running;
+    else
+        nr_running = this_rq->prev_cpu_load[this_cpu];
+
+    struct runqueue *busiest = NULL;
+    int max_load = 1;
+    for (int i = 0; i < sched_nr_cpus(); i++) {
+        struct runqueue *src = &runqueues[i];
+        int now_running = src->nr_running;
+        int load = (idle || now_running < this_rq->prev_cpu_load[i]) ? now_running : this_rq->prev_cpu_load[i];
+        this_rq->prev_cpu_load[i] = now_running;
+        if (load > max_load && src != this_rq) {
+            busiest = src;
+            max_load = load;
+        }
+    }
+    if (!busiest)
+        return NULL;
+    *imbalance = max_load - nr_running;
+    /* A busy CPU needs an imbalance of at least ~25%. */
+    if (!idle && *imbalance * 4 < max_load)
+        return NULL;
+    nr_running = double_lock_balance(this_rq, busiest, this_cpu, idle, nr_running);
+    /* Make sure nothing changed since we looked without the lock. */
+    if (busiest->nr_running <= nr_running) {
+        spin_unlock(&busiest->lock);
+        return NULL;
+    }
+    return busiest;
+}
+
+static bool can_migrate_task(struct task *p, int this_cpu, bool idle, uint64_t now)
+{
+    /* Cache hot: it ran (or was queued) within cache_decay_ticks. */
+    if (!idle && ns_since(now, o1(p)->timestamp) <= JIFFIES_TO_NS(CACHE_DECAY_TICKS))
+        return false;
+    if (sched_task_running(p))
+        return false;
+    if (!task_allowed_on(p, this_cpu))
+        return false;
+    return true;
+}
+
+static void pull_task(struct runqueue *src_rq, struct prio_array *src_array, struct task *p, int this_cpu,
+                      bool in_schedule)
+{
+    struct runqueue *this_rq = &runqueues[this_cpu];
+    dequeue_task(p, src_array);
+    src_rq->nr_running--;
+    sched_set_task_cpu(p, this_cpu);
+    this_rq->nr_running++;
+    enqueue_task(p, this_rq->active);
+    /* 2.6.0 sets need_resched if it beats current.  Called from pick_next
+     * (2.6.0's schedule()) the flag would be cleared before the switch
+     * anyway; our core clears it earlier, so do not set it there. */
+    if (!in_schedule && o1(p)->prio < curr_prio(this_cpu))
+        sched_resched_cpu(this_cpu);
+}
+
+/*
+ * Pull tasks from the busiest runqueue to this_cpu's, whose lock is held
+ * (and may be dropped and retaken).  An idle pull takes one task; a busy one
+ * takes half the imbalance (counted the 2.6.0 way: with imbalance/2 == 0 the
+ * first pull leaves -1, which keeps pulling; see docs/sched-o1.md).
+ */
+static void load_balance(int this_cpu, bool idle, bool in_schedule)
+{
+    int imbalance = 0;
+    struct runqueue *busiest = find_busiest_queue(this_cpu, idle, &imbalance);
+    if (!busiest)
+        return;
+    /* Move half the imbalance, or we would only shift it to this queue. */
+    imbalance /= 2;
+    uint64_t now = sched_clock_ns();
+
+    /* Expired tasks first: they will not run soon and are likely cache cold. */
+    struct prio_array *array = busiest->expired->nr_active ? busiest->expired : busiest->active;
+    int idx = 0;
+    for (;;) {
+        idx = idx == 0 ? sched_find_first_bit(array->bitmap) : find_next_bit(array->bitmap, MAX_PRIO, idx);
+        if (idx >= MAX_PRIO) {
+            if (array == busiest->expired) {
+                array = busiest->active;
+                idx = 0;
+                continue;
+            }
+            break;
+        }
+        struct list_head *head = &array->queue[idx];
+        struct list_head *curr = head->prev;     /* from the tail: the longest waiting go last */
+        bool done = false;
+        while (curr != head) {
+            struct task *p = task_of(curr);
+            curr = curr->prev;
+            if (!can_migrate_task(p, this_cpu, idle, now))
+                continue;
+            pull_task(busiest, array, p, this_cpu, in_schedule);
+            if (idle || !--imbalance) {
+                done = true;
+                break;
+            }
+        }
+        if (done)
+            break;
+        idx++;
+    }
+    spin_unlock(&busiest->lock);
+}
+
+/* rebalance_tick(): every tick while idle, every BUSY_REBALANCE_TICK while busy. */
+static void o1_balance(int cpu, bool idle)
+{
+    if (sched_nr_cpus() < 2)
+        return;
+    struct runqueue *rq = &runqueues[cpu];
+    uint64_t j = sched_jiffies();
+    uint64_t last = rq->last_tick_jiffies;
+    rq->last_tick_jiffies = j;
+    uint64_t interval = idle ? IDLE_REBALANCE_TICK : BUSY_REBALANCE_TICK;
+    /* 2.6.0 tests j % interval == 0; we take the first tick of each window,
+     * which is the same when no jiffy is skipped. */
+    if (j / interval == last / interval)
+        return;
+    spin_lock(&rq->lock);
+    load_balance(cpu, idle, false);
+    spin_unlock(&rq->lock);
+}
+
+/* ---- schedule() ---- */
+
+static struct task *o1_pick_next(int cpu, struct task *prev)
+{
+    struct runqueue *rq = &runqueues[cpu];
+    uint64_t now = sched_clock_ns();
+    uint64_t run_time = 0;
+    if (!prev->is_idle) {
+        struct o1_task *pp = o1(prev);
+        run_time = ns_since(now, pp->timestamp);
+        if (run_time > NS_MAX_SLEEP_AVG)
+            run_time = NS_MAX_SLEEP_AVG;
+        /* High-credit tasks are charged less, to keep their status longer. */
+        if (high_credit(pp)) {
+            int bonus = current_bonus(pp);
+            run_time /= bonus ? (uint64_t)bonus : 1;
+        }
+    }
+
+    struct task *next = NULL;
+    for (;;) {
+        if (rq->nr_running == 0) {
+            /* About to go idle: pull one task from the busiest CPU. */
+            if (sched_nr_cpus() > 1) {
+                load_balance(cpu, true, true);
+                if (rq->nr_running)
+                    continue;
+            }
+            rq->expired_timestamp = 0;
+            break;
+        }
+        struct prio_array *array = rq->active;
+        if (!array->nr_active) {
+            /* Every active task has used its slice: swap the arrays. */
+            rq->active = rq->expired;
+            rq->expired = array;
+            array = rq->active;
+            rq->expired_timestamp = 0;
+        }
+        int idx = sched_find_first_bit(array->bitmap);
+        next = task_of(array->queue[idx].next);
+        struct o1_task *n = o1(next);
+        if (n->activated > 0) {
+            /* Time waiting on the runqueue after a wake-up counts as sleep:
+             * all of it after an interrupt's wake-up, 30% otherwise. */
+            uint64_t delta = ns_since(now, n->timestamp);
+            if (n->activated == 1)
+                delta = delta * (ON_RUNQUEUE_WEIGHT * 128 / 100) / 128;
+            struct prio_array *a = n->array;
+            dequeue_task(next, a);
+            recalc_task_prio(n, n->timestamp + delta);
+            enqueue_task(next, a);
+        }
+        n->activated = 0;
+        break;
+    }
+
+    if (!prev->is_idle) {
+        struct o1_task *pp = o1(prev);
+        pp->sleep_avg -= (int64_t)run_time;
+        if (pp->sleep_avg <= 0) {
+            pp->sleep_avg = 0;
+            if (!(high_credit(pp) || low_credit(pp)))
+                pp->interactive_credit--;
+        }
+        pp->timestamp = now;
+    }
+    if (next && next != prev) {
+        o1(next)->timestamp = now;
+        rq->nr_switches++;
+    }
+    return next;
+}
+
+static void o1_tick(int cpu, struct task *curr)
+{
+    if (curr->is_idle)
+        return;                 /* the idle rebalance is in o1_balance() */
+    timeslice_tick(cpu, curr);
+}
+
+/* sys_sched_yield(): a normal task goes to the expired array, a real-time
+ * one to the tail of its list. */
+static void o1_yield(int cpu, struct task *curr)
+{
+    struct runqueue *rq = &runqueues[cpu];
+    struct o1_task *t = o1(curr);
+    if (curr->is_idle || !t->array)
+        return;
+    if (!rt_prio(t->prio)) {
+        dequeue_task(curr, t->array);
+        enqueue_task(curr, rq->expired);
+    } else {
+        list_del(&t->run_list);
+        list_add_tail(&t->run_list, &t->array->queue[t->prio]);
+    }
+}
+
+/* set_user_nice(). */
+static void o1_set_nice(int cpu, struct task *p, int nice)
+{
+    struct o1_task *t = o1(p);
+    if (TASK_NICE(t) == nice)
+        return;
+    if (rt_prio(t->prio)) {
+        /* Stored, but no effect until the task is SCHED_NORMAL again. */
+        t->static_prio = NICE_TO_PRIO(nice);
+        return;
+    }
+    struct prio_array *array = t->array;
+    if (array)
+        dequeue_task(p, array);
+    int new_prio = NICE_TO_PRIO(nice);
+    /* As 2.6.0: delta is taken against the dynamic priority, so the task
+     * keeps no bonus until its next recalculation. */
+    int delta = new_prio - t->prio;
+    t->static_prio = new_prio;
+    t->prio += delta;
+    if (array) {
+        enqueue_task(p, array);
+        /* Better priority, or a running task made worse: reschedule. */
+        if (delta < 0 || (delta > 0 && sched_task_running(p)))
+            sched_resched_cpu(cpu);
+    }
+}
+
+/* sched_exit(): give back the unused first slice, inherit a hog's sleep_avg. */
+static void o1_task_exit(struct task *p)
+{
+    struct task *parent = p->parent;
+    if (!parent || parent->is_idle)
+        return;
+    struct o1_task *t = o1(p), *pp = o1(parent);
+    unsigned long flags;
+    int cpu;
+    for (;;) {
+        cpu = parent->cpu;
+        flags = spin_lock_irqsave(&runqueues[cpu].lock);
+        if (parent->cpu == cpu)
+            break;
+        spin_unlock_irqrestore(&runqueues[cpu].lock, flags);
+    }
+    if (t->first_time_slice) {
+        pp->time_slice += t->time_slice;
+        if (pp->time_slice > MAX_TIMESLICE)
+            pp->time_slice = MAX_TIMESLICE;
+    }
+    if (t->sleep_avg < pp->sleep_avg)
+        pp->sleep_avg = pp->sleep_avg / (EXIT_WEIGHT + 1) * EXIT_WEIGHT + t->sleep_avg / (EXIT_WEIGHT + 1);
+    spin_unlock_irqrestore(&runqueues[cpu].lock, flags);
+}
+
+static int o1_nr_running(int cpu) { return runqueues[cpu].nr_running; }
+
+const struct sched_class scheduler = {
+    .name = "o1",
+    .init = o1_init,
+    .runqueue_lock = o1_runqueue_lock,
+    .task_fork = o1_task_fork,
+    .select_cpu = o1_select_cpu,
+    .enqueue = o1_enqueue,
+    .dequeue = o1_dequeue,
+    .pick_next = o1_pick_next,
+    .tick = o1_tick,
+    .balance = o1_balance,
+    .yield = o1_yield,
+    .set_nice = o1_set_nice,
+    .task_exit = o1_task_exit,
+    .nr_running = o1_nr_running,
+};
