@@ -31,7 +31,7 @@ KERNEL_SRCS := $(wildcard kernel/*.c) $(wildcard workloads/*.c) sched/$(SCHED).c
 KERNEL_ASMS := boot/boot.S boot/trampoline.S $(wildcard kernel/*.S)
 KERNEL_OBJS := $(patsubst %.c,$(BUILD)/%.o,$(KERNEL_SRCS)) $(patsubst %.S,$(BUILD)/%.o,$(KERNEL_ASMS))
 
-.PHONY: all kernel iso run run-iso gdb test test-host test-qemu deps check-deps check-sched clean help list-scheds
+.PHONY: all kernel iso run run-iso gdb test test-host test-qemu deps check-deps check-sched clean help list-scheds tools seed-table
 
 all: kernel
 kernel: check-sched check-deps $(BUILD)/kernel.elf
@@ -77,7 +77,7 @@ run-iso: iso
 gdb: kernel
 	@tools/qemu-run.sh $(RUN_ARGS) --kernel $(BUILD)/kernel.elf --cmdline '$(CMDLINE)' --gdb
 
-test: check-deps
+test: check-deps tools
 	@tests/run-all.sh
 
 test-host: check-deps
@@ -85,6 +85,14 @@ test-host: check-deps
 
 test-qemu: check-deps
 	@tests/run-all.sh qemu
+
+# The host tools (tools/schedlab: tables, comparisons, plots, reports).
+tools: check-deps
+	@$(MAKE) -s -C tools
+
+# The seed 000 hackbench table (goodness vs o1) on this machine, beside the seed's numbers.
+seed-table: tools
+	@tools/schedlab seed-table
 
 deps:
 	@tools/deps.sh install
@@ -96,6 +104,6 @@ clean:
 	rm -rf build
 
 help:
-	@echo "targets: all run run-iso iso gdb test test-host test-qemu deps clean list-scheds"
+	@echo "targets: all run run-iso iso gdb test test-host test-qemu deps clean list-scheds tools seed-table"
 	@echo "variables: SCHED=<$(SCHEDS)> (default rr) SMP=<n> (2) MEM=<MiB> (256)"
 	@echo "           ACCEL=<tcg|kvm|icount> (tcg) TIMEOUT=<s> (120) CMDLINE='<key=value ...>' HZ=<ticks/s> (1000)"
