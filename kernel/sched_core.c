@@ -241,6 +241,31 @@ void schedule(void)
     irq_restore(flags);
 }
 
+/*
+ * An involuntary reschedule: an interrupt return or the release of the last
+ * spinlock found need_resched set.  The task may be inside wait_event()
+ * between prepare_to_wait() (state TASK_SLEEPING) and its test of the
+ * condition; taking it off the run queue there would lose a wake-up that
+ * came before prepare_to_wait(), for good.  As Linux's PREEMPT_ACTIVE does,
+ * a preempted task stays runnable: it is marked TASK_RUNNING again (under its
+ * run-queue lock, which serialises with wake_up_task), then re-tests its
+ * condition and sleeps through the wait_event() loop.
+ */
+void preempt_schedule(void)
+{
+    unsigned long flags = irq_save();
+    struct cpu *c = this_cpu();
+    struct task *self = c->curr;
+    if (self->state == TASK_SLEEPING) {
+        spin_lock(rq_lock(c->id));
+        if (self->state == TASK_SLEEPING && self->on_rq)
+            self->state = TASK_RUNNING;
+        spin_unlock(rq_lock(c->id));     /* interrupts are off: no nested reschedule */
+    }
+    schedule();
+    irq_restore(flags);
+}
+
 /* Runs on the new task's stack right after every switch: release what schedule() held. */
 void finish_switch(struct task *prev)
 {

@@ -9,6 +9,7 @@ void sched_init(int ncpus);             /* boot CPU, before any task */
 void sched_init_cpu(int cpu);           /* each CPU: turn the boot context into its idle task */
 void idle_loop(void) __attribute__((noreturn));
 void schedule(void);
+void preempt_schedule(void);             /* involuntary: a sleeping-to-be task stays runnable */
 void sched_tick(void);                  /* timer interrupt */
 bool wake_up_task(struct task *p, int wake_flags);   /* false if it was not asleep */
 void sched_print_stats(void);           /* schedstat lines */

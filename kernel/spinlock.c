@@ -74,7 +74,7 @@ void spin_unlock(spinlock_t *lock)
     struct cpu *c = this_cpu();
     release(lock, c);
     if (c->preempt_count == 0 && c->need_resched && irqs_enabled())
-        schedule();
+        preempt_schedule();
 }
 
 unsigned long spin_lock_irqsave(spinlock_t *lock)
@@ -91,7 +91,7 @@ void spin_unlock_irqrestore(spinlock_t *lock, unsigned long flags)
     irq_restore(flags);
     c = this_cpu();
     if (c->preempt_count == 0 && c->need_resched && (flags & EFLAGS_IF))
-        schedule();
+        preempt_schedule();
 }
 
 bool spin_is_locked(const spinlock_t *lock) { return lock->next_ticket != lock->now_serving; }

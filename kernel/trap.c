@@ -65,5 +65,5 @@ void trap(struct trapframe *tf)
     c->in_irq--;
     /* Preempt only code that could have been interrupted anyway. */
     if (c->need_resched && c->preempt_count == 0 && (tf->eflags & EFLAGS_IF))
-        schedule();
+        preempt_schedule();
 }
