@@ -1,0 +1,794 @@
+/*
+ * Host tests of sched/cfs.c (Linux 2.6.24 CFS) on the simulated core
+ * (tests/host/simcore.h).  The simulated clock advances 1 ms per tick
+ * (HZ=1000), so every figure below follows from the 2.6.24 formulas and the
+ * weight table; each test states its prediction.  Covered: the weight table
+ * and granularity scaling, CPU shares by nice, the leftmost always running
+ * next, slices of period/N, wake-up preemption and sleeper credit,
+ * START_DEBIT placement, child-runs-first, yield, set_nice, the RT class,
+ * load balancing, affinity, vruntime renormalisation on migration, and the
+ * queue invariants under a random workload.
+ *
+ * The red-black tree (kernel/rbtree.c) is compiled into this test by
+ * including it: the host Makefile links a scheduler test with simcore.c and
+ * the scheduler file only.
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include "simcore.h"
+#include "../../kernel/rbtree.c"
+
+/* Inspection functions and tunables of sched/cfs.c (not in sched.h). */
+uint64_t cfs_task_vruntime(struct task *p);
+uint64_t cfs_task_exec_runtime(struct task *p);
+uint32_t cfs_task_weight(struct task *p);
+uint64_t cfs_min_vruntime(int cpu);
+uint32_t cfs_load_weight(int cpu);
+uint32_t cfs_cpu_load(int cpu);
+int cfs_nr_fair(int cpu);
+uint64_t cfs_sched_period(int nr_running);
+struct task *cfs_leftmost(int cpu);
+const char *cfs_check_runqueue(int cpu);
+extern unsigned int sysctl_sched_latency, sysctl_sched_min_granularity, sysctl_sched_wakeup_granularity;
+extern unsigned int sysctl_sched_child_runs_first, sysctl_sched_compat_yield, sysctl_sched_features;
+
+#define MS 1000000ull
+#define START_DEBIT_BIT 4
+
+static int ncpus_now;
+
+static int restore_tunables(void **state)
+{
+    sysctl_sched_child_runs_first = 1;
+    sysctl_sched_compat_yield = 0;
+    sysctl_sched_features = 1 | 2 | 4;
+    return 0;
+}
+
+static void init(int ncpus)
+{
+    restore_tunables(NULL);
+    sim_init(ncpus);
+    ncpus_now = ncpus;
+}
+
+static void check_queues(void)
+{
+    for (int cpu = 0; cpu < ncpus_now; cpu++) {
+        const char *why = cfs_check_runqueue(cpu);
+        if (why)
+            fail_msg("cpu %d run queue: %s", cpu, why);
+    }
+    assert_int_equal(sim_affinity_violations, 0);
+}
+
+static struct task *hog(const char *name, int nice) { return sim_spawn(name, nice, 0, NULL, 0); }
+static struct task *hog_on(const char *name, int nice, int cpu) { return sim_spawn(name, nice, CPU_BIT(cpu), NULL, cpu); }
+static int64_t vdiff(uint64_t a, uint64_t b) { return (int64_t)(a - b); }
+
+/* ratio a/b in thousandths */
+static long ratio_milli(uint64_t a, uint64_t b) { return (long)(a * 1000 / b); }
+
+/* ---- constants ---- */
+
+static void test_weights_and_granularity_scaling(void **state)
+{
+    init(1);
+    /* prio_to_weight: nice -20, -5, 0, 1, 5, 10, 19. */
+    const int nices[] = { -20, -5, 0, 1, 5, 10, 19 };
+    const uint32_t weights[] = { 88761, 3121, 1024, 820, 335, 110, 15 };
+    for (unsigned i = 0; i < ARRAY_SIZE(nices); i++)
+        assert_int_equal(cfs_task_weight(hog("t", nices[i])), weights[i]);
+    /* RT weight = 2 x 88761. */
+    assert_int_equal(cfs_task_weight(sim_spawn_rt("rt", SCHED_FIFO, 10, 0)), 2 * 88761);
+
+    /* sched_init_granularity: x (1 + ilog2(ncpus)); nr_latency stays 5. */
+    const int cpus[] = { 1, 2, 3, 4, 8, 16 };
+    const unsigned factor[] = { 1, 2, 2, 3, 4, 5 };
+    for (unsigned i = 0; i < ARRAY_SIZE(cpus); i++) {
+        init(cpus[i]);
+        assert_int_equal(sysctl_sched_latency, 20 * MS * factor[i]);
+        assert_int_equal(sysctl_sched_min_granularity, 4 * MS * factor[i]);
+        assert_int_equal(sysctl_sched_wakeup_granularity, 10 * MS * factor[i]);
+    }
+    /* __sched_period on one CPU: 20 ms up to 5 tasks, then 20 ms x nr / 5. */
+    init(1);
+    assert_int_equal(cfs_sched_period(1), 20 * MS);
+    assert_int_equal(cfs_sched_period(5), 20 * MS);
+    assert_int_equal(cfs_sched_period(6), 24 * MS);
+    assert_int_equal(cfs_sched_period(10), 40 * MS);
+}
+
+/* ---- CPU shares ---- */
+
+/* Two hogs on one CPU for 6 s: runtime ratio = weight ratio.  vruntimes
+ * stay within one slice of each other, so the error is below 1%. */
+static void share_test(int nice_a, int nice_b, long predicted_milli)
+{
+    init(1);
+    struct task *a = hog("a", nice_a), *b = hog("b", nice_b);
+    sim_reschedule_pending();
+    sim_run(6000);
+    check_queues();
+    assert_int_equal(sim_runtime_ns(a) + sim_runtime_ns(b), 6000 * MS);
+    long r = ratio_milli(sim_runtime_ns(a), sim_runtime_ns(b));
+    print_message("nice %d vs %d: ratio %ld/1000, predicted %ld/1000\n", nice_a, nice_b, r, predicted_milli);
+    assert_in_range(r, predicted_milli * 99 / 100, predicted_milli * 101 / 100);
+    /* vruntimes close: within the larger slice (20 ms x w / W) plus a tick. */
+    int64_t gap = vdiff(cfs_task_vruntime(a), cfs_task_vruntime(b));
+    assert_in_range(gap < 0 ? -gap : gap, 0, 21 * MS);
+}
+
+static void test_nice_0_vs_5_gets_1024_to_335(void **state) { share_test(0, 5, 3057); }      /* 1024/335 */
+static void test_nice_0_vs_10_gets_9_3x(void **state) { share_test(0, 10, 9309); }           /* 1024/110 */
+static void test_nice_minus_5_vs_0(void **state) { share_test(-5, 0, 3048); }                /* 3121/1024 */
+
+static void test_equal_nice_equal_shares(void **state)
+{
+    /* 3 hogs at nice 0 and 3 at nice 7 (weight 215): each group shares equally. */
+    init(1);
+    struct task *t[6];
+    for (int i = 0; i < 6; i++)
+        t[i] = hog("t", i < 3 ? 0 : 7);
+    sim_reschedule_pending();
+    sim_run(9000);
+    for (int i = 0; i < 6; i++)
+        print_message("task %d nice %d: %llu ms\n", i, t[i]->nice, (unsigned long long)(sim_runtime_ns(t[i]) / MS));
+    check_queues();
+    /* Predicted: nice 0 gets 1024/(3*1024+3*215) = 27.5% each (2479 ms), nice 7 5.8% (521 ms). */
+    for (int i = 0; i < 6; i++) {
+        uint64_t expect = 9000 * MS * (i < 3 ? 1024 : 215) / (3 * 1024 + 3 * 215);
+        assert_in_range(sim_runtime_ns(t[i]), expect - 30 * MS, expect + 30 * MS);
+    }
+    for (int i = 1; i < 6; i++) {
+        int64_t d = (int64_t)sim_runtime_ns(t[i]) - (int64_t)sim_runtime_ns(t[i < 3 ? 0 : 3]);
+        assert_in_range(d < 0 ? -d : d, 0, 25 * MS);
+    }
+}
+
+/* ---- picking ---- */
+
+static void test_leftmost_always_runs_next(void **state)
+{
+    /* Mixed nice levels with sleeps and wake-ups: whenever a switch happens,
+     * the task switched to has the smallest vruntime of all queued tasks
+     * (the one it preempted included), and it is the one that was leftmost. */
+    init(1);
+    struct task *t[6];
+    for (int i = 0; i < 6; i++)
+        t[i] = hog("t", (i * 7) % 13 - 3);
+    sim_reschedule_pending();
+    int switches = 0;
+    for (int step = 0; step < 4000; step++) {
+        struct task *before = sim_curr(0);
+        uint32_t before_in = before->nr_switches_in;
+        if (step % 97 == 13 && !before->is_idle) {
+            sim_block(0);
+        } else if (step % 89 == 5) {
+            for (int i = 0; i < 6; i++)
+                if (t[i]->state == TASK_SLEEPING) {
+                    sim_wake(t[i], 0, 0);
+                    break;
+                }
+            sim_reschedule_pending();
+        } else {
+            sim_tick();
+        }
+        check_queues();
+        struct task *now = sim_curr(0);
+        if (now->is_idle)
+            continue;
+        if (now != before || now->nr_switches_in != before_in) {
+            switches++;
+            /* Nothing has run since the pick: curr <= every waiting task. */
+            for (int i = 0; i < 6; i++)
+                if (t[i] != now && t[i]->on_rq)
+                    assert_true(vdiff(cfs_task_vruntime(now), cfs_task_vruntime(t[i])) <= 0);
+        }
+    }
+    assert_true(switches > 100);
+}
+
+/* Runs on one CPU with N equal hogs: each run lasts the first whole tick past
+ * slice = period/N (check_preempt_tick: delta_exec > ideal_runtime), and each
+ * task runs once per round. */
+static void slice_test(int ncpus, int n, int expected_run_ticks)
+{
+    init(ncpus);
+    for (int i = 0; i < n; i++)
+        hog_on("t", 0, 0);
+    sim_run(300);   /* warm up: new tasks start with START_DEBIT offsets */
+    struct task *prev = sim_curr(0);
+    int run = 0, runs = 0;
+    struct task *round[16];
+    int in_round = 0;
+    for (int step = 0; step < 2000; step++) {
+        sim_tick();
+        struct task *c = sim_curr(0);
+        run++;
+        if (c != prev) {
+            if (runs > 0)   /* the first measured run may have started before the window */
+                assert_int_equal(run, expected_run_ticks);
+            runs++;
+            run = 0;
+            /* Within a round of n runs, every task appears once. */
+            for (int i = 0; i < in_round; i++)
+                assert_ptr_not_equal(round[i], prev);
+            round[in_round++] = prev;
+            if (in_round == n)
+                in_round = 0;
+            prev = c;
+        }
+    }
+    assert_true(runs >= 2000 / expected_run_ticks - 2);
+    check_queues();
+}
+
+static void test_latency_slices_of_period_over_n(void **state)
+{
+    slice_test(1, 2, 11);    /* period 20 ms, slice 10 ms -> 11 ticks */
+    slice_test(1, 3, 7);     /* slice 6.67 ms -> 7 ticks */
+    slice_test(1, 4, 6);     /* slice 5 ms -> 6 ticks */
+    slice_test(1, 5, 5);     /* slice 4 ms -> 5 ticks */
+    slice_test(1, 10, 5);    /* period stretched to 40 ms: slice 4 ms -> 5 ticks */
+    slice_test(2, 4, 11);    /* 2 CPUs: latency 40 ms, slice 10 ms -> 11 ticks */
+    slice_test(4, 2, 31);    /* 4 CPUs: latency 60 ms, slice 30 ms -> 31 ticks */
+}
+
+/* ---- wake-up ---- */
+
+/* A hog runs alone for a while after a sleeper blocked: the sleeper wakes at
+ * max(own vruntime, min_vruntime - sysctl_sched_latency) and preempts only if
+ * that is more than sysctl_sched_wakeup_granularity behind the hog. */
+static void test_long_sleeper_gets_one_latency_and_preempts(void **state)
+{
+    init(1);    /* latency 20 ms, wakeup granularity 10 ms */
+    struct task *s = hog("sleeper", 0);
+    sim_reschedule_pending();
+    assert_ptr_equal(sim_curr(0), s);
+    sim_run(3);
+    sim_block(0);
+    struct task *a = hog("hog", 0);
+    sim_reschedule_pending();
+    sim_run(1000);
+    assert_ptr_equal(sim_curr(0), a);
+    uint64_t min = cfs_min_vruntime(0);
+    assert_int_equal(min, cfs_task_vruntime(a));          /* alone: min_vruntime follows it */
+    sim_wake(s, 0, 0);
+    /* Sleeper credit capped at one latency. */
+    assert_int_equal(cfs_task_vruntime(s), min - 20 * MS);
+    /* 20 ms behind > 10 ms granularity: preempt. */
+    assert_true(sim_need_resched(0));
+    sim_reschedule_pending();
+    assert_ptr_equal(sim_curr(0), s);
+    check_queues();
+}
+
+/* Two hogs share the CPU; one blocks, the other runs k ticks alone; on wake-up
+ * the gap is (hog vruntime - sleeper vruntime): preempt iff gap > 10 ms. */
+static void gap_test(int64_t target_gap_ms, bool expect_preempt)
+{
+    init(1);
+    struct task *s = hog("s", 0), *a = hog("a", 0);
+    sim_run(200);
+    while (sim_curr(0) != s)
+        sim_tick();
+    sim_block(0);
+    assert_ptr_equal(sim_curr(0), a);
+    while (vdiff(cfs_task_vruntime(a), cfs_task_vruntime(s)) < target_gap_ms * (int64_t)MS)
+        sim_tick();
+    int64_t gap = vdiff(cfs_task_vruntime(a), cfs_task_vruntime(s));
+    uint64_t own = cfs_task_vruntime(s);
+    sim_wake(s, 0, 0);
+    assert_int_equal(cfs_task_vruntime(s), own);   /* short sleep: no credit needed */
+    print_message("gap %lld ms: preempt %d\n", (long long)(gap / (int64_t)MS), sim_need_resched(0));
+    assert_int_equal(sim_need_resched(0), expect_preempt);
+    assert_int_equal(gap > 10 * (int64_t)MS, expect_preempt);
+}
+
+static void test_wakeup_preemption_threshold(void **state)
+{
+    gap_test(5, false);     /* 5 ms behind: within the granularity */
+    gap_test(11, true);     /* 11 ms behind: beyond it */
+}
+
+static void test_batch_never_preempts_on_wakeup(void **state)
+{
+    init(1);
+    struct task *s = hog("batch", 0);
+    s->policy = SCHED_BATCH;
+    sim_reschedule_pending();
+    sim_block(0);
+    struct task *a = hog("hog", 0);
+    sim_run(500);
+    sim_wake(s, 0, 0);
+    assert_int_equal(cfs_task_vruntime(s), cfs_min_vruntime(0) - 20 * MS);
+    assert_false(sim_need_resched(0));
+    assert_ptr_equal(sim_curr(0), a);
+}
+
+/* ---- new tasks ---- */
+
+static void test_start_debit_places_new_tasks_behind(void **state)
+{
+    init(1);
+    struct task *a = hog("a", 0);
+    sim_run(100);
+    /* New task B (no parent): vruntime = min_vruntime + period(2) x 1024 /
+     * (1024 + 1024) = min + 10 ms, behind A: A is not preempted. */
+    struct task *b = hog("b", 0);
+    uint64_t min = cfs_min_vruntime(0);
+    assert_int_equal(cfs_task_vruntime(b), min + 10 * MS);
+    assert_int_equal(min, cfs_task_vruntime(a));
+    assert_false(sim_need_resched(0));
+    /* A keeps the CPU until its vruntime passes B's: 10 ms more. */
+    int ticks = 0;
+    while (sim_curr(0) == a) {
+        sim_tick();
+        ticks++;
+    }
+    assert_ptr_equal(sim_curr(0), b);
+    assert_in_range(ticks, 10, 12);
+    /* A nice 5 newcomer gets a bigger debit: period x 1024 / (2048 + 335). */
+    struct task *c = hog("c", 5);
+    assert_int_equal(cfs_task_vruntime(c), cfs_min_vruntime(0) + 20 * MS * 1024 / (2048 + 335));
+
+    /* Without START_DEBIT the newcomer starts at min_vruntime. */
+    init(1);
+    sysctl_sched_features &= ~START_DEBIT_BIT;
+    hog("a", 0);
+    sim_run(100);
+    struct task *d = hog("d", 0);
+    assert_int_equal(cfs_task_vruntime(d), cfs_min_vruntime(0));
+}
+
+static void test_fork_storm_does_not_starve_existing(void **state)
+{
+    /* A hog plus a new hog every 5 ms for 200 ms: with START_DEBIT each
+     * newcomer is placed a vslice behind min_vruntime, so the old task keeps
+     * running its slices: it gets at least its fair share of the 200 ms. */
+    init(1);
+    struct task *old = hog("old", 0);
+    sim_run(50);
+    uint64_t before = sim_runtime_ns(old);
+    for (int i = 0; i < 40; i++) {
+        hog("new", 0);
+        sim_run(5);
+    }
+    uint64_t got = sim_runtime_ns(old) - before;
+    /* Fair share if everyone had been there all along: sum over 5 ms windows of 5/(i+2). */
+    uint64_t fair = 0;
+    for (int i = 0; i < 40; i++)
+        fair += 5 * MS / (uint64_t)(i + 2);
+    print_message("old task got %llu ms of 200, fair share %llu ms\n", (unsigned long long)(got / MS),
+                  (unsigned long long)(fair / MS));
+    assert_true(got >= fair);
+    check_queues();
+}
+
+static void test_child_runs_first(void **state)
+{
+    init(1);
+    struct task *parent = hog("parent", 0);
+    sim_run(50);
+    assert_ptr_equal(sim_curr(0), parent);
+    uint64_t min = cfs_min_vruntime(0);
+    uint64_t pv = cfs_task_vruntime(parent);
+    struct task *child = sim_spawn("child", 0, 0, parent, 0);
+    /* Placed at min + 10 ms, then swapped with the parent (which was behind). */
+    assert_int_equal(cfs_task_vruntime(child), pv);
+    assert_int_equal(cfs_task_vruntime(parent), min + 10 * MS);
+    assert_true(sim_need_resched(0));
+    sim_reschedule_pending();
+    assert_ptr_equal(sim_curr(0), child);
+    check_queues();
+
+    /* Disabled: no swap, the parent goes on. */
+    init(1);
+    sysctl_sched_child_runs_first = 0;
+    parent = hog("parent", 0);
+    sim_run(50);
+    child = sim_spawn("child", 0, 0, parent, 0);
+    assert_int_equal(cfs_task_vruntime(child), cfs_min_vruntime(0) + 10 * MS);
+    sim_reschedule_pending();
+    assert_ptr_equal(sim_curr(0), parent);
+
+    /* A child that cannot run on the parent's CPU is not swapped. */
+    init(2);
+    parent = hog_on("parent", 0, 0);
+    sim_run(50);
+    pv = cfs_task_vruntime(parent);
+    child = sim_spawn("child", 0, CPU_BIT(1), parent, 0);
+    assert_int_equal(child->cpu, 1);
+    assert_int_equal(cfs_task_vruntime(parent), pv);
+}
+
+/* ---- yield and nice ---- */
+
+/* Tick until the running task's vruntime compares with the other's as wanted (sign). */
+static struct task *run_until_curr(struct task *a, struct task *b, int sign)
+{
+    for (int i = 0; i < 1000; i++) {
+        struct task *c = sim_curr(0), *o = c == a ? b : a;
+        int64_t d = vdiff(cfs_task_vruntime(c), cfs_task_vruntime(o));
+        if ((sign < 0 && d < 0) || (sign > 0 && d > 0))
+            return c;
+        sim_tick();
+    }
+    fail_msg("the vruntimes never compared as wanted");
+    return NULL;
+}
+
+static void test_yield_2_6_24_semantics(void **state)
+{
+    init(1);
+    struct task *a = hog("a", 0), *b = hog("b", 0);
+    sim_reschedule_pending();
+    /* A yielding task that is still leftmost (vruntime below the other's) keeps the CPU. */
+    struct task *c = run_until_curr(a, b, -1);
+    sim_yield(0);
+    assert_ptr_equal(sim_curr(0), c);
+    /* Once it is past the other task, yield hands over. */
+    c = run_until_curr(a, b, +1);
+    sim_yield(0);
+    assert_ptr_equal(sim_curr(0), c == a ? b : a);
+    /* compat_yield: even from behind, it goes after the rightmost. */
+    sysctl_sched_compat_yield = 1;
+    c = run_until_curr(a, b, -1);
+    struct task *other = c == a ? b : a;
+    sim_yield(0);
+    assert_ptr_equal(sim_curr(0), other);
+    assert_int_equal(cfs_task_vruntime(c), cfs_task_vruntime(other) + 1);
+    check_queues();
+    /* Alone: yield returns to the same task. */
+    init(1);
+    struct task *solo = hog("solo", 0);
+    sim_reschedule_pending();
+    sim_yield(0);
+    assert_ptr_equal(sim_curr(0), solo);
+}
+
+static void test_set_nice_reweights(void **state)
+{
+    init(1);
+    struct task *a = hog("a", 0), *b = hog("b", 0);
+    sim_run(1000);
+    assert_int_equal(cfs_load_weight(0), 2048);
+    sim_set_nice(b, 5);
+    assert_int_equal(cfs_task_weight(b), 335);
+    assert_int_equal(cfs_load_weight(0), 1024 + 335);
+    check_queues();
+    uint64_t ra = sim_runtime_ns(a), rb = sim_runtime_ns(b);
+    sim_run(6000);
+    long r = ratio_milli(sim_runtime_ns(a) - ra, sim_runtime_ns(b) - rb);
+    assert_in_range(r, 3057 * 98 / 100, 3057 * 102 / 100);
+    /* Back to nice -5: it now gets 3121/1024 of the other. */
+    sim_set_nice(b, -5);
+    ra = sim_runtime_ns(a);
+    rb = sim_runtime_ns(b);
+    sim_run(6000);
+    r = ratio_milli(sim_runtime_ns(b) - rb, sim_runtime_ns(a) - ra);
+    assert_in_range(r, 3048 * 98 / 100, 3048 * 102 / 100);
+    check_queues();
+}
+
+/* ---- real-time class ---- */
+
+static void test_rt_runs_above_fair(void **state)
+{
+    init(1);
+    struct task *f = hog("fair", -20);
+    sim_run(10);
+    struct task *r = sim_spawn_rt("fifo", SCHED_FIFO, 10, 0);
+    assert_true(sim_need_resched(0));
+    sim_reschedule_pending();
+    assert_ptr_equal(sim_curr(0), r);
+    uint64_t fair_before = sim_runtime_ns(f);
+    sim_run(500);                               /* FIFO: no timeslice, no fair task runs */
+    assert_ptr_equal(sim_curr(0), r);
+    assert_int_equal(sim_runtime_ns(f), fair_before);
+    /* A higher priority preempts; the lower one resumes after it blocks. */
+    struct task *hi = sim_spawn_rt("hi", SCHED_FIFO, 50, 0);
+    sim_reschedule_pending();
+    assert_ptr_equal(sim_curr(0), hi);
+    sim_block(0);
+    assert_ptr_equal(sim_curr(0), r);
+    sim_block(0);
+    assert_ptr_equal(sim_curr(0), f);
+    /* Two SCHED_RR at one priority alternate every DEF_TIMESLICE (100 ms). */
+    struct task *rr1 = sim_spawn_rt("rr1", SCHED_RR, 5, 0), *rr2 = sim_spawn_rt("rr2", SCHED_RR, 5, 0);
+    sim_reschedule_pending();
+    assert_ptr_equal(sim_curr(0), rr1);
+    sim_run(99);
+    assert_ptr_equal(sim_curr(0), rr1);
+    sim_run(1);
+    assert_ptr_equal(sim_curr(0), rr2);
+    sim_run(100);
+    assert_ptr_equal(sim_curr(0), rr1);
+    assert_int_equal(sim_runtime_ns(f), fair_before);
+    check_queues();
+}
+
+/* ---- SMP ---- */
+
+static void test_balancing_spreads_tasks(void **state)
+{
+    /* No fork balancing in 2.6.24's SD_CPU_INIT: 8 children of CPU 0 start
+     * there; idle CPUs pull (each move must shrink the load difference). */
+    init(4);
+    struct task *t[8];
+    for (int i = 0; i < 8; i++)
+        t[i] = hog("t", 0);
+    for (int i = 0; i < 8; i++)
+        assert_int_equal(t[i]->cpu, 0);
+    sim_run(5);
+    for (int cpu = 0; cpu < 4; cpu++)
+        assert_int_equal(scheduler.nr_running(cpu), 2);
+    check_queues();
+    /* Balanced: no further migrations, every task gets half a CPU. */
+    uint32_t migrations = 0;
+    for (int i = 0; i < 8; i++)
+        migrations += t[i]->nr_migrations;
+    sim_run(2000);
+    uint32_t later = 0;
+    for (int i = 0; i < 8; i++) {
+        later += t[i]->nr_migrations;
+        assert_in_range(sim_runtime_ns(t[i]), 950 * MS, 1060 * MS);
+    }
+    assert_int_equal(later, migrations);
+    /* 5 tasks on 4 CPUs: 2048 vs 1024 is an imbalance no single move can
+     * shrink, so nothing ping-pongs; every CPU stays busy. */
+    init(4);
+    for (int i = 0; i < 5; i++)
+        t[i] = hog("t", 0);
+    sim_run(5);
+    for (int cpu = 0; cpu < 4; cpu++)
+        assert_false(sim_curr(cpu)->is_idle);
+    migrations = 0;
+    for (int i = 0; i < 5; i++)
+        migrations += t[i]->nr_migrations;
+    sim_run(1000);
+    later = 0;
+    for (int i = 0; i < 5; i++)
+        later += t[i]->nr_migrations;
+    assert_int_equal(later, migrations);
+    check_queues();
+}
+
+static void test_busy_balance_by_weight(void **state)
+{
+    /* CPU 0: four nice 0 hogs; CPU 1: one.  Allowed everywhere after the
+     * start.  The busy periodic balance (64 ms) moves one: 4096 vs 1024 ->
+     * 3072 vs 2048 (another move would not shrink |difference| = 1024). */
+    init(2);
+    struct task *t[5];
+    for (int i = 0; i < 4; i++)
+        t[i] = hog_on("t", 0, 0);
+    t[4] = hog_on("u", 0, 1);
+    sim_run(2);
+    for (int i = 0; i < 5; i++)
+        sim_set_affinity(t[i], 0x3);
+    sim_run(200);
+    assert_int_equal(scheduler.nr_running(0), 3);
+    assert_int_equal(scheduler.nr_running(1), 2);
+    /* Weighted: a nice -5 (3121) hog alone on CPU 1 vs three nice 0 on CPU 0
+     * is balanced enough (3121 vs 3072): nothing moves. */
+    init(2);
+    for (int i = 0; i < 3; i++)
+        t[i] = hog_on("t", 0, 0);
+    t[3] = hog_on("heavy", -5, 1);
+    sim_run(2);
+    for (int i = 0; i < 4; i++)
+        sim_set_affinity(t[i], 0x3);
+    sim_run(300);
+    assert_int_equal(t[3]->cpu, 1);
+    assert_int_equal(scheduler.nr_running(0), 3);
+    assert_int_equal(cfs_cpu_load(0), 3072);
+    check_queues();
+}
+
+static void test_affinity_never_violated(void **state)
+{
+    init(4);
+    struct task *pinned[6];
+    for (int i = 0; i < 6; i++)
+        pinned[i] = hog_on("pinned", 0, 2);
+    for (int i = 0; i < 6; i++)
+        hog("free", 0);
+    sim_run(2000);
+    check_queues();
+    for (int i = 0; i < 6; i++) {
+        assert_int_equal(pinned[i]->cpus_run_mask, CPU_BIT(2));
+        assert_true(sim_runtime_ns(pinned[i]) > 0);
+    }
+    /* The free tasks spread over CPUs 0, 1 and 3: none of them idles. */
+    for (int cpu = 0; cpu < 4; cpu++)
+        assert_false(sim_curr(cpu)->is_idle);
+    /* Changing a running task's affinity moves it off. */
+    struct task *running = sim_curr(2);
+    sim_set_affinity(running, CPU_BIT(3));
+    assert_int_equal(running->cpu, 3);
+    sim_run(500);
+    assert_int_equal(running->cpus_run_mask & ~(CPU_BIT(2) | CPU_BIT(3)), 0);
+    check_queues();
+    assert_int_equal(sim_affinity_violations, 0);
+}
+
+static void test_migration_renormalises_vruntime(void **state)
+{
+    /* CPU 0 runs two hogs for 2 s, CPU 1 one for 0.1 s: their min_vruntimes
+     * are about 900 ms apart.
+     * A waiting task moved from 0 to 1 keeps vruntime - min_vruntime. */
+    init(2);
+    struct task *a = hog_on("a", 0, 0), *w = hog_on("w", 0, 0);
+    sim_run(2000);
+    struct task *b = hog_on("b", 0, 1);
+    sim_run(100);
+    struct task *waiting = sim_curr(0) == a ? w : a;
+    int64_t key = vdiff(cfs_task_vruntime(waiting), cfs_min_vruntime(0));
+    assert_true(vdiff(cfs_min_vruntime(0), cfs_min_vruntime(1)) > 500 * (int64_t)MS);
+    sim_set_affinity(waiting, CPU_BIT(1));
+    assert_int_equal(waiting->cpu, 1);
+    assert_int_equal(vdiff(cfs_task_vruntime(waiting), cfs_min_vruntime(1)), key);
+    check_queues();
+    (void)b;
+
+    /* A sleeper that wakes on another CPU is renormalised first (set_task_cpu:
+     * vruntime - old min_vruntime + new min_vruntime), then placed with the
+     * sleeper credit: max(that, new min_vruntime - latency (40 ms on 2 CPUs)). */
+    for (int long_sleep = 0; long_sleep < 2; long_sleep++) {
+        init(2);
+        struct task *s = hog_on("s", 0, 0);
+        a = hog_on("a", 0, 0);
+        b = hog_on("b", 0, 1);
+        sim_run(2000);
+        while (sim_curr(0) != s)
+            sim_tick();
+        sim_run(3);
+        sim_block(0);
+        if (long_sleep)
+            sim_run(100);      /* CPU 0's min_vruntime moves 100 ms on without it */
+        int64_t rel = vdiff(cfs_task_vruntime(s), cfs_min_vruntime(0));
+        s->cpus_allowed = CPU_BIT(1);   /* as task_set_affinity does for a sleeper */
+        sim_wake(s, 0, 0);
+        assert_int_equal(s->cpu, 1);
+        int64_t placed = vdiff(cfs_task_vruntime(s), cfs_min_vruntime(1));
+        print_message("sleeper %s: %lld ms relative to min_vruntime, placed at %lld ms\n", long_sleep ? "100 ms" : "0 ms",
+                      (long long)(rel / (int64_t)MS), (long long)(placed / (int64_t)MS));
+        assert_int_equal(placed, rel > -40 * (int64_t)MS ? rel : -40 * (int64_t)MS);
+        assert_true(long_sleep ? placed == -40 * (int64_t)MS : placed > -40 * (int64_t)MS);
+        check_queues();
+    }
+}
+
+static void test_wake_affine_sync(void **state)
+{
+    /* A sync wake-up of a cache-cold task (slept > 0.5 ms) goes to the waker's CPU. */
+    init(2);
+    struct task *s = hog_on("s", 0, 0);
+    sim_reschedule_pending();
+    sim_block(0);
+    s->cpus_allowed = 0x3;
+    struct task *waker = hog_on("waker", 0, 1);
+    sim_run(10);
+    sim_wake(s, 1, WAKE_SYNC);
+    assert_int_equal(s->cpu, 1);
+    /* A plain wake-up with the previous CPU idle and the waker busy stays put. */
+    init(2);
+    s = hog_on("s", 0, 0);
+    sim_reschedule_pending();
+    sim_block(0);
+    s->cpus_allowed = 0x3;
+    waker = hog_on("waker", 0, 1);
+    sim_run(10);
+    sim_wake(s, 1, 0);
+    assert_int_equal(s->cpu, 0);
+    (void)waker;
+}
+
+/* ---- everything at once ---- */
+
+static uint64_t rng_state = 0x2545f4914f6cdd1dull;
+static uint32_t rng(void)
+{
+    rng_state ^= rng_state >> 12;
+    rng_state ^= rng_state << 25;
+    rng_state ^= rng_state >> 27;
+    return (uint32_t)((rng_state * 2685821657736338717ull) >> 32);
+}
+
+static void test_random_workload_keeps_queues_consistent(void **state)
+{
+    /* Spawns (with and without parents, some RT), blocks, wakes (sync or
+     * not, from any CPU), nice and affinity changes, yields and exits on 4
+     * CPUs; after every step each run queue is consistent (tree invariants,
+     * counts and load weights) and no affinity was violated. */
+    init(4);
+    enum { MAXT = 64 };
+    struct task *t[MAXT];
+    int n = 0;
+    for (int step = 0; step < 6000; step++) {
+        uint32_t op = rng() % 100;
+        int cpu = (int)(rng() % 4);
+        if (op < 8 && n < MAXT) {
+            struct task *parent = sim_curr(cpu)->is_idle ? NULL : sim_curr(cpu);
+            cpumask_t mask = rng() % 4 == 0 ? CPU_BIT(rng() % 4) | CPU_BIT(rng() % 4) : 0;
+            if (mask && !(mask & CPU_BIT(cpu)) && parent)
+                parent = NULL;
+            if (rng() % 10 == 0)
+                t[n++] = sim_spawn_rt("rt", rng() % 2 ? SCHED_FIFO : SCHED_RR, 1 + (int)(rng() % 99), mask);
+            else
+                t[n++] = sim_spawn("t", (int)(rng() % 40) - 20, mask, parent, cpu);
+            sim_reschedule_pending();
+        } else if (op < 20) {
+            if (!sim_curr(cpu)->is_idle)
+                sim_block(cpu);
+        } else if (op < 35 && n) {
+            struct task *p = t[rng() % n];
+            if (p->state == TASK_SLEEPING) {
+                sim_wake(p, cpu, rng() % 2 ? WAKE_SYNC : 0);
+                sim_reschedule_pending();
+            }
+        } else if (op < 40 && n) {
+            struct task *p = t[rng() % n];
+            if (p->state != TASK_DEAD)
+                sim_set_nice(p, (int)(rng() % 40) - 20);
+        } else if (op < 44 && n) {
+            struct task *p = t[rng() % n];
+            if (p->state != TASK_DEAD && p->state != TASK_SLEEPING) {
+                cpumask_t mask = rng() % 3 == 0 ? 0xf : CPU_BIT(rng() % 4) | CPU_BIT(rng() % 4);
+                sim_set_affinity(p, mask);
+            }
+        } else if (op < 48) {
+            if (!sim_curr(cpu)->is_idle)
+                sim_yield(cpu);
+        } else if (op < 50) {
+            /* RT hogs would starve everything; let exits keep the mix moving. */
+            if (!sim_curr(cpu)->is_idle)
+                sim_exit_task(cpu);
+        } else {
+            sim_tick();
+        }
+        check_queues();
+    }
+    /* Sanity: the queues add up to the runnable tasks. */
+    int runnable = 0, queued = 0;
+    for (int i = 0; i < n; i++)
+        if (t[i]->on_rq)
+            runnable++;
+    for (int cpu = 0; cpu < 4; cpu++)
+        queued += scheduler.nr_running(cpu);
+    assert_int_equal(queued, runnable);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test_teardown(test_weights_and_granularity_scaling, restore_tunables),
+        cmocka_unit_test_teardown(test_nice_0_vs_5_gets_1024_to_335, restore_tunables),
+        cmocka_unit_test_teardown(test_nice_0_vs_10_gets_9_3x, restore_tunables),
+        cmocka_unit_test_teardown(test_nice_minus_5_vs_0, restore_tunables),
+        cmocka_unit_test_teardown(test_equal_nice_equal_shares, restore_tunables),
+        cmocka_unit_test_teardown(test_leftmost_always_runs_next, restore_tunables),
+        cmocka_unit_test_teardown(test_latency_slices_of_period_over_n, restore_tunables),
+        cmocka_unit_test_teardown(test_long_sleeper_gets_one_latency_and_preempts, restore_tunables),
+        cmocka_unit_test_teardown(test_wakeup_preemption_threshold, restore_tunables),
+        cmocka_unit_test_teardown(test_batch_never_preempts_on_wakeup, restore_tunables),
+        cmocka_unit_test_teardown(test_start_debit_places_new_tasks_behind, restore_tunables),
+        cmocka_unit_test_teardown(test_fork_storm_does_not_starve_existing, restore_tunables),
+        cmocka_unit_test_teardown(test_child_runs_first, restore_tunables),
+        cmocka_unit_test_teardown(test_yield_2_6_24_semantics, restore_tunables),
+        cmocka_unit_test_teardown(test_set_nice_reweights, restore_tunables),
+        cmocka_unit_test_teardown(test_rt_runs_above_fair, restore_tunables),
+        cmocka_unit_test_teardown(test_balancing_spreads_tasks, restore_tunables),
+        cmocka_unit_test_teardown(test_busy_balance_by_weight, restore_tunables),
+        cmocka_unit_test_teardown(test_affinity_never_violated, restore_tunables),
+        cmocka_unit_test_teardown(test_migration_renormalises_vruntime, restore_tunables),
+        cmocka_unit_test_teardown(test_wake_affine_sync, restore_tunables),
+        cmocka_unit_test_teardown(test_random_workload_keeps_queues_consistent, restore_tunables),
+    };
+    return cmocka_run_group_tests_name("sched_cfs", tests, NULL, NULL);
+}
