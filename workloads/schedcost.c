@@ -21,11 +21,20 @@
  * The tasks themselves take the before and after snapshots of those two
  * counters, on the measured CPU with interrupts off, so the two numbers are
  * consistent with each other (no tearing of 64-bit values read from another
- * CPU).  The window opens after every task has been woken (the waker sets
- * all_woken when wake_up() returns) plus a short warm-up, and closes after a
- * fixed number of yields; no task exits inside the window, so every pick in
- * it saw exactly N runnable tasks (the timer tick's preemptions included).
- * Then the tasks see `stop`, exit, and are reaped.
+ * CPU).  The window opens once the scheduler reports N tasks queued on the
+ * CPU (scheduler.nr_running), i.e. all have been woken, plus a short
+ * warm-up, and closes after a fixed number of yields; no task exits inside
+ * the window, so every pick in it saw N runnable tasks (the timer tick's
+ * preemptions included).  Then the tasks see `stop`, exit, and are reaped.
+ *
+ * Neither opening nor closing the window waits for a particular task to run.
+ * Under Linux 2.4's goodness a task whose counter is 0 (fork splits the
+ * parent's counter, so the creating task and the last children created
+ * often have none) runs only after the epoch ends, and with N tasks
+ * yielding the epoch lasts about N x 60 ms; such tasks are scanned in every
+ * pick of the window without being chosen, which is what 2.4 did.  (If the
+ * creating task is runnable on the measured CPU when the window opens, the
+ * picks see N+1 tasks; that is within the noise.)
  *
  * The window is cut into SEGMENTS equal parts and cycles_per_pick is the
  * median of the parts' averages: under QEMU a virtual CPU can be descheduled
@@ -56,6 +65,7 @@
 #include "../kernel/wait.h"
 #include "../kernel/sched_core.h"
 #include "../kernel/x86.h"
+#include "../sched/sched.h"
 
 #define MAX_SIZES 16
 #define MAX_RUNNABLE 50000
@@ -74,11 +84,11 @@ static uint32_t rounds;            /* 0: automatic window */
  * tasks on the measured CPU with interrupts off, so plain fields suffice. */
 static struct {
     int cpu;                       /* the measured CPU */
+    uint32_t n;                    /* tasks */
     volatile int go;               /* wake up and start yielding */
-    volatile int all_woken;        /* wake_up() of every task has returned */
     volatile int stop;             /* the window is over (or creation failed): exit */
     int measuring;                 /* window open */
-    uint32_t warmup_left;          /* yields after all_woken before the window opens */
+    uint32_t warmup_left;          /* yields after all are queued before the window opens */
     uint32_t window;               /* yields in the window */
     uint32_t yields;               /* yields so far in the window */
     int segment;                   /* snapshots taken so far (0..SEGMENTS+1) */
@@ -107,7 +117,7 @@ static void account_yield(void)
 {
     unsigned long f = irq_save();
     struct cpu *c = this_cpu();
-    if (!st.stop && st.all_woken) {
+    if (!st.stop && (st.measuring || scheduler.nr_running(st.cpu) >= (int)st.n)) {
         if (!st.measuring) {
             if (st.warmup_left > 0) {
                 st.warmup_left--;
@@ -168,6 +178,7 @@ static int measure(int run_index, uint32_t n)
 
     memset(&st, 0, sizeof(st));
     st.cpu = __builtin_ctz(bench_cpus());
+    st.n = n;
     st.window = rounds ? (uint32_t)MIN((uint64_t)rounds * n, 0xffffffffull) : AUTO_WINDOW_PICKS;
     st.window = MAX(st.window, (uint32_t)SEGMENTS);   /* at least one yield per part */
     st.warmup_left = MIN(n, MAX_WARMUP_YIELDS);
@@ -193,7 +204,6 @@ static int measure(int run_index, uint32_t n)
         st.stop = 1;               /* out of memory: let those created exit at once */
     st.go = 1;
     wake_up(&start_wq);
-    st.all_woken = 1;
     for (uint32_t i = 0; i < created; i++) {
         task_wait(tasks[i]);
         if (i % 256 == 0)
