@@ -63,7 +63,7 @@
  *   enqueue() then makes the preemption decision under the chosen queue's
  *   lock.  A sync wake-up (the waker is about to sleep, pipes) that may run
  *   on the waker's CPU is queued at home without any preemption, as 2.4's
- *   try_to_wake_up does.
+ *   try_to_wake_up does (on the waker's CPU if home is idle, see below).
  *
  *   Everything else is Linux 2.4 (see sched/goodness.c and section 1 of the
  *   fact sheet): the tick decrements the running task's counter and asks for
@@ -99,6 +99,9 @@
  *     task's na_goodness as its curr_na_goodness, so a burst of wake-ups
  *     spreads over the idle CPUs instead of piling onto one that has not yet
  *     switched (the patch checked cpu_curr == idle_task, still true then).
+ *   - A sync wake-up whose home CPU is idle is queued on the waker's CPU:
+ *     MQ queued it at home without an IPI and the waker's CPU, going to
+ *     sleep, stole it; our core always kicks an idle CPU it queues on.
  *   - 2.4's __schedule_tail called reschedule_idle(prev) for a preempted
  *     prev, which could move it to an idle CPU.  The core never hands us a
  *     task that is still switching out, so instead we publish prev (if it is
@@ -120,6 +123,9 @@
  *   MQ_IDLE_RESCANS      32      rescans before idling after failed trylocks
  */
 #include "sched.h"
+#ifndef HOST_TEST
+#include "../kernel/lib.h"
+#endif
 
 #define LINUX24_HZ 100
 #define TICK_SCALE(x) ((x) >> 2)                        /* 2.4 include/linux/sched.h, HZ < 200 */
@@ -259,6 +265,10 @@ static void mq_init(int ncpus)
     list_init(&rt_queue.tasks);
     rt_queue.nr_running = 0;
     publish(&rt_queue, NULL);
+#ifndef HOST_TEST
+    kprintf("mq: LSE multi-queue scheduler (2.4.14 patch), counters in 2.4 ticks at HZ=%d (kernel HZ=%d)\n",
+            LINUX24_HZ, HZ);
+#endif
 }
 
 static spinlock_t *mq_runqueue_lock(int cpu) { return &runqueues[cpu].lock; }
@@ -386,10 +396,13 @@ static int mq_select_cpu(struct task *p, int waker_cpu, int flags)
     t->no_preempt = false;
 
     /* 2.4 try_to_wake_up: a sync wake-up that may run on the waker's CPU
-     * is just queued (at home), without reschedule_idle. */
+     * is just queued at home, without reschedule_idle: no IPI, no
+     * preemption.  If home is idle the core would kick it, which MQ did not
+     * do: there the waker's CPU, about to sleep, steals the task in its next
+     * schedule().  Queue it on the waker's CPU directly for that outcome. */
     if ((flags & WAKE_SYNC) && task_allowed_on(p, waker_cpu) && home >= 0) {
         t->no_preempt = true;
-        return home;
+        return placement_idle(home) && home != waker_cpu ? waker_cpu : home;
     }
     /* 1. The home CPU is idle: use it. */
     if (home >= 0 && placement_idle(home))

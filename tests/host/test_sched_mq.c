@@ -379,6 +379,21 @@ static void test_wakeup_stays_home(void **state)
     assert_int_equal(s->cpu, 0);
     assert_false(sim_need_resched(0));
     assert_ptr_equal(sim_curr(0), lo);
+    /* A sync wake-up whose home is idle goes to the waker's CPU (MQ: the
+     * waker, going to sleep, steals it there) and wakes nobody. */
+    sim_init(2);
+    struct task *sleeper = spawn("sleeper", 0, 0, 1);
+    sim_reschedule_pending();
+    assert_ptr_equal(sim_curr(1), sleeper);
+    sim_block(1);                                         /* cpu 1 idles */
+    struct task *waker = spawn("waker", 0, CPU_BIT(0), 0);
+    sim_reschedule_pending();
+    sim_wake(sleeper, 0, WAKE_SYNC);
+    assert_int_equal(sleeper->cpu, 0);
+    assert_false(sim_need_resched(0) || sim_need_resched(1));
+    sim_block(0);                                         /* the waker sleeps: sleeper runs on 0 */
+    assert_ptr_equal(sim_curr(0), sleeper);
+    (void)waker;
 }
 
 /* 2.4 recalculation: when every candidate's counter is 0, every task's
