@@ -99,6 +99,14 @@
  *                             is given back to its parent
  *   NICE_TO_TICKS(nice)  TICK_SCALE(20 - nice) + 1, TICK_SCALE(x) = x >> 2
  *                        at HZ = 100 (the 2.4 table for other HZ is kept)
+ *   GOODNESS_SYNC_WAKEUPS  1  honour sync wake-ups as 2.4 did (no
+ *                        reschedule_idle); 0 treats every wake-up as a plain
+ *                        wake_up_process().  This kernel's pipes mark every
+ *                        wake-up sync, as 2.6's pipes do, whereas 2.4's pipes
+ *                        and sockets used a sync wake-up only right before
+ *                        sleeping; build with CFLAGS_EXTRA=
+ *                        -DGOODNESS_SYNC_WAKEUPS=0 to get 2.4's plain
+ *                        wake-ups back for pipe workloads.
  */
 #include "sched.h"
 #ifndef HOST_TEST
@@ -123,6 +131,14 @@
 #define PROC_CHANGE_PENALTY 15
 #define DEF_COUNTER (10 * LINUX24_HZ / 100)
 #define MAX_COUNTER (20 * LINUX24_HZ / 100)
+
+/* 1: a sync wake-up (the waker is about to sleep) whose task may run on the
+ * waker's CPU skips reschedule_idle(), as 2.4 try_to_wake_up(p, 1) does.
+ * 0: every wake-up is treated as 2.4's plain wake_up_process().  See the
+ * header comment: this kernel's pipes mark every wake-up sync. */
+#ifndef GOODNESS_SYNC_WAKEUPS
+#define GOODNESS_SYNC_WAKEUPS 1
+#endif
 
 #define GOODNESS_IDLE (-1000)   /* what the idle task scores: never chosen over a runnable task */
 #define GOODNESS_YIELD (-1)
@@ -278,7 +294,7 @@ static int goodness_select_cpu(struct task *p, int waker_cpu, int flags)
     int last = p->cpu;
     bool last_ok = task_allowed_on(p, last);
     /* A sync wake-up that 2.4 would not announce: keep the core from kicking an idle last CPU. */
-    if ((flags & WAKE_SYNC) && task_allowed_on(p, waker_cpu) && last != waker_cpu &&
+    if (GOODNESS_SYNC_WAKEUPS && (flags & WAKE_SYNC) && task_allowed_on(p, waker_cpu) && last != waker_cpu &&
         (!last_ok || sched_cpu_is_idle(last)))
         return waker_cpu;
     if (last_ok)
@@ -308,7 +324,7 @@ static void goodness_enqueue(int cpu, struct task *p, int flags)
     nr_queued_on[cpu]++;
     int waker = g->waker_cpu >= 0 ? g->waker_cpu : sched_this_cpu();
     g->waker_cpu = -1;
-    if (!(flags & ENQUEUE_SYNC) || !task_allowed_on(p, waker))
+    if (!GOODNESS_SYNC_WAKEUPS || !(flags & ENQUEUE_SYNC) || !task_allowed_on(p, waker))
         reschedule_idle(p, -1, NULL);
 }
 

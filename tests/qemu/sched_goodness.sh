@@ -1,0 +1,78 @@
+# SCHED=goodness (Linux 2.4.18) under QEMU on 1, 2 and 4 vCPUs.
+#
+# Per vCPU count, two boots:
+#  1. bench=hackbench,cpuhog groups=2 loops=20 tasks=2*cpus seconds=2
+#     - every hackbench task finishes and every message arrives:
+#       2 groups x 20 senders x 20 receivers x 20 loops = 16000 messages;
+#     - no CPU stays idle while another has waiting tasks: 2*cpus CPU-bound
+#       tasks must together get all cpus CPUs, sum of shares >= 0.90 x cpus
+#       (2.4 has no balancer: an idle CPU is woken by reschedule_idle when a
+#       task is woken or preempted, and picks from the one global queue);
+#       every task gets at least 0.25 (the fair share is 0.5; 2.4's SMP
+#       epochs are uneven).  Only lower bounds: shares are wall-clock
+#       fractions, and a host that starves a vCPU thread inflates them.
+#  2. bench=cpuhog tasks=2 nice=0,10 seconds=3 bind=<last cpu>
+#     - nice 0 against nice 10 on one CPU: 2.4 gives NICE_TO_TICKS(0) = 6
+#       and NICE_TO_TICKS(10) = 3 ticks per epoch at HZ=100, so the ratio of
+#       shares is predicted 2.0; tolerance +-25% (3 s is about 33 epochs of
+#       90 ms, but shares are wall-clock time while the scheduler counts
+#       ticks, and on a busy host a stalled vCPU charges its stall to
+#       whichever task is current); on 1 vCPU the shares must also add up to
+#       one CPU (0.90..1.02);
+#     - affinity: both tasks are bound to the last CPU, so that CPU is busy
+#       (idle_ms <= 500, boot included) and every other CPU stays idle
+#       (idle_ms >= 2500 of the >= 3 s run); a task picked outside its mask
+#       would stop the kernel (sched_bug, exit 2), so exit 0 is checked too.
+. "$(dirname "$0")/../lib.sh"
+
+milli() { printf '%s\n' "$1" | sed -n 's/^\([0-9]*\)\.\([0-9][0-9][0-9]\)$/\1\2/p' | sed 's/^0*\([0-9]\)/\1/'; }
+in_range() { [ -n "$1" ] && [ "$1" -ge "$2" ] && [ "$1" -le "$3" ]; }
+idle_ms() { grep -E "^schedstat cpu=$1 " "$OUT" | head -1 | tr ' ' '\n' | sed -n 's/^idle_ms=//p'; }
+
+for smp in 1 2 4; do
+    tag="goodness-smp$smp"
+    ntasks=$((2 * smp))
+    boot goodness "$smp" "bench=hackbench,cpuhog groups=2 loops=20 tasks=$ntasks seconds=2" 256 80
+    check "$tag-exit0" [ "$RC" = 0 ]
+    expect "$tag-boot-line" "^boot: cpus=$smp sched=goodness hz=1000 "
+    expect "$tag-models-hz100" "^goodness: Linux 2.4.18 scheduler, counters in 2.4 ticks at HZ=100"
+    hb=$(results hackbench | head -1)
+    check "$tag-hackbench-ok" [ "$(field status "$hb")" = ok ]
+    check "$tag-hackbench-all-messages" [ "$(field messages "$hb")" = 16000 ]
+    check "$tag-hackbench-all-tasks" [ "$(field tasks_started "$hb")" = 80 ]
+    sum=0 min=100000 n=0
+    for share in $(results cpuhog | tr ' ' '\n' | sed -n 's/^share=//p'); do
+        m=$(milli "$share")
+        [ -n "$m" ] || continue
+        sum=$((sum + m)) n=$((n + 1))
+        [ "$m" -lt "$min" ] && min=$m
+    done
+    echo "# $tag: $n cpuhog tasks, shares sum $sum/1000 (of $smp CPUs), smallest $min/1000"
+    check "$tag-cpuhog-all-tasks-report" [ "$n" = "$ntasks" ]
+    check "$tag-no-cpu-idle-while-tasks-wait" in_range "$sum" $((smp * 900)) 1000000
+    check "$tag-every-hog-runs" in_range "$min" 250 1000
+
+    last=$((smp - 1))
+    boot goodness "$smp" "bench=cpuhog tasks=2 nice=0,10 seconds=3 bind=$last" 256 60
+    check "$tag-nice-exit0" [ "$RC" = 0 ]
+    l0=$(results cpuhog | grep ' task=0 ') l1=$(results cpuhog | grep ' task=1 ')
+    s0=$(milli "$(field share "$l0")") s1=$(milli "$(field share "$l1")")
+    if [ -n "$s0" ] && [ -n "$s1" ] && [ "$s1" -gt 0 ]; then
+        ratio=$((s0 * 1000 / s1))
+        echo "# $tag: nice 0 share $s0/1000, nice 10 share $s1/1000, ratio $ratio/1000 (predicted 2000)"
+        check "$tag-nice-ratio-2.0" in_range "$ratio" 1500 2500
+        [ "$smp" = 1 ] && check "$tag-nice-shares-one-cpu" in_range "$((s0 + s1))" 900 1020
+    else
+        echo "FAIL $tag-nice-ratio-2.0: no shares parsed (exit $RC)"
+        show_tail
+    fi
+    busy=$(idle_ms "$last")
+    echo "# $tag: bound cpu $last idle_ms=$busy"
+    check "$tag-affinity-bound-cpu-busy" in_range "$busy" 0 500
+    cpu=0
+    while [ "$cpu" -lt "$last" ]; do
+        idle=$(idle_ms "$cpu")
+        check "$tag-affinity-cpu$cpu-unused" in_range "$idle" 2500 1000000
+        cpu=$((cpu + 1))
+    done
+done
