@@ -1,27 +1,38 @@
 /*
- * In-kernel pipes (see pipe.h): a byte ring guarded by a spinlock, with one
- * wait queue for readers and one for writers.
+ * In-kernel pipes (see pipe.h): a byte ring and two lists of sleeping tasks
+ * (readers waiting for data, writers waiting for room), all guarded by one
+ * spinlock per pipe.
  *
- * The protocol with the wait queues is the one of wait.h: a sleeper queues
- * itself and marks itself asleep under the queue's lock, then tests its
- * condition; a waker changes the ring under the pipe lock, releases it and
- * only then looks at the queue.  Both lock releases are locked instructions
- * (full barriers), so the waker's unlocked "anyone waiting?" test cannot
- * miss a sleeper that has not yet seen the new state (the same reasoning
- * as Linux's waitqueue_active() after a barrier).  Skipping the wait-queue
- * lock when nobody waits is what makes a pipe operation cheap.
+ * The sleeping protocol is the one of wait.h, with the pipe lock in the
+ * role of the wait-queue lock: a task queues itself and marks itself
+ * TASK_SLEEPING under the lock after finding it cannot proceed, and a
+ * waker changes the ring and wakes the queued tasks under the same lock,
+ * so no wake-up is lost.  Using one lock for the ring and the sleepers
+ * (Linux's pipe_wait() likewise sleeps under the pipe's inode lock) halves
+ * the lock traffic of a blocking pipe operation compared with a ring lock
+ * plus a struct waitqueue; a pipe operation takes the lock once when it
+ * does not block.  The lock order is pipe lock -> task wake_lock ->
+ * run-queue lock, as for a wait queue.
  *
  * The lock is a plain spinlock (no interrupt masking): no interrupt handler
  * touches a pipe.
  */
 #include "pipe.h"
 #include "spinlock.h"
-#include "wait.h"
 #include "mem.h"
 #include "lib.h"
 #include "x86.h"
+#include "list.h"
+#include "task.h"
 #include "sched_core.h"
 #include "../sched/sched.h"
+
+/* A task sleeping on a pipe; lives on its stack. */
+struct pipe_waiter {
+    struct list_head entry;
+    struct task *task;
+    volatile bool queued;         /* cleared by the waker, as the last thing it touches */
+};
 
 struct pipe {
     spinlock_t lock;
@@ -32,8 +43,8 @@ struct pipe {
     volatile uint8_t write_closed;
     volatile uint8_t read_closed;
     volatile uint8_t shut;
-    struct waitqueue readers;     /* wait for data, EOF or shutdown */
-    struct waitqueue writers;     /* wait for space, no reader or shutdown */
+    struct list_head readers;     /* pipe_waiters waiting for data, EOF or shutdown */
+    struct list_head writers;     /* pipe_waiters waiting for room, no reader or shutdown */
 };
 
 static volatile int pipes_live, rings_live, ring_alloc_failures;
@@ -56,8 +67,12 @@ static void ring_free(char *ring, uint32_t size)
         page_free(ring, (int)((size + PAGE_SIZE - 1) / PAGE_SIZE));
 }
 
-/* Word copy: kernel memcpy is byte-wise (rep movsb), which TCG emulates a
- * byte at a time; pipes move most of the data of every workload. */
+/*
+ * Word copy, unrolled.  The kernel's memcpy is rep movsb, and TCG runs a
+ * rep-prefixed string instruction one iteration per translated block, so
+ * plain moves are several times faster under QEMU; pipes move most of the
+ * data of every workload.  (Kept out of gcc's loop-to-memcpy conversion.)
+ */
 static inline void copy(void *d, const void *s, uint32_t n)
 {
     uint32_t words = n >> 2, bytes = n & 3;
@@ -75,8 +90,8 @@ struct pipe *pipe_create(uint32_t size)
     if (!p)
         return NULL;
     spin_lock_init(&p->lock, "pipe");
-    waitqueue_init(&p->readers, "pipe readers");
-    waitqueue_init(&p->writers, "pipe writers");
+    list_init(&p->readers);
+    list_init(&p->writers);
     p->size = size;
     atomic_add_return(&pipes_live, 1);
     return p;
@@ -105,24 +120,43 @@ void pipe_get_stats(struct pipe_stats *out)
 }
 
 /*
- * Wake every sleeper on wq and take it off the queue (it queues itself again
- * if it has to wait more), with WAKE_SYNC.  Called with no pipe lock held,
- * after a lock release (see the top of the file for why the unlocked test is
- * safe).
+ * Pipe lock held: wake every task on list and take it off the list (it
+ * queues itself again if it still cannot proceed: Linux's
+ * autoremove_wake_function), so a reader that frees room 40 times wakes the
+ * blocked writers once.  The waiter is unlinked after its task is woken, and
+ * w->queued cleared last: after that the waiter (on its task's stack) may be
+ * gone.
  */
-static void wake_waiters(struct waitqueue *wq, int flags)
+static void wake_all(struct list_head *list, int flags)
 {
-    if (list_empty(&wq->waiters))
-        return;
-    unsigned long f = spin_lock_irqsave(&wq->lock);
-    struct list_head *pos, *tmp;
-    list_for_each_safe(pos, tmp, &wq->waiters) {
-        struct waiter *w = list_entry(pos, struct waiter, entry);
+    while (!list_empty(list)) {
+        struct pipe_waiter *w = list_first_entry(list, struct pipe_waiter, entry);
         wake_up_task(w->task, flags);
         list_del(&w->entry);
         w->queued = false;
     }
-    spin_unlock_irqrestore(&wq->lock, f);
+}
+
+/*
+ * Pipe lock held: sleep on list until a waker takes us off it (or anything
+ * else wakes us; callers re-check their condition).  Returns with the lock
+ * held again and the waiter unlinked.
+ */
+static void pipe_sleep(struct pipe *p, struct list_head *list)
+{
+    struct task *self = current_task();
+    struct pipe_waiter w;
+    w.task = self;
+    w.queued = true;
+    list_add_tail(&w.entry, list);
+    self->state = TASK_SLEEPING;
+    spin_unlock(&p->lock);
+    schedule();
+    spin_lock(&p->lock);
+    if (w.queued) {
+        list_del(&w.entry);
+        w.queued = false;
+    }
 }
 
 /* Install the ring on first use.  Allocated outside the pipe lock. */
@@ -178,58 +212,61 @@ int pipe_write(struct pipe *p, const void *buf, uint32_t n)
 {
     const char *src = buf;
     uint32_t done = 0;
+    int result = (int)n;
     if (n == 0)
         return 0;
     if (!p->ring && !ensure_ring(p))
         return PIPE_ENOMEM;
     /* A write that fits the ring is atomic: wait for room for all of it. */
-    bool atomic = n <= p->size;
-    while (done < n) {
-        uint32_t need = atomic ? n : 1;
-        spin_lock(&p->lock);
+    uint32_t need = n <= p->size ? n : 1;
+    spin_lock(&p->lock);
+    for (;;) {
         if (p->shut || p->read_closed) {
-            int err = p->shut ? PIPE_ESHUTDOWN : PIPE_EPIPE;
-            spin_unlock(&p->lock);
-            return done && !p->shut ? (int)done : err;
+            result = p->shut ? PIPE_ESHUTDOWN : done ? (int)done : PIPE_EPIPE;
+            break;
         }
         uint32_t space = p->size - p->count;
         if (space >= need) {
             uint32_t chunk = MIN(space, n - done);
             ring_put(p, src + done, chunk);
             done += chunk;
-            spin_unlock(&p->lock);
-            wake_waiters(&p->readers, WAKE_SYNC);
+            wake_all(&p->readers, WAKE_SYNC);
+            if (done == n)
+                break;
             continue;
         }
-        spin_unlock(&p->lock);
-        wait_event(p->writers, p->size - p->count >= need || p->read_closed || p->shut);
+        pipe_sleep(p, &p->writers);
     }
-    return (int)n;
+    spin_unlock(&p->lock);
+    return result;
 }
 
 int pipe_read(struct pipe *p, void *buf, uint32_t n)
 {
+    int result;
     if (n == 0)
         return 0;
+    spin_lock(&p->lock);
     for (;;) {
-        spin_lock(&p->lock);
         if (p->shut) {
-            spin_unlock(&p->lock);
-            return PIPE_ESHUTDOWN;
+            result = PIPE_ESHUTDOWN;
+            break;
         }
         if (p->count) {
             uint32_t chunk = MIN(p->count, n);
             ring_get(p, buf, chunk);
-            spin_unlock(&p->lock);
-            wake_waiters(&p->writers, WAKE_SYNC);
-            return (int)chunk;
+            wake_all(&p->writers, WAKE_SYNC);
+            result = (int)chunk;
+            break;
         }
-        bool eof = p->write_closed;
-        spin_unlock(&p->lock);
-        if (eof)
-            return 0;
-        wait_event(p->readers, p->count || p->write_closed || p->shut);
+        if (p->write_closed) {
+            result = 0;
+            break;
+        }
+        pipe_sleep(p, &p->readers);
     }
+    spin_unlock(&p->lock);
+    return result;
 }
 
 int pipe_read_full(struct pipe *p, void *buf, uint32_t n)
@@ -251,16 +288,16 @@ void pipe_close_write(struct pipe *p)
 {
     spin_lock(&p->lock);
     p->write_closed = 1;
+    wake_all(&p->readers, 0);
     spin_unlock(&p->lock);
-    wake_waiters(&p->readers, 0);
 }
 
 void pipe_close_read(struct pipe *p)
 {
     spin_lock(&p->lock);
     p->read_closed = 1;
+    wake_all(&p->writers, 0);
     spin_unlock(&p->lock);
-    wake_waiters(&p->writers, 0);
 }
 
 void pipe_shutdown(struct pipe *p)
@@ -269,9 +306,9 @@ void pipe_shutdown(struct pipe *p)
     p->shut = 1;
     p->write_closed = 1;
     p->read_closed = 1;
+    wake_all(&p->readers, 0);
+    wake_all(&p->writers, 0);
     spin_unlock(&p->lock);
-    wake_waiters(&p->readers, 0);
-    wake_waiters(&p->writers, 0);
 }
 
 int socketpair_create(struct socketpair *sp, uint32_t size)

@@ -37,6 +37,9 @@
 #define HB_MAX_GROUPS 100000u
 #define HB_MAX_FDS 1000u
 #define HB_MAX_LOOPS 1000000u
+/* Heap object for a receiver's state (heap classes are powers of two with an 8-byte
+ * header, and run_zalloc adds 8 more). */
+#define RECEIVER_STATE_BYTES (1024u - 16u)
 
 enum { IPC_PIPE = 0, IPC_SOCKET = 1 };
 static const char *const ipc_names[] = { "pipe", "socket", NULL };
@@ -56,7 +59,8 @@ struct hb_task {
     struct hb_group *group;
     uint32_t group_index, index;
     uint32_t *next_seq;           /* receivers: next sequence number expected from each sender */
-    char *buf;                    /* one message */
+    uint32_t batch_bytes;         /* receivers: size of buf, a multiple of datasize */
+    char *buf;                    /* senders: one message; receivers: a few */
 };
 
 /* One run at a time: the workloads run one after another. */
@@ -73,6 +77,36 @@ struct hb_outcome {
     char why[96];
 };
 
+/* Check the messages in buf[0..len) (len is a multiple of datasize); false after run_abort. */
+static bool hb_check_batch(struct hb_task *t, const char *buf, uint32_t len, uint32_t got)
+{
+    const struct hb_config *c = &hb.cfg;
+    for (uint32_t off = 0; off < len; off += c->datasize, got++) {
+        uint32_t sender, seq;
+        if (!msg_check(buf + off, c->datasize, &sender, &seq)) {
+            kprintf("hackbench: group %u receiver %u: corrupt message after %u good ones\n", t->group_index,
+                    t->index, got);
+            run_abort(&hb.run, RUN_ERROR, "corrupt_message");
+            return false;
+        }
+        if (sender >= c->fds || seq != t->next_seq[sender]) {
+            kprintf("hackbench: group %u receiver %u: sender %u sent message %u, expected %u\n", t->group_index,
+                    t->index, sender, seq, sender < c->fds ? t->next_seq[sender] : 0);
+            run_abort(&hb.run, RUN_ERROR, "message_out_of_sequence");
+            return false;
+        }
+        t->next_seq[sender]++;
+    }
+    return true;
+}
+
+/*
+ * A receiver reads whatever its channel holds, up to batch_bytes (a few
+ * messages), and checks each whole message; a message cut by the end of
+ * the buffer stays for the next read.  The original read() one message at
+ * a time; batching saves pipe calls but blocks and wakes at the same
+ * moments (an empty or a full ring).
+ */
 static void hb_receiver(void *arg)
 {
     struct hb_task *t = arg;
@@ -80,11 +114,11 @@ static void hb_receiver(void *arg)
     const struct hb_config *c = &hb.cfg;
     if (run_wait_start(r)) {
         struct pipe *in = t->group->in[t->index];
-        uint32_t total = c->fds * c->loops, got = 0;
-        for (; got < total; got++) {
-            int n = pipe_read_full(in, t->buf, c->datasize);
-            if (n != (int)c->datasize) {
-                if (n >= 0) {
+        uint32_t total = c->fds * c->loops, got = 0, have = 0;
+        while (got < total) {
+            int n = pipe_read(in, t->buf + have, t->batch_bytes - have);
+            if (n <= 0) {
+                if (n == 0) {
                     kprintf("hackbench: group %u receiver %u: end of stream after %u of %u messages\n",
                             t->group_index, t->index, got, total);
                     run_abort(r, RUN_ERROR, "lost_message");
@@ -93,20 +127,14 @@ static void hb_receiver(void *arg)
                 }
                 break;
             }
-            uint32_t sender, seq;
-            if (!msg_check(t->buf, c->datasize, &sender, &seq)) {
-                kprintf("hackbench: group %u receiver %u: corrupt message after %u good ones\n", t->group_index,
-                        t->index, got);
-                run_abort(r, RUN_ERROR, "corrupt_message");
+            have += (uint32_t)n;
+            uint32_t whole = have - have % c->datasize;
+            if (!hb_check_batch(t, t->buf, whole, got))
                 break;
-            }
-            if (sender >= c->fds || seq != t->next_seq[sender]) {
-                kprintf("hackbench: group %u receiver %u: sender %u sent message %u, expected %u\n", t->group_index,
-                        t->index, sender, seq, sender < c->fds ? t->next_seq[sender] : 0);
-                run_abort(r, RUN_ERROR, "message_out_of_sequence");
-                break;
-            }
-            t->next_seq[sender]++;
+            got += whole / c->datasize;
+            if (whole && whole < have)
+                memmove(t->buf, t->buf + whole, have - whole);
+            have -= whole;
         }
         if (got == total) {
             atomic_add_return(&hb.receivers_done, 1);
@@ -159,6 +187,10 @@ static bool hb_create_group(struct run *r, const struct hb_config *c, uint32_t g
     }
     g->senders_left = (int)c->fds;
     int mm = c->mode == MODE_THREAD ? new_mm_id() : -1;
+    /* A receiver's state stays within a 1 KiB heap object (memory per task matters to maxgroups). */
+    uint32_t room = RECEIVER_STATE_BYTES - sizeof(struct hb_task) - c->fds * sizeof(uint32_t);
+    uint32_t batch = c->fds * sizeof(uint32_t) + 2 * c->datasize < RECEIVER_STATE_BYTES
+                         ? room / c->datasize * c->datasize : c->datasize;
     for (uint32_t k = 0; k < c->fds; k++) {
         /* The receiver's channel first, as hackbench creates it before forking the receiver. */
         if (c->ipc == IPC_SOCKET) {
@@ -172,7 +204,7 @@ static bool hb_create_group(struct run *r, const struct hb_config *c, uint32_t g
             run_abort(r, RUN_OOM, "pipe");
             return false;
         }
-        struct hb_task *t = run_zalloc(r, sizeof(*t) + c->fds * sizeof(uint32_t) + c->datasize);
+        struct hb_task *t = run_zalloc(r, sizeof(*t) + c->fds * sizeof(uint32_t) + batch);
         if (!t) {
             run_abort(r, RUN_OOM, "task_state");
             return false;
@@ -182,6 +214,7 @@ static bool hb_create_group(struct run *r, const struct hb_config *c, uint32_t g
         t->index = k;
         t->next_seq = (uint32_t *)(t + 1);
         t->buf = (char *)(t->next_seq + c->fds);
+        t->batch_bytes = batch;
         if (!run_spawn(r, hb_receiver, t, "hb-receiver", mm)) {
             run_abort(r, RUN_OOM, "task_create");
             return false;

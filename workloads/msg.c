@@ -199,36 +199,41 @@ uint32_t pattern_seed(uint32_t a, uint32_t b, uint32_t c)
     return h;
 }
 
+__attribute__((optimize("no-tree-loop-distribute-patterns")))
 void pattern_fill(void *buf, uint32_t n, uint32_t seed, uint32_t word)
 {
     uint32_t v = seed + word * PATTERN_STEP;
     uint32_t *w = buf;
-    uint32_t words = n / 4;
-    for (uint32_t i = 0; i < words; i++, v += PATTERN_STEP)
-        w[i] = v;
-    uint8_t *tail = (uint8_t *)(w + words);
-    for (uint32_t i = 0; i < (n & 3); i++)
+    for (; n >= 16; n -= 16, w += 4, v += 4 * PATTERN_STEP) {
+        w[0] = v;
+        w[1] = v + PATTERN_STEP;
+        w[2] = v + 2 * PATTERN_STEP;
+        w[3] = v + 3 * PATTERN_STEP;
+    }
+    for (; n >= 4; n -= 4, v += PATTERN_STEP)
+        *w++ = v;
+    uint8_t *tail = (uint8_t *)w;
+    for (uint32_t i = 0; i < n; i++)
         tail[i] = (uint8_t)(v >> (8 * i));
 }
 
 bool pattern_check(const void *buf, uint32_t n, uint32_t seed, uint32_t word)
 {
-    uint32_t v = seed + word * PATTERN_STEP;
+    uint32_t v = seed + word * PATTERN_STEP, diff = 0;
     const uint32_t *w = buf;
-    uint32_t words = n / 4, diff = 0;
-    for (uint32_t i = 0; i < words; i++, v += PATTERN_STEP)
-        diff |= w[i] ^ v;
-    const uint8_t *tail = (const uint8_t *)(w + words);
-    for (uint32_t i = 0; i < (n & 3); i++)
+    for (; n >= 16; n -= 16, w += 4, v += 4 * PATTERN_STEP)
+        diff |= (w[0] ^ v) | (w[1] ^ (v + PATTERN_STEP)) | (w[2] ^ (v + 2 * PATTERN_STEP)) |
+                (w[3] ^ (v + 3 * PATTERN_STEP));
+    for (; n >= 4; n -= 4, v += PATTERN_STEP)
+        diff |= *w++ ^ v;
+    const uint8_t *tail = (const uint8_t *)w;
+    for (uint32_t i = 0; i < n; i++)
         diff |= tail[i] ^ (uint8_t)(v >> (8 * i));
     return diff == 0;
 }
 
-static uint16_t header_check(uint32_t seq, uint32_t sender, uint32_t size)
-{
-    uint32_t h = pattern_seed(seq, sender, size ^ 0x4d534721u);
-    return (uint16_t)(h ^ (h >> 16));
-}
+/* The header check and the payload pattern both come from one hash of (sender, seq, size). */
+static uint16_t header_check(uint32_t seed) { return (uint16_t)(seed ^ (seed >> 16) ^ 0x4d53); }
 
 struct msg_header {
     uint32_t seq;
@@ -240,18 +245,18 @@ STATIC_ASSERT(sizeof(struct msg_header) == MSG_HEADER, "message header layout");
 void msg_fill(void *buf, uint32_t size, uint32_t sender, uint32_t seq)
 {
     struct msg_header *h = buf;
+    uint32_t seed = pattern_seed(sender, seq, size);
     h->seq = seq;
     h->sender = (uint16_t)sender;
-    h->check = header_check(seq, sender, size);
-    pattern_fill((char *)buf + MSG_HEADER, size - MSG_HEADER, pattern_seed(sender, seq, size), 0);
+    h->check = header_check(seed);
+    pattern_fill((char *)buf + MSG_HEADER, size - MSG_HEADER, seed, 0);
 }
 
 bool msg_check(const void *buf, uint32_t size, uint32_t *sender, uint32_t *seq)
 {
     const struct msg_header *h = buf;
-    if (h->check != header_check(h->seq, h->sender, size))
-        return false;
-    if (!pattern_check((const char *)buf + MSG_HEADER, size - MSG_HEADER, pattern_seed(h->sender, h->seq, size), 0))
+    uint32_t seed = pattern_seed(h->sender, h->seq, size);
+    if (h->check != header_check(seed) || !pattern_check((const char *)buf + MSG_HEADER, size - MSG_HEADER, seed, 0))
         return false;
     *sender = h->sender;
     *seq = h->seq;
