@@ -60,7 +60,8 @@ $(BUILD)/kernel.elf: $(KERNEL_OBJS) linker.ld
 
 # A GRUB (multiboot) ISO whose default entry boots at once with the default workload.
 iso: kernel $(BUILD)/kernel.iso
-$(BUILD)/kernel.iso: $(BUILD)/kernel.elf tools/grub.cfg
+# Always rebuilt: CMDLINE is baked into grub.cfg.
+$(BUILD)/kernel.iso: $(BUILD)/kernel.elf tools/grub.cfg FORCE
 	@rm -rf $(BUILD)/iso && mkdir -p $(BUILD)/iso/boot/grub
 	cp $(BUILD)/kernel.elf $(BUILD)/iso/boot/kernel.elf
 	sed 's|@CMDLINE@|$(CMDLINE)|' tools/grub.cfg > $(BUILD)/iso/boot/grub/grub.cfg
@@ -102,6 +103,8 @@ check-deps:
 
 clean:
 	rm -rf build
+
+FORCE:
 
 help:
 	@echo "targets: all run run-iso iso gdb test test-host test-qemu deps clean list-scheds tools seed-table"

@@ -413,6 +413,9 @@ void watchdog_touch(void) { last_progress_ms = (uint32_t)(clock_ns() / NSEC_PER_
 
 static void watchdog_fire(uint64_t stalled_ns)
 {
+    static volatile int fired;
+    if (xchg(&fired, 1))
+        return;             /* another CPU is already reporting */
     char s[32];
     kprintf("watchdog: no progress for %s s (watchdog=%llu)\n", fmt_fixed(s, stalled_ns, NSEC_PER_SEC, 1),
             (unsigned long long)(watchdog_ns / NSEC_PER_SEC));
@@ -433,10 +436,11 @@ void sched_tick(void)
     if (cpu == 0) {
         jiffies++;
         run_timers(now);
-        uint64_t stalled = now - (uint64_t)last_progress_ms * NSEC_PER_MSEC;
-        if (watchdog_ns && now > (uint64_t)last_progress_ms * NSEC_PER_MSEC && stalled > watchdog_ns)
-            watchdog_fire(stalled);
     }
+    /* Every CPU watches, so one CPU stuck with interrupts off cannot hide a stall. */
+    uint64_t last = (uint64_t)last_progress_ms * NSEC_PER_MSEC;
+    if (watchdog_ns && now > last && now - last > watchdog_ns)
+        watchdog_fire(now - last);
     spin_lock(rq_lock(cpu));
     scheduler.tick(cpu, c->curr);
     spin_unlock(rq_lock(cpu));
