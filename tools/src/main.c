@@ -638,6 +638,11 @@ static void print_compare_block(FILE *f, const struct view *v, const struct tabl
     for (size_t s = 0; s < ns; s++)
         for (size_t a = 0; a < na; a++)
             has[s] = has[s] || b->cell[s * na + a].n + b->cell[s * na + a].nfail;
+    /* Columns with no run at all in this block are left out. */
+    bool *present = xcalloc(na + 1, sizeof(bool));
+    for (size_t a = 0; a < na; a++)
+        for (size_t s = 0; s < ns; s++)
+            present[a] = present[a] || b->cell[s * na + a].n + b->cell[s * na + a].nfail;
     size_t lw = 10 + strlen(an) + 1;
     for (size_t a = 0; a < na; a++)
         if (10 + strlen(an) + 1 + strlen(v->across_v[a]) + 1 > lw)
@@ -662,6 +667,8 @@ static void print_compare_block(FILE *f, const struct view *v, const struct tabl
     char num[64], lab[128];
     for (int st = 0; st < ST_N; st++)
         for (size_t a = 0; a < na; a++) {
+            if (!present[a])
+                continue;
             snprintf(lab, sizeof(lab), "%-9s %s-%s", stat_name[st], an, v->across_v[a]);
             fprintf(f, "%-*s", (int)lw, lab);
             double base = stat_of(&sum[a], st);
@@ -679,6 +686,8 @@ static void print_compare_block(FILE *f, const struct view *v, const struct tabl
             fputc('\n', f);
         }
     for (size_t a = 0; a < na; a++) {
+        if (!present[a])
+            continue;
         snprintf(lab, sizeof(lab), "%-9s %s-%s", "Welch-p", an, v->across_v[a]);
         fprintf(f, "%-*s", (int)lw, lab);
         for (size_t s = 0; s < ns; s++) {
@@ -697,6 +706,8 @@ static void print_compare_block(FILE *f, const struct view *v, const struct tabl
         fputc('\n', f);
     }
     for (size_t a = 0; a < na; a++) {
+        if (!present[a])
+            continue;
         snprintf(lab, sizeof(lab), "%-9s %s-%s", "Runs", an, v->across_v[a]);
         fprintf(f, "%-*s", (int)lw, lab);
         for (size_t s = 0; s < ns; s++) {
@@ -719,6 +730,7 @@ static void print_compare_block(FILE *f, const struct view *v, const struct tabl
     free(sum);
     free(w);
     free(has);
+    free(present);
 }
 
 static int cmd_compare(int argc, char **argv)

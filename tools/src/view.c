@@ -157,9 +157,8 @@ char *view_build(struct view *v, const struct table *t, const char *bench, const
     /* The metric. */
     const char *metric = o->metric;
     if (!metric) {
-        const char *d = default_metric(bench);
-        if (d && table_col(t, d) >= 0)
-            metric = d;
+        /* The workload's own metric, even when no run produced it (all failed). */
+        metric = default_metric(bench);
     }
     for (size_t c = 0; !metric && c < t->ncols; c++) {
         if (!is_metric_key(t->col[c]))

@@ -1,0 +1,158 @@
+# End to end: tools/schedlab runs a tiny matrix under TCG and turns it into
+# a CSV, a seed-style table, comparisons, PNG/SVG plots and an HTML report;
+# a boot killed by its timeout becomes failed rows; bad arguments and bad
+# input give errors, never crashes.  About a minute on a 2-core host.
+. "$(dirname "$0")/../lib.sh"
+
+SL="$ROOT/tools/schedlab"
+D="$TMP/tools.$$"
+mkdir -p "$D"
+fail_with() { echo "FAIL $1: $2"; shift 2; [ $# -gt 0 ] && sed 's/^/    | /' "$@" | tail -15; }
+# ok_if NAME WHY-IF-NOT COMMAND...: a check that shows the log it was about on failure
+ok_if() { name=$1 why=$2; shift 2; if "$@"; then echo "ok $name"; else fail_with "$name" "$why" "$D/last.log"; fi; }
+csv_col() {  # csv_col FILE NAME: the values of column NAME (no quoted commas in these files)
+    awk -F, -v n="$2" 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == n) c = i; next } c { print $c }' "$1"
+}
+
+make -s -C "$ROOT" tools >"$D/last.log" 2>&1
+ok_if tools-build "make tools failed" [ -x "$ROOT/build/tools/schedlab-tool" ]
+
+# --- the matrix: rr at 1 and 2 vCPUs, hackbench with two group counts, 2 runs per boot
+A="$D/a"
+"$SL" run --sched rr --smp 1,2 --bench hackbench --groups 2,4 --loops 10 --runs 2 --timeout 60 --out "$A" \
+    >"$D/run.out" 2>"$D/last.log"
+rc=$?
+ok_if tools-run-exit0 "run exited $rc" [ $rc = 0 ]
+ok_if tools-run-progress "no progress/ETA lines on stderr" grep -q 'done.*2/2 done, 0 left.*ETA' "$D/last.log"
+ok_if tools-csv-exists "no results.csv" [ -s "$A/results.csv" ]
+cp "$A/results.csv" "$D/last.log" 2>/dev/null
+head -1 "$A/results.csv" | grep -q '^sched,smp,boot,run,bench,groups,.*time_s,.*status,reason,oversubscribed,log$'
+ok_if tools-csv-header "header lacks the fixed columns" [ $? = 0 ]
+rows=$(($(wc -l <"$A/results.csv") - 1))
+ok_if tools-csv-rows "expected 8 rows (2 smp x 2 runs x 2 groups), got $rows" [ "$rows" = 8 ]
+ok_if tools-csv-all-ok "not every row is status=ok" [ "$(csv_col "$A/results.csv" status | sort -u)" = ok ]
+ok_if tools-csv-smp "smp column is not {1,2}" [ "$(csv_col "$A/results.csv" smp | sort -u | tr '\n' ' ')" = "1 2 " ]
+ok_if tools-csv-groups "groups column is not {2,4}" [ "$(csv_col "$A/results.csv" groups | sort -n | uniq -c | awk '{print $1 "x" $2}' | tr '\n' ' ')" = "4x2 4x4 " ]
+bad_times=$(csv_col "$A/results.csv" time_s | grep -cvE '^[0-9]+\.[0-9]+$')
+ok_if tools-csv-metric "time_s not a decimal in $bad_times rows" [ "$bad_times" = 0 ]
+cp "$A/meta.txt" "$D/last.log" 2>/dev/null
+for key in date git_revision qemu accel host_cpu_model host_cpus kernel_cmdline; do
+    ok_if "tools-meta-$key" "meta.txt has no $key:" grep -q "^$key: ." "$A/meta.txt"
+done
+ok_if tools-meta-cmdline "the kernel command line is not recorded exactly" \
+    grep -qx 'kernel_cmdline: bench=hackbench runs=2 groups=2,4 loops=10' "$A/meta.txt"
+ok_if tools-logs "not one serial log per boot" [ "$(ls "$A"/logs/*.log | wc -l)" = 2 ]
+
+# --- table: the seed's layout
+"$SL" table "$A" >"$D/table.out" 2>"$D/last.log"
+rc=$?
+cp "$D/table.out" "$D/last.log"
+ok_if tools-table-exit0 "table exited $rc" [ $rc = 0 ]
+ok_if tools-table-header "no 'number of groups  2  4' header" grep -qE '^number of groups +2 +4$' "$D/table.out"
+ok_if tools-table-blocks "no '1 CPU' and '2 CPUs' blocks" sh -c "grep -qx '1 CPU' '$D/table.out' && grep -qx '2 CPUs' '$D/table.out'"
+ok_if tools-table-means "no rr line with two numbers" grep -qE '^   rr +[0-9.]+ +[0-9.]+$' "$D/table.out"
+ok_if tools-table-ratio "no ratio line" grep -qE '^   ratio to groups=2 +1\.00 +[0-9.]+$' "$D/table.out"
+"$SL" table --stddev --cv "$A" >"$D/last.log" 2>&1
+ok_if tools-table-stddev "no stddev / cv lines" sh -c "grep -q '^     stddev ' '$D/last.log' && grep -q '^     coeff. of variation .*%' '$D/last.log'"
+
+# --- a second directory (one boot), then compare the two
+B="$D/b"
+"$SL" run --sched rr --smp 1 --bench hackbench --groups 2,4 --loops 10 --runs 3 --timeout 60 --out "$B" \
+    >/dev/null 2>"$D/last.log"
+ok_if tools-run2-exit0 "second run failed" [ -s "$B/results.csv" ]
+"$SL" compare "$A" "$B" --labels before,after >"$D/compare.out" 2>"$D/last.log"
+rc=$?
+cp "$D/compare.out" "$D/last.log"
+ok_if tools-compare-exit0 "compare exited $rc" [ $rc = 0 ]
+for stat in Min Amean Stddev CoeffVar Max Welch-p; do
+    ok_if "tools-compare-$stat" "no $stat line" grep -qE "^$stat +groups-2 " "$D/compare.out"
+done
+ok_if tools-compare-labels "no before/after columns" grep -qE '^ +before +after$' "$D/compare.out"
+ok_if tools-compare-base "baseline column is not 0.00%" grep -qE '^Amean +groups-2 +[0-9.]+ \(   0\.00%\)' "$D/compare.out"
+ok_if tools-compare-test "the test is not named" grep -q "Welch's two-sided t-test" "$D/compare.out"
+ok_if tools-compare-smp2-only-a "the 2-CPU block (only in before) is missing" grep -q '^hackbench time_s, rr, 2 CPUs' "$D/compare.out"
+"$SL" compare "$A" >"$D/last.log" 2>&1
+ok_if tools-compare-one-sched "one scheduler is not said" grep -q 'only one scheduler' "$D/last.log"
+
+# --- plots: PNG and SVG, one per CPU count
+"$SL" plot "$A" --out "$D/plots" >"$D/last.log" 2>&1
+rc=$?
+ok_if tools-plot-exit0 "plot exited $rc" [ $rc = 0 ]
+for smp in 1 2; do
+    png="$D/plots/hackbench-time_s-smp$smp.png"
+    magic=$(od -An -tx1 -N8 "$png" 2>/dev/null | tr -d ' \n')
+    ok_if "tools-plot-png-smp$smp" "$png is not a PNG (magic '$magic')" [ "$magic" = 89504e470d0a1a0a ]
+    ok_if "tools-plot-svg-smp$smp" "no SVG beside it" grep -q '<svg' "$D/plots/hackbench-time_s-smp$smp.svg"
+done
+
+# --- report: one self-contained HTML file
+"$SL" report "$A" >"$D/last.log" 2>&1
+rc=$?
+ok_if tools-report-exit0 "report exited $rc" [ $rc = 0 ]
+ok_if tools-report-png "no inline PNG" grep -q 'src="data:image/png;base64,iVBORw0KGgo' "$A/report.html"
+ok_if tools-report-self-contained "it links to other files" sh -c "! grep -Eq '(src|href)=\"(http|file:|[a-z0-9_./-]+\\.(png|svg|css|js)\")' '$A/report.html'"
+ok_if tools-report-sections "a section is missing" sh -c "grep -q 'git_revision' '$A/report.html' && grep -q 'number of groups' '$A/report.html' && grep -q 'id=\"failures\"' '$A/report.html'"
+
+# --- a failed boot: killed by its timeout, recorded with its reason, never averaged in
+F="$D/f"
+"$SL" run --sched rr --smp 1 --bench hackbench --groups 2,200 --loops 5000 --timeout 3 --out "$F" \
+    >/dev/null 2>"$D/last.log"
+rc=$?
+ok_if tools-failed-exit1 "a matrix with a failed boot exited $rc, not 1" [ $rc = 1 ]
+cp "$F/results.csv" "$D/last.log" 2>/dev/null
+ok_if tools-failed-row "no status=failed row with the timeout reason" grep -q ',failed,missing result: timeout' "$F/results.csv"
+with_metric=$(awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) { if ($i == "status") s = i; if ($i == "time_s") t = i }; next }
+    t && $s == "failed" && $t != "" { n++ } END { print n + 0 }' "$F/results.csv")
+ok_if tools-failed-no-metric "$with_metric failed rows have a metric" [ "$with_metric" = 0 ]
+"$SL" table "$F" >"$D/last.log" 2>&1
+ok_if tools-failed-table "the table does not show FAILED and the reason" sh -c "grep -q FAILED '$D/last.log' && grep -q 'timeout' '$D/last.log'"
+"$SL" failures "$F" >"$D/last.log" 2>&1
+ok_if tools-failed-list "failures does not list the boot" grep -q 'rr-smp1-boot1: exit 124' "$D/last.log"
+
+# --- bad arguments: usage errors (exit 2) or errors (exit 1), never a crash
+usage() {  # usage NAME EXPECTED-EXIT ARGS...
+    name=$1 want=$2; shift 2
+    "$SL" "$@" >"$D/last.log" 2>&1
+    got=$?
+    if [ "$got" = "$want" ] && grep -q '^error: ' "$D/last.log"; then echo "ok tools-args-$name"; else
+        fail_with "tools-args-$name" "exit $got (wanted $want) or no error: line" "$D/last.log"; fi
+}
+usage no-verb 2
+usage bad-verb 2 frobnicate
+usage unknown-flag 2 run --sched rr --bench boot --out "$D/x" --frobnicate 3
+usage no-sched 2 run --bench boot --out "$D/x"
+usage bad-smp 2 run --sched rr --smp 0 --bench boot --out "$D/x"
+usage bad-groups 2 run --sched rr --bench hackbench --groups 5,,6 --out "$D/x"
+usage twice 2 run --sched rr --bench hackbench --groups 5 --groups 6 --out "$D/x"
+usage unknown-sched 1 run --sched nosuch --bench boot --out "$D/x"
+usage unknown-bench 1 run --sched rr --bench nosuch --out "$D/x"
+usage out-not-empty 1 run --sched rr --bench boot --out "$A"
+usage table-missing 1 table "$D/nonexistent"
+usage table-bad-flag 2 table --frob "$A"
+usage compare-bad-base 1 compare "$A" --base nosuch
+usage plot-no-out 2 plot "$A"
+usage report-missing 1 report "$D/nonexistent"
+
+# --- garbage input: every verb answers with an error or a table, never a signal
+G="$D/g"
+mkdir -p "$G/logs"
+head -c 4096 /dev/urandom >"$G/results.csv"
+head -c 512 /dev/urandom >"$G/boots.csv"
+printf 'cmdline bench=hackbench groups=1,2\n' >"$G/matrix.txt"
+printf 'x rr 1 1\ny rr 2 1\n' >"$G/jobs.txt"
+head -c 3000 /dev/urandom >"$G/logs/x.log"
+printf 'rc=2' >"$G/logs/x.rc"
+crashed=""
+for verb in "table" "compare" "failures" "seed-table" "collect" "table" "compare"; do
+    "$ROOT/build/tools/schedlab-tool" $verb "$G" >/dev/null 2>&1
+    rc=$?
+    [ $rc -ge 128 ] && crashed="$crashed $verb($rc)"
+done
+cut -c1-20 "$A/results.csv" >"$G/truncated.csv"
+"$ROOT/build/tools/schedlab-tool" table "$G/truncated.csv" >/dev/null 2>&1
+[ $? -ge 128 ] && crashed="$crashed truncated-csv"
+RC=0 OUT=/dev/null check tools-garbage-no-crash [ -z "$crashed" ]
+ok_if tools-garbage-collect-rows "collect of garbage logs did not give failed rows" \
+    sh -c "[ \$(grep -c ',failed,' '$G/results.csv') -ge 2 ]"
+
+rm -rf "$D"
