@@ -54,7 +54,8 @@ static int read_memory_map(const struct multiboot_info *mb, struct mem_region *r
     return n;
 }
 
-/* QEMU and GRUB both start the multiboot command line with the kernel's file name. */
+/* QEMU's -kernel starts the multiboot command line with the kernel's file
+ * name, GRUB 2 does not: skip a first word that is a path, not key=value. */
 static const char *kernel_arguments(const struct multiboot_info *mb)
 {
     if (!(mb->flags & MB_FLAG_CMDLINE))
@@ -62,9 +63,13 @@ static const char *kernel_arguments(const struct multiboot_info *mb)
     const char *s = (const char *)(uintptr_t)mb->cmdline;
     while (*s == ' ')
         s++;
-    while (*s && *s != ' ')
-        s++;
-    return s;
+    const char *end = s;
+    bool has_slash = false, has_equals = false;
+    for (; *end && *end != ' '; end++) {
+        has_slash |= *end == '/';
+        has_equals |= *end == '=';
+    }
+    return has_slash && !has_equals ? end : s;
 }
 
 static const char *detect_accel(void)

@@ -59,6 +59,7 @@ echo "run: smp=$SMP host_cpus=$HOST_CPUS accel=$ACCEL oversubscribed=$OVER${OVER
 if [ -n "$ISO" ]; then
     BOOT="-cdrom $ISO -boot d"
 else
+    KERNEL=$(realpath "$KERNEL")   # a path with a slash: the kernel skips it on its command line
     BOOT="-kernel $KERNEL"
 fi
 set -- -M pc -m "$MEM" -smp "$SMP" $ACCEL_ARGS $BOOT \

@@ -55,12 +55,12 @@ check "timeout-exit124" [ "$RC" = 124 ]
 check "timeout-message" grep -q 'timeout' "$OUT.err"
 
 # The GRUB ISO boots the default workload at once.
-if ( flock 9; make -s -C "$ROOT" SCHED=rr iso CMDLINE='bench=boot' >"$TMP/iso.log" 2>&1 ) 9>"$ROOT/build/.lock"; then
+if ( flock 9; make -s -C "$ROOT" SCHED=rr iso CMDLINE='bench=pingpong pairs=1 rounds=10' >"$TMP/iso.log" 2>&1 ) 9>"$ROOT/build/.lock"; then
     OUT="$TMP/iso.out"
     "$ROOT/tools/qemu-run.sh" --iso "$ROOT/build/rr/kernel.iso" --smp 2 --timeout 60 >"$OUT" 2>"$OUT.err"; RC=$?
     check "iso-exit0" [ "$RC" = 0 ]
     expect "iso-boot-line" '^boot: cpus=2 sched=rr '
-    expect "iso-result" '^result bench=boot '
+    expect "iso-cmdline-applied" '^result bench=pingpong .*pairs=1 rounds=10 '
 else
     echo "FAIL iso-build: make iso failed"; tail -5 "$TMP/iso.log" | sed 's/^/    /'
 fi
