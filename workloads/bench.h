@@ -33,6 +33,9 @@ struct bench {
 
 /* The CPUs every task of the run may use (bind=, else all online CPUs). */
 cpumask_t bench_cpus(void);
+/* True when the short default suite runs (no bench=, or bench=all): workloads
+ * then use smaller defaults for the keys the command line does not give. */
+bool bench_suite_mode(void);
 /* Writes "result bench=<b> sched=<s> cpus=<n> run=<i>" into buf; returns its length. */
 int bench_result_begin(char *buf, size_t size, const char *bench, int run_index);
 void bench_start(void);          /* boot CPU: create the task that runs everything */

@@ -150,7 +150,7 @@ static void lat_ctx_setup(void)
 {
     lc_nprocs = cmdline_uint_list("procs", "2", 2, LC_MAX_PROCS, lc_procs, CMDLINE_MAX_LIST);
     lc_size_kib = cmdline_uint("size", 0, 0, LC_MAX_SIZE_KIB);
-    lc_loops = cmdline_uint("loops", 10000, 1, 100000000);
+    lc_loops = cmdline_uint("loops", bench_suite_mode() ? 1000 : 10000, 1, 100000000);
     lc_pipe_size = param_pipe_size();
 }
 

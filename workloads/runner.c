@@ -18,8 +18,10 @@ extern const struct bench *const __start_benches[], *const __stop_benches[];
 
 static const char *const kernel_keys[] = { "bench", "runs", "bind", "watchdog", NULL };
 static cpumask_t bind_mask;
+static bool suite_mode;
 
 cpumask_t bench_cpus(void) { return bind_mask; }
+bool bench_suite_mode(void) { return suite_mode; }
 
 int bench_result_begin(char *buf, size_t size, const char *bench, int run_index)
 {
@@ -50,6 +52,7 @@ static int select_benches(const struct bench **out)
     const char *v = cmdline_get("bench");
     int n = 0;
     if (!v || strcmp(v, "all") == 0) {
+        suite_mode = true;
         for (const struct bench *const *b = __start_benches; b < __stop_benches; b++)
             if ((*b)->in_default_suite && n < MAX_SELECTED)
                 out[n++] = *b;
@@ -126,7 +129,7 @@ static int boot_run(int run_index)
 static const struct bench boot_bench = {
     .name = "boot",
     .summary = "boot, print the boot line and exit",
-    .in_default_suite = true,
+    .in_default_suite = false,
     .run = boot_run,
 };
 BENCH(boot_bench);

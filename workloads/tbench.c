@@ -253,7 +253,7 @@ static void tb_server(void *arg)
 static void tbench_setup(void)
 {
     tb_nclients = cmdline_uint_list("clients", "4", 1, TB_MAX_CLIENTS, tb_clients, CMDLINE_MAX_LIST);
-    tb_seconds = cmdline_uint("seconds", 3, 1, 86400);
+    tb_seconds = cmdline_uint("seconds", bench_suite_mode() ? 1 : 3, 1, 86400);
     tb_pipe_size = param_pipe_size();
     build_deck();
 }
