@@ -11,22 +11,32 @@
 #       start on the runner's CPU (2.6.24's SD_CPU_INIT domain does no fork
 #       balancing, and they are woken from there), so idle CPUs must pull
 #       them (newly-idle and 1 ms idle balancing).  Together they must get
-#       all the CPUs: sum of shares >= 0.90 x cpus;
+#       all the CPUs: sum of shares 0.90..1.10 x cpus (over 1: a starved
+#       vCPU's clock runs on while the host deschedules it);
 #     - fairness across CPUs: with two hogs per CPU the balancer's rule
 #       (move only while the load difference shrinks) gives 2048 on every
 #       CPU, so each hog gets about 0.5; every share must be 0.30..0.70;
 #     - on 2 and 4 vCPUs the balancer moved tasks (migrations > 0).
-#  2. bench=cpuhog tasks=2 nice=0,5 seconds=3 bind=<last cpu>
+#  2. bench=cpuhog tasks=2 nice=0,5 bind=<last cpu>
 #     - nice 0 against nice 5 on one CPU: the weight table gives
 #       1024 / 335 = 3.06 (vruntimes stay within one slice, so the error
-#       over 3 s is about 1%; measured 2.97..3.15 on this machine).
-#       Tolerance 2.75..3.37 (+-10%);
-#     - the two shares add up to one CPU (0.90..1.02);
+#       is about 1%);
+#     - on 1 vCPU with --accel icount (guest time = instructions executed,
+#       so host load cannot disturb it; seconds=1 keeps it near 20 s of wall
+#       time): ratio 2.90..3.21 (+-5%; measured 3.065; 3.08 with seconds=2 on 1, 2
+#       and 4 vCPUs), shares sum 0.95..1.05;
+#     - on 2 and 4 vCPUs with plain TCG, seconds=3: ratio 2.75..3.37
+#       (+-10%; measured 2.97..3.15), shares sum 0.90..1.10 (a vCPU's clock
+#       runs on while the host deschedules it).  With 4 vCPUs on 2 busy
+#       host cores QEMU has delivered as few as 525 of ~3000 ticks to the
+#       bound CPU (ratio 3.38, shares sum 0.37; 84 ticks at a host load of
+#       16): when the bound CPU saw fewer than 2400 ticks the ratio and sum
+#       are reported but not asserted (the icount run always asserts them);
 #     - affinity: both tasks are bound to the last CPU, so that CPU is busy
-#       (idle_ms <= 500 of a ~3 s run, boot included) and every other CPU
-#       stays idle (idle_ms >= 2600); a task picked outside its mask would
+#       (idle_ms <= 500, boot included) and every other CPU stays idle
+#       (idle_ms >= 0.85 x the run); a task picked outside its mask would
 #       stop the kernel (sched_bug, exit 2), so exit 0 is checked too.
-# About 60 s on this 2-core machine.
+# About 80 s on this 2-core machine when it is not overloaded.
 . "$(dirname "$0")/../lib.sh"
 
 milli() { printf '%s\n' "$1" | sed -n 's/^\([0-9]*\)\.\([0-9][0-9][0-9]\)$/\1\2/p' | sed 's/^0*\([0-9]\)/\1/'; }
@@ -55,7 +65,7 @@ for smp in 1 2 4; do
     done
     echo "# $tag: $n cpuhog tasks, shares sum $sum/1000 (of $smp CPUs), smallest $min/1000, largest $max/1000"
     check "$tag-cpuhog-all-tasks-report" [ "$n" = "$ntasks" ]
-    check "$tag-no-cpu-idle-while-tasks-wait" in_range "$sum" $((smp * 900)) $((smp * 1020))
+    check "$tag-no-cpu-idle-while-tasks-wait" in_range "$sum" $((smp * 900)) $((smp * 1100))
     check "$tag-every-hog-gets-half-a-cpu" in_range "$min" 300 700
     check "$tag-no-hog-gets-more-than-its-half" in_range "$max" 300 700
     if [ "$smp" -gt 1 ]; then
@@ -69,15 +79,28 @@ for smp in 1 2 4; do
     fi
 
     last=$((smp - 1))
-    boot cfs "$smp" "bench=cpuhog tasks=2 nice=0,5 seconds=3 bind=$last" 256 60
+    if [ "$smp" = 1 ]; then
+        seconds=1 accel=icount ratio_lo=2900 ratio_hi=3210 sum_lo=950 sum_hi=1050
+    else
+        seconds=3 accel=tcg ratio_lo=2750 ratio_hi=3370 sum_lo=900 sum_hi=1100
+    fi
+    nice_boot() { boot cfs "$smp" "bench=cpuhog tasks=2 nice=0,5 seconds=$seconds bind=$last" 256 90 "$accel"; }
+    nice_boot
+    starved=no
+    if [ "$accel" = tcg ] && [ "$(stat_field "$last" ticks)" -lt 2400 ] 2>/dev/null; then
+        starved=yes
+        echo "# $tag: bound cpu $last got $(stat_field "$last" ticks) of ~3000 ticks: the host starved the guest; ratio reported, not asserted"
+    fi
     check "$tag-nice-exit0" [ "$RC" = 0 ]
     l0=$(results cpuhog | grep ' task=0 ') l1=$(results cpuhog | grep ' task=1 ')
     s0=$(milli "$(field share "$l0")") s1=$(milli "$(field share "$l1")")
     if [ -n "$s0" ] && [ -n "$s1" ] && [ "$s1" -gt 0 ]; then
         ratio=$((s0 * 1000 / s1))
-        echo "# $tag: nice 0 share $s0/1000, nice 5 share $s1/1000, ratio $ratio/1000 (predicted 3057)"
-        check "$tag-nice-ratio-1024-to-335" in_range "$ratio" 2750 3370
-        check "$tag-nice-shares-one-cpu" in_range "$((s0 + s1))" 900 1020
+        echo "# $tag: $accel, nice 0 share $s0/1000, nice 5 share $s1/1000, ratio $ratio/1000 (predicted 3057)"
+        if [ "$starved" = no ]; then
+            check "$tag-nice-ratio-1024-to-335" in_range "$ratio" "$ratio_lo" "$ratio_hi"
+            check "$tag-nice-shares-one-cpu" in_range "$((s0 + s1))" "$sum_lo" "$sum_hi"
+        fi
     else
         echo "FAIL $tag-nice-ratio-1024-to-335: no shares parsed (exit $RC)"
         show_tail
@@ -88,7 +111,7 @@ for smp in 1 2 4; do
     cpu=0
     while [ "$cpu" -lt "$last" ]; do
         idle=$(stat_field "$cpu" idle_ms)
-        check "$tag-affinity-cpu$cpu-unused" in_range "$idle" 2600 1000000
+        check "$tag-affinity-cpu$cpu-unused" in_range "$idle" $((seconds * 850)) 1000000
         cpu=$((cpu + 1))
     done
 done
