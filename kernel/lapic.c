@@ -45,15 +45,38 @@ void lapic_init(void)
     lapic_eoi();
 }
 
+/* Against the TSC (already calibrated): LAPIC counts over 20 ms of TSC time,
+ * each end read between two RDTSCs, the narrowest of five brackets. */
+static uint32_t lapic_count_with_tsc(uint64_t *tsc)
+{
+    uint64_t best_width = ~0ull;
+    uint32_t count = 0;
+    for (int i = 0; i < 5; i++) {
+        uint64_t before = rdtsc();
+        uint32_t c = lapic_read(LAPIC_TIMER_CURRENT);
+        uint64_t after = rdtsc();
+        if (after - before < best_width) {
+            best_width = after - before;
+            count = c;
+            *tsc = before + (after - before) / 2;
+        }
+    }
+    return count;
+}
+
 void lapic_timer_calibrate(void)
 {
     lapic_write(LAPIC_TIMER_DIVIDE, 0x3);                /* divide by 16 */
     lapic_write(LAPIC_LVT_TIMER, LVT_MASKED);
     lapic_write(LAPIC_TIMER_INIT, 0xffffffff);
-    pit_wait_us(10000);
-    uint32_t elapsed = 0xffffffff - lapic_read(LAPIC_TIMER_CURRENT);
+    uint64_t t0, t1;
+    uint32_t c0 = lapic_count_with_tsc(&t0);
+    delay_us(20000);
+    uint32_t c1 = lapic_count_with_tsc(&t1);
     lapic_write(LAPIC_TIMER_INIT, 0);
-    timer_count_per_tick = (uint32_t)((uint64_t)elapsed * 100 / HZ);
+    /* counts per tick = counts per cycle * cycles per tick */
+    uint64_t cycles_per_tick = (uint64_t)tsc_khz * 1000 / HZ;
+    timer_count_per_tick = (uint32_t)((uint64_t)(c0 - c1) * cycles_per_tick / (t1 - t0));
     if (timer_count_per_tick == 0)
         timer_count_per_tick = 1;
 }

@@ -1,8 +1,11 @@
 /*
- * Clocks.  The PIT (1.193182 MHz) is the reference: channel 2 counts down
- * once with its gate opened through port 0x61, which needs no interrupt.  We
- * time 50 ms of it with the TSC to get tsc_khz; afterwards every clock read
- * is an RDTSC scaled by a fixed-point multiplier (no division).
+ * Clocks.  The PIT (1.193182 MHz) is the reference.  Its channel 2 counts
+ * down from 0xffff with the gate opened through port 0x61, and we read its
+ * count with a latch command, each read bracketed by two RDTSCs.  A pair
+ * whose bracket is wide (the vCPU was descheduled in the middle, common on a
+ * loaded host) is read again, so the only error left is the bracket width.
+ * tsc_khz = TSC cycles / PIT counts over about 20 ms.  Afterwards every clock
+ * read is an RDTSC scaled by a fixed-point multiplier (no division).
  *
  * Under QEMU TCG the TSC follows the host clock; under -icount it follows
  * the instruction count, which is what makes icount runs deterministic.
@@ -12,12 +15,48 @@
 #include "lib.h"
 
 #define PIT_HZ 1193182u
-#define CALIBRATION_US 50000u
+#define CALIBRATION_COUNTS 23864u      /* 20 ms of PIT counts */
 
 uint32_t tsc_khz;
 volatile uint64_t jiffies;
 static uint64_t tsc_at_boot;
 static uint64_t ns_mult;   /* ns = cycles * ns_mult >> 22 */
+
+static void pit_channel2_start(uint16_t count, uint8_t mode_bits)
+{
+    uint8_t gate = inb(0x61);
+    outb(0x61, (uint8_t)(gate & ~0x03));             /* gate low, speaker off */
+    outb(0x43, (uint8_t)(0xb0 | mode_bits));         /* channel 2, lo/hi byte */
+    outb(0x42, count & 0xff);
+    outb(0x42, count >> 8);
+    outb(0x61, (uint8_t)((gate & ~0x02) | 0x01));    /* gate high: start counting */
+}
+
+static uint16_t pit_channel2_read(void)
+{
+    outb(0x43, 0x80);                                /* latch channel 2 */
+    uint8_t lo = inb(0x42);
+    uint8_t hi = inb(0x42);
+    return (uint16_t)(lo | (hi << 8));
+}
+
+/* The PIT count together with the TSC at that moment: the narrowest of 5 brackets. */
+static uint16_t pit_read_with_tsc(uint64_t *tsc)
+{
+    uint64_t best_width = ~0ull;
+    uint16_t count = 0;
+    for (int i = 0; i < 5; i++) {
+        uint64_t before = rdtsc();
+        uint16_t c = pit_channel2_read();
+        uint64_t after = rdtsc();
+        if (after - before < best_width) {
+            best_width = after - before;
+            count = c;
+            *tsc = before + (after - before) / 2;
+        }
+    }
+    return count;
+}
 
 void pit_wait_us(uint32_t us)
 {
@@ -25,29 +64,23 @@ void pit_wait_us(uint32_t us)
     while (count) {
         uint32_t chunk = count > 0xffff ? 0xffff : count;
         count -= chunk;
-        uint8_t gate = inb(0x61);
-        outb(0x61, (uint8_t)((gate & ~0x02) & ~0x01));   /* gate low, speaker off */
-        outb(0x43, 0xb0);                               /* channel 2, lo/hi, mode 0 */
-        outb(0x42, chunk & 0xff);
-        outb(0x42, chunk >> 8);
-        outb(0x61, (uint8_t)((gate & ~0x02) | 0x01));    /* gate high: start counting */
-        while (!(inb(0x61) & 0x20))                      /* OUT2 goes high at terminal count */
+        pit_channel2_start((uint16_t)chunk, 0);        /* mode 0: OUT2 rises at terminal count */
+        while (!(inb(0x61) & 0x20))
             cpu_relax();
     }
 }
 
 void tsc_calibrate(void)
 {
-    uint64_t best = ~0ull;
-    /* Take the shortest of three: a host hiccup can only make a sample longer. */
-    for (int i = 0; i < 3; i++) {
-        uint64_t t0 = rdtsc();
-        pit_wait_us(CALIBRATION_US / 3);
-        uint64_t d = rdtsc() - t0;
-        if (d < best)
-            best = d;
-    }
-    tsc_khz = (uint32_t)(best * 1000 / (CALIBRATION_US / 3));
+    pit_channel2_start(0xffff, 0);
+    uint64_t tsc0, tsc1;
+    uint16_t start = pit_read_with_tsc(&tsc0), now;
+    do
+        now = pit_channel2_read();
+    while ((uint16_t)(start - now) < CALIBRATION_COUNTS);
+    now = pit_read_with_tsc(&tsc1);
+    uint32_t counts = (uint16_t)(start - now);
+    tsc_khz = (uint32_t)((tsc1 - tsc0) * PIT_HZ / counts / 1000);
     if (tsc_khz == 0)
         tsc_khz = 1;
     ns_mult = ((uint64_t)1000000 << 22) / tsc_khz;
