@@ -17,6 +17,12 @@
 #       queues' maxima only when they reschedule, so under QEMU per-task
 #       shares spread widely (measured 0.21..0.83 in 2 s on 4 vCPUs, 0.38..
 #       0.62 in 6 s on 2); the host tests show the exact 2.4 fairness.
+#       Asserted only when every CPU got >= 1500 timer ticks in the boot: a
+#       2.4 slice is 6 ticks, and a host at load 20 has delivered ~350 ticks
+#       per CPU in a 15 s boot, so one 60 ms slice lasted ~2 s of wall time
+#       and the hog whose turn had not come measured 0.017 (goodness would
+#       do the same: a task with a used-up counter waits for the epoch).
+#       The sum above is measured in wall time and holds either way.
 #  2. bench=cpuhog tasks=2 nice=0,10 seconds=2 bind=<last cpu> (2 and 4 vCPUs)
 #     - affinity: the bound CPU is busy (idle_ms <= 800 of a run of 2 s
 #       plus boot and task creation, which a starved guest stretches:
@@ -31,10 +37,10 @@
 #       ratio of shares is predicted 2.0, +-15%.  The prediction counts 2.4
 #       ticks, so it only holds when the guest gets its timer: under heavy
 #       host load QEMU has delivered 298 ticks in a 2 s run (ratio 2.9
-#       measured over the 3 coarse epochs left).  A run whose bound CPU saw
-#       fewer than 1200 ticks is repeated once; if the host starves it again
-#       the ratio is reported but not asserted there (the icount run below
-#       always asserts it).
+#       measured over the 3 coarse epochs left, and 424..698 ticks in 4 of
+#       6 runs on a host at load 15-22).  When the bound CPU saw fewer than
+#       1200 ticks the ratio is reported but not asserted (the icount run
+#       below always asserts it).
 #  On 1 vCPU the nice run uses --accel icount (guest time = instructions
 #  executed, so every tick arrives whatever the host load; seconds=1 keeps it
 #  near 20 s of wall time): ratio 2.0 +-10% (measured 2.08 with seconds=2;
@@ -63,7 +69,7 @@ nice_ratio() {
     if [ "${6:-}" = assert ]; then
         check "$1-nice-ratio-2.0" in_range "$ratio" "$2" "$3"
     else
-        echo "# $1: ratio not asserted: the host starved the guest twice"
+        echo "# $1: ratio not asserted: the host starved the guest of timer ticks"
     fi
 }
 
@@ -88,17 +94,21 @@ for smp in 1 2 4; do
     echo "# $tag: hackbench $(field time_s "$hb") s; $n cpuhog tasks, shares sum $sum/1000 (of $smp CPUs), smallest $min/1000"
     check "$tag-cpuhog-all-tasks-report" [ "$n" = "$ntasks" ]
     check "$tag-no-cpu-idle-while-tasks-wait" in_range "$sum" $((smp * 900)) $((smp * 1100))
-    check "$tag-no-hog-starves" in_range "$min" 100 1000
+    mint=1000000000 cpu=0
+    while [ "$cpu" -lt "$smp" ]; do
+        t=$(ticks "$cpu"); [ -n "$t" ] && [ "$t" -lt "$mint" ] && mint=$t
+        cpu=$((cpu + 1))
+    done
+    if in_range "$mint" 1500 1000000000; then
+        check "$tag-no-hog-starves" in_range "$min" 100 1000
+    else
+        echo "# $tag: smallest share not asserted: the host starved the guest of timer ticks (a CPU had $mint)"
+    fi
 
     [ "$smp" = 1 ] && continue
     last=$((smp - 1))
     boot mq "$smp" "bench=cpuhog tasks=2 nice=0,10 seconds=2 bind=$last" 256 60
     t=$(ticks "$last")
-    if [ "$RC" = 0 ] && ! in_range "$t" 1200 1000000; then
-        echo "# $tag: the host starved the guest (cpu $last had $t ticks in ~2 s); running it again"
-        boot mq "$smp" "bench=cpuhog tasks=2 nice=0,10 seconds=2 bind=$last" 256 60
-        t=$(ticks "$last")
-    fi
     check "$tag-nice-exit0" [ "$RC" = 0 ]
     nice_ratio "$tag" 1700 2300 900 1100 "$(in_range "$t" 1200 1000000 && echo assert)"
     busy=$(idle_ms "$last")
