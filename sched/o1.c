@@ -743,11 +743,17 @@ static void o1_balance(int cpu, bool idle)
     uint64_t j = sched_jiffies();
     uint64_t last = rq->last_tick_jiffies;
     rq->last_tick_jiffies = j;
-    uint64_t interval = idle ? IDLE_REBALANCE_TICK : BUSY_REBALANCE_TICK;
-    /* 2.6.0 tests j % interval == 0; we take the first tick of each window,
-     * which is the same when no jiffy is skipped. */
-    if (j / interval == last / interval)
-        return;
+    if (idle) {
+        /* As 2.6.0: every IDLE_REBALANCE_TICK (every tick at HZ=1000). */
+        if (j % IDLE_REBALANCE_TICK)
+            return;
+    } else {
+        /* 2.6.0 tests j % BUSY_REBALANCE_TICK == 0; we take the first tick
+         * of each window, which is the same when no jiffy is skipped (only
+         * CPU 0 advances jiffies, and its tick can lag under QEMU). */
+        if (j / BUSY_REBALANCE_TICK == last / BUSY_REBALANCE_TICK)
+            return;
+    }
     spin_lock(&rq->lock);
     load_balance(cpu, idle, false);
     spin_unlock(&rq->lock);
