@@ -8,7 +8,7 @@
 # A scheduler is one file sched/<name>.c; the list below is found by wildcard.
 
 SCHEDS      := $(sort $(basename $(notdir $(filter-out sched/sched.h,$(wildcard sched/*.c)))))
-SCHED       ?= rr
+SCHED       ?= o1
 SMP         ?= 2
 MEM         ?= 256
 ACCEL       ?= tcg
@@ -108,5 +108,5 @@ FORCE:
 
 help:
 	@echo "targets: all run run-iso iso gdb test test-host test-qemu deps clean list-scheds tools seed-table"
-	@echo "variables: SCHED=<$(SCHEDS)> (default rr) SMP=<n> (2) MEM=<MiB> (256)"
+	@echo "variables: SCHED=<$(SCHEDS)> (default o1) SMP=<n> (2) MEM=<MiB> (256)"
 	@echo "           ACCEL=<tcg|kvm|icount> (tcg) TIMEOUT=<s> (120) CMDLINE='<key=value ...>' HZ=<ticks/s> (1000)"
