@@ -6,9 +6,11 @@
 # starved vCPU loses ticks), and then shares say little about the algorithm.
 # So the nice ratio is checked once deterministically under QEMU's icount
 # mode (virtual time: exactly 1000 ticks per second whatever the host does),
-# and the tick-based checks of the other boots are judged only when the
-# guest saw at least 90% of the ticks it should have (otherwise a "#" line
-# says why not).
+# and the share checks of the other boots are judged only when the guest saw
+# at least 90% of the ticks it should have (otherwise a "#" line says why
+# not).  On a heavily oversubscribed host the TSC-based shares of a 4-vCPU
+# guest were also seen to be inconsistent between vCPUs (two hogs on one CPU
+# summing to 1.53 of it), so the sum checks are gated the same way.
 #
 # Per vCPU count:
 #  1. bench=hackbench,cpuhog groups=2 loops=20 tasks=2*cpus seconds=2 (TCG)
@@ -19,12 +21,11 @@
 #       are all woken on the runner's CPU (2.6.0 wakes a task where it last
 #       ran), so the other CPUs must pull them: idle CPUs every tick, busy
 #       ones every 200 ms.  Together they must get all the CPUs: sum of
-#       shares >= 0.90 x cpus (TSC time, so judged always: an idle CPU pulls
-#       on its next tick);
+#       shares >= 0.90 x cpus;
 #     - every hog runs: share >= 0.10 each (fair share 0.5; idle CPUs take
 #       one hog each at once, the busy balancer evens the rest out over a
-#       few 200-tick rounds, see docs/sched-o1.md).  Judged when every CPU
-#       saw >= 2700 ticks (about 3 s of boot, hackbench and cpuhog);
+#       few 200-tick rounds, see docs/sched-o1.md).  These two are judged
+#       when every CPU saw >= 1800 ticks (90% of the 2 s of cpuhog alone);
 #     - on 2 and 4 vCPUs the balancer moved tasks (migrations > 0).
 #  2. bench=cpuhog tasks=2 nice=0,10 bind=<last cpu>: nice 0 against nice 10
 #     on one CPU.  Both are CPU hogs with no sleep bonus; per swap of the
@@ -37,7 +38,7 @@
 #       (measured 2.02: 0.669 / 0.331);
 #     - 2 and 4 vCPUs: TCG, seconds=3, judged when the bound CPU saw >= 2700
 #       ticks: band 1.71..2.17 (k = 19);
-#     - the two shares add up to one CPU (0.90..1.02);
+#     - the two shares add up to one CPU (0.90..1.02), judged as the ratio;
 #     - affinity: both tasks are bound to the last CPU, so that CPU is busy
 #       (idle_ms <= 500, boot included) and every other CPU stays idle
 #       (idle_ms >= 2600 of a ~3 s run); a task picked outside its mask
@@ -67,7 +68,6 @@ for smp in 1 2 4; do
     done
     echo "# $tag: $n cpuhog tasks, shares sum $sum/1000 (of $smp CPUs), smallest $min/1000"
     check "$tag-cpuhog-all-tasks-report" [ "$n" = "$ntasks" ]
-    check "$tag-no-cpu-idle-while-tasks-wait" in_range "$sum" $((smp * 900)) $((smp * 1020))
     fewest=1000000 migrations=0 cpu=0
     while [ "$cpu" -lt "$smp" ]; do
         t=$(stat_field "$cpu" ticks) m=$(stat_field "$cpu" migrations)
@@ -75,10 +75,11 @@ for smp in 1 2 4; do
         migrations=$((migrations + ${m:-0}))
         cpu=$((cpu + 1))
     done
-    if [ "$fewest" -ge 2700 ]; then
+    if [ "$fewest" -ge 1800 ]; then
+        check "$tag-no-cpu-idle-while-tasks-wait" in_range "$sum" $((smp * 900)) $((smp * 1020))
         check "$tag-every-hog-runs" in_range "$min" 100 1000
     else
-        echo "# $tag-every-hog-runs not judged: a CPU saw only $fewest ticks (loaded host)"
+        echo "# $tag-no-cpu-idle-while-tasks-wait and -every-hog-runs not judged: a CPU saw only $fewest ticks (loaded host)"
     fi
     if [ "$smp" -gt 1 ]; then
         echo "# $tag: $migrations migrations"
@@ -102,15 +103,15 @@ for smp in 1 2 4; do
         echo "FAIL $tag-nice-ratio-102-to-53: no shares parsed (exit $RC)"
         show_tail
     else
-        check "$tag-nice-shares-one-cpu" in_range "$((s0 + s1))" 900 1020
         if [ "$ticks" -ge "$need" ] && [ "$ticks" -ge 620 ] && [ "$s1" -gt 0 ]; then
             rounds=$((ticks / 155))
             ratio=$((s0 * 1000 / s1))
             lo=$((1925 * (rounds - 1) / (rounds + 1))) hi=$((1925 * (rounds + 1) / (rounds - 1)))
             echo "# $tag: nice 0 share $s0/1000, nice 10 share $s1/1000, ratio $ratio/1000 (predicted 1925; $ticks ticks, $rounds rounds: $lo..$hi)"
             check "$tag-nice-ratio-102-to-53" in_range "$ratio" "$lo" "$hi"
+            check "$tag-nice-shares-one-cpu" in_range "$((s0 + s1))" 900 1020
         else
-            echo "# $tag-nice-ratio-102-to-53 not judged: the bound CPU saw only $ticks ticks (loaded host); shares $s0 and $s1"
+            echo "# $tag-nice-ratio-102-to-53 and -nice-shares-one-cpu not judged: the bound CPU saw only $ticks ticks (loaded host); shares $s0 and $s1"
         fi
     fi
     busy=$(stat_field "$last" idle_ms)
