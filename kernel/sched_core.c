@@ -450,12 +450,17 @@ void sched_tick(void)
 
 /* ---- reporting ---- */
 
+/* Under p's run-queue lock, which schedule() holds from accounting a switch
+ * until on_cpu is cleared: read unlocked, a task caught in between would
+ * have its last slice counted twice. */
 uint64_t task_runtime_ns(struct task *p)
 {
     unsigned long f = irq_save();
+    int cpu = sched_task_runqueue_lock(p);
     uint64_t t = p->runtime_ns;
     if (p->on_cpu && !p->is_idle)
         t += clock_ns() - p->last_switch_in_ns;
+    spin_unlock(rq_lock(cpu));
     irq_restore(f);
     return t;
 }
