@@ -441,9 +441,13 @@ void sched_tick(void)
     uint64_t last = (uint64_t)last_progress_ms * NSEC_PER_MSEC;
     if (watchdog_ns && now > last && now - last > watchdog_ns)
         watchdog_fire(now - last);
-    spin_lock(rq_lock(cpu));
-    scheduler.tick(cpu, c->curr);
-    spin_unlock(rq_lock(cpu));
+    if (scheduler.tick_unlocked) {
+        scheduler.tick(cpu, c->curr);
+    } else {
+        spin_lock(rq_lock(cpu));
+        scheduler.tick(cpu, c->curr);
+        spin_unlock(rq_lock(cpu));
+    }
     if (scheduler.balance)
         scheduler.balance(cpu, c->curr->is_idle);
 }

@@ -108,9 +108,16 @@ struct sched_class {
      * the lock (2.4's recalculation does); prev stays marked running. */
     struct task *(*pick_next)(int cpu, struct task *prev);
 
-    /* Timer tick on cpu, from the interrupt, run-queue lock held.  curr may
-     * be the idle task (curr->is_idle). */
+    /* Timer tick on cpu, from the interrupt, run-queue lock held (unless
+     * tick_unlocked).  curr may be the idle task (curr->is_idle). */
     void (*tick)(int cpu, struct task *curr);
+
+    /* (optional) Call tick() without the run-queue lock (interrupts are off,
+     * so curr cannot be switched out).  For a global-queue scheduler whose
+     * tick only touches the current task, as Linux 2.4's
+     * update_process_times(): taking the one shared lock on every tick of
+     * every CPU is a cost 2.4 never paid, and under QEMU it convoys. */
+    bool tick_unlocked;
 
     /* (optional) Periodic load balancing, every tick on every CPU, from the
      * timer interrupt, after tick(), with no lock held (interrupts off).
