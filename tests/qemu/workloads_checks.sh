@@ -1,0 +1,100 @@
+# The message-passing workloads' error paths, on rr (they do not depend on
+# the scheduler):
+#   - integrity: the documented test keys corrupt=<n> (flip one byte of the
+#     n-th message from sender 0 to receiver 0 of group 0) and drop=<n>
+#     (skip it) must be caught by the receivers: status=error, exit 1;
+#   - out of memory at MEM=24: while creating tasks (groups=200), and while
+#     the pipes allocate their rings on the first write (pipe_size=65536:
+#     all 800 tasks fit, their 64 KiB rings do not): status=oom,
+#     tasks_started > 0, exit 4, no panic, no leak;
+#   - bench=maxgroups at MEM=24: doubling then bisection ends with
+#     first_failure = max_groups + step, and the attempt at max_groups
+#     succeeded after earlier attempts ran out of memory (so an OOM run
+#     really frees what it took);
+#   - the short default suite (no bench= on 1 vCPU, bench=all on 2): four result lines,
+#     status=ok, exit 0;
+#   - malformed parameters: an "error:" line naming the key, exit 1, no
+#     result line.
+. "$(dirname "$0")/../lib.sh"
+
+# Integrity.
+boot rr 2 'bench=hackbench groups=1 loops=20 corrupt=7'
+check "wl-corrupt-exit1" [ "$RC" = 1 ]
+expect "wl-corrupt-status" '^result bench=hackbench .* status=error reason=corrupt_message'
+expect "wl-corrupt-report" '^hackbench: group 0 receiver 0: corrupt message'
+boot rr 2 'bench=hackbench groups=1 loops=20 drop=7 ipc=pipe'
+check "wl-drop-exit1" [ "$RC" = 1 ]
+expect "wl-drop-status" '^result bench=hackbench .* status=error reason=message_out_of_sequence'
+boot rr 1 'bench=hackbench groups=1 loops=20 drop=20'
+check "wl-drop-last-exit1" [ "$RC" = 1 ]
+expect "wl-drop-last-status" '^result bench=hackbench .* status=error reason=lost_message'
+# The same run without a fault is clean (the keys default to 0 = off).
+boot rr 1 'bench=hackbench groups=1 loops=20 corrupt=0 drop=0'
+check "wl-nofault-exit0" [ "$RC" = 0 ]
+check "wl-nofault-messages" [ "$(field messages "$(results hackbench)")" = 8000 ]
+
+# Out of memory while creating tasks.
+boot rr 2 'bench=hackbench groups=200 loops=1' 24 60
+check "wl-oom-create-exit4" [ "$RC" = 4 ]
+line=$(results hackbench)
+check "wl-oom-create-status" [ "$(field status "$line")" = oom ]
+check "wl-oom-create-started" [ "$(field tasks_started "$line")" -gt 0 ] 2>/dev/null
+check "wl-oom-create-partial" [ "$(field tasks_started "$line")" -lt 8000 ] 2>/dev/null
+expect_not "wl-oom-create-no-panic" '^(panic|PANIC|watchdog)'
+expect_not "wl-oom-create-no-leak" 'leak after the run'
+# Out of memory in the middle of the run: 800 tasks fit in 22 MiB easily, but
+# their 400 rings of 64 KiB (allocated on the first write) do not.
+boot rr 2 'bench=hackbench groups=20 loops=10 ipc=pipe pipe_size=65536' 24 60
+check "wl-oom-run-exit4" [ "$RC" = 4 ]
+line=$(results hackbench)
+check "wl-oom-run-status" [ "$(field status "$line")" = oom ]
+check "wl-oom-run-reason" [ "$(field reason "$line")" = pipe_ring ]
+check "wl-oom-run-all-started" [ "$(field tasks_started "$line")" = 800 ]
+expect_not "wl-oom-run-no-panic" '^(panic|PANIC|watchdog)'
+expect_not "wl-oom-run-no-leak" 'leak after the run'
+
+# maxgroups.
+boot rr 2 'bench=maxgroups step=10 loops=1' 24 90
+check "wl-maxgroups-exit0" [ "$RC" = 0 ]
+line=$(results maxgroups)
+max=$(field max_groups "$line")
+first=$(field first_failure "$line")
+check "wl-maxgroups-ok" [ "$(field status "$line")" = ok ]
+check "wl-maxgroups-found" [ "${max:-0}" -ge 10 ] 2>/dev/null
+check "wl-maxgroups-bisected" [ "${first:-0}" = $(( ${max:-0} + 10 )) ]
+expect "wl-maxgroups-attempt-oom" '^maxgroups: groups=[0-9]+ tasks_started=[0-9]+ status=oom'
+expect "wl-maxgroups-attempt-ok" "^maxgroups: groups=${max:-x} tasks_started=[0-9]+ status=ok"
+expect_not "wl-maxgroups-no-leak" 'leak after the run'
+expect_not "wl-maxgroups-no-panic" '^(panic|PANIC|watchdog)'
+
+# The short default suite.
+for cmd in '' 'bench=all'; do
+    smp=1
+    [ -n "$cmd" ] && smp=2
+    boot rr "$smp" "$cmd" 256 90
+    tag=wl-suite${cmd:+-all}
+    check "$tag-exit0" [ "$RC" = 0 ]
+    check "$tag-four-results" [ "$(grep -c '^result bench=\(hackbench\|pipe\|lat_ctx\|tbench\) .* status=ok' "$OUT")" = 4 ]
+    check "$tag-short-hackbench" [ "$(field groups "$(results hackbench)")" = 4 ]
+done
+
+# Malformed parameters.
+bad() {
+    boot rr 1 "$2"
+    check "wl-bad-$1-exit1" [ "$RC" = 1 ]
+    expect "wl-bad-$1-message" "^error: $3"
+    expect_not "wl-bad-$1-no-result" '^result '
+}
+bad groups-zero 'bench=hackbench groups=0' 'groups=0: .*out of range'
+bad groups-list 'bench=hackbench groups=10,,20' 'groups=10,,20'
+bad ipc 'bench=hackbench ipc=tcp' 'ipc=tcp: expected one of pipe\|socket'
+bad mode 'bench=pipe mode=fiber' 'mode=fiber: expected one of process\|thread'
+bad datasize-small 'bench=hackbench datasize=4' 'datasize=4'
+bad datasize-pipe 'bench=hackbench datasize=5000' 'datasize=5000: larger than pipe_size'
+bad pipe-size 'bench=pipe pipe_size=8' 'pipe_size=8'
+bad corrupt-range 'bench=hackbench loops=5 corrupt=6' 'corrupt=6: .*out of range'
+bad loops 'bench=pipe loops=many' 'loops=many: not an unsigned integer'
+bad procs 'bench=lat_ctx procs=1' 'procs=1: .*out of range'
+bad clients 'bench=tbench clients=0' 'clients=0'
+bad step-limit 'bench=maxgroups step=50 limit=10' 'limit=10: smaller than step'
+bad foreign-key 'bench=pipe groups=2' 'groups=2: unknown key'
