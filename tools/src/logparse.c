@@ -95,6 +95,16 @@ void expectation_parse(struct expectation *e, const char *cmdline)
     }
 }
 
+void expectation_set_sweep(struct expectation *e, char *const *keys, size_t n)
+{
+    for (size_t i = 0; i < e->nparams; i++) {
+        bool listed = false;
+        for (size_t k = 0; k < n && !listed; k++)
+            listed = strcmp(keys[k], e->key[i]) == 0;
+        e->swept[i] = listed && strchr(e->value[i], ',');
+    }
+}
+
 void expectation_free(struct expectation *e)
 {
     for (size_t i = 0; i < e->nparams; i++) {

@@ -33,6 +33,9 @@ struct expectation {
 };
 void expectation_parse(struct expectation *e, const char *cmdline);
 void expectation_free(struct expectation *e);
+/* Marks as swept only the comma-list keys in keys[0..n) (the kernel's own
+ * list keys, from DIR/matrix.txt), instead of every comma list but bind=. */
+void expectation_set_sweep(struct expectation *e, char *const *keys, size_t n);
 
 /* One boot of the matrix. */
 struct boot_desc {

@@ -138,37 +138,96 @@ static char *results_path(const char *dir)
 
 /* Reads every directory's results.csv into t with a "source" column, and
  * their boots.csv into boots.  Returns 0 or an exit status. */
-static void load_sweep(struct opts *o, const char *dir)
+/* DIR/matrix.txt, written by tools/schedlab run: "cmdline <kernel words>",
+ * "sweep <keys the kernel sweeps in one boot>", "sweep_boots <key=list...>". */
+struct matrix {
+    char *cmdline;
+    bool sweep_known;        /* a "sweep" line was there */
+    char **sweep;            /* in-boot sweep keys, then the boot-swept keys */
+    size_t nsweep, nkernel;  /* nkernel: how many of them the kernel sweeps */
+};
+
+static void add_key(char ***list, size_t *n, const char *key, size_t len)
 {
+    for (size_t i = 0; i < *n; i++)
+        if (strlen((*list)[i]) == len && strncmp((*list)[i], key, len) == 0)
+            return;
+    *list = xrealloc(*list, (*n + 1) * sizeof(char *));
+    (*list)[(*n)++] = xstrndup(key, len);
+}
+
+static bool read_matrix(const char *dir, struct matrix *m)
+{
+    memset(m, 0, sizeof(*m));
     char *path = xasprintf("%s/matrix.txt", dir);
     size_t len;
     char *buf = read_file(path, &len);
     free(path);
-    char *cmdline = NULL;
+    if (!buf)
+        return false;
+    char **boot_keys = NULL;
+    size_t nboot = 0;
     char *save = NULL;
-    for (char *line = buf ? strtok_r(buf, "\n", &save) : NULL; line; line = strtok_r(NULL, "\n", &save))
-        if (strncmp(line, "cmdline ", 8) == 0 && !cmdline)
-            cmdline = line + 8;
-    if (!cmdline) {
+    for (char *line = strtok_r(buf, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+        if (strncmp(line, "cmdline ", 8) == 0 && !m->cmdline) {
+            m->cmdline = xstrdup(line + 8);
+        } else if (strncmp(line, "sweep_boots", 11) == 0 && (line[11] == ' ' || !line[11])) {
+            for (char *w = line + 11; *w;) {
+                while (*w == ' ')
+                    w++;
+                size_t wl = strcspn(w, " "), kl = strcspn(w, "= ");
+                if (kl && kl < wl)
+                    add_key(&boot_keys, &nboot, w, kl);
+                w += wl;
+            }
+        } else if (strncmp(line, "sweep", 5) == 0 && (line[5] == ' ' || !line[5])) {
+            m->sweep_known = true;
+            for (char *w = line + 5; *w;) {
+                while (*w == ' ')
+                    w++;
+                size_t wl = strcspn(w, " ");
+                if (wl)
+                    add_key(&m->sweep, &m->nsweep, w, wl);
+                w += wl;
+            }
+        }
+    }
+    m->nkernel = m->nsweep;
+    for (size_t i = 0; i < nboot; i++) {
+        add_key(&m->sweep, &m->nsweep, boot_keys[i], strlen(boot_keys[i]));
+        free(boot_keys[i]);
+    }
+    free(boot_keys);
+    free(buf);
+    return true;
+}
+
+static void matrix_free(struct matrix *m)
+{
+    for (size_t i = 0; i < m->nsweep; i++)
+        free(m->sweep[i]);
+    free(m->sweep);
+    free(m->cmdline);
+    memset(m, 0, sizeof(*m));
+}
+
+static void load_sweep(struct opts *o, const char *dir)
+{
+    struct matrix m;
+    if (!read_matrix(dir, &m) || !m.cmdline) {
         o->sweep_known = false;
-        free(buf);
+        matrix_free(&m);
         return;
     }
     struct expectation e;
-    expectation_parse(&e, cmdline);
-    for (size_t i = 0; i < e.nparams; i++) {
-        if (!e.swept[i])
-            continue;
-        bool dup = false;
-        for (size_t k = 0; k < o->nsweep; k++)
-            dup = dup || strcmp(o->sweep[k], e.key[i]) == 0;
-        if (dup)
-            continue;
-        o->sweep = xrealloc(o->sweep, (o->nsweep + 1) * sizeof(char *));
-        o->sweep[o->nsweep++] = xstrdup(e.key[i]);
-    }
+    expectation_parse(&e, m.cmdline);
+    for (size_t i = 0; i < e.nparams; i++)
+        if (e.swept[i] && !m.sweep_known)   /* an older matrix.txt: every comma list but bind= */
+            add_key(&o->sweep, &o->nsweep, e.key[i], strlen(e.key[i]));
+    for (size_t i = 0; i < m.nsweep; i++)
+        add_key(&o->sweep, &o->nsweep, m.sweep[i], strlen(m.sweep[i]));
     expectation_free(&e);
-    free(buf);
+    matrix_free(&m);
 }
 
 static int load(struct opts *o, struct table *t, struct table *boots)
@@ -449,7 +508,7 @@ static void print_view_table(FILE *f, const struct view *v, const struct table *
     size_t nlines = 0;
     char **head = xcalloc(na + 1, sizeof(char *));
     for (size_t a = 0; a < na; a++)
-        head[a] = xstrdup(v->across_v[a]);
+        head[a] = xstrdup(v->across >= 0 ? v->across_v[a] : v->metric);
     add_line(&lines, &nlines, xstrdup(v->across >= 0 ? across_heading(an) : ""), head);
     size_t rule_at = nlines;
     add_line(&lines, &nlines, xstrdup(""), NULL);   /* the rule, filled in below */
@@ -969,8 +1028,10 @@ static int plot_view(const struct view *v, const struct table *t, const struct o
                 lines++;
             }
             fprintf(f, "set title ");
-            char *title = xasprintf("%s %s=%s: %s per run, %s%s%s", v->bench, an, v->across_v[a], v->metric, label,
+            char *where = v->across >= 0 ? xasprintf(" %s=%s", an, v->across_v[a]) : xstrdup("");
+            char *title = xasprintf("%s%s: %s per run, %s%s%s", v->bench, where, v->metric, label,
                                     b->oversub ? " (oversubscribed)" : "", nf ? " - FAILED runs not plotted" : "");
+            free(where);
             gp_string(f, title);
             free(title);
             fprintf(f, "\nset xlabel 'run (in boot order)'\nset ylabel ");
@@ -1275,25 +1336,20 @@ static int cmd_collect(int argc, char **argv)
         return rc ? rc : usage_error("%s", "collect needs exactly one results directory");
     }
     const char *dir = o.dirs[0];
-    char *mpath = xasprintf("%s/matrix.txt", dir), *jpath = xasprintf("%s/jobs.txt", dir);
-    size_t mlen, jlen;
-    char *matrix = read_file(mpath, &mlen), *jobs = read_file(jpath, &jlen);
-    if (!matrix || !jobs) {
-        errorf("%s: cannot be read (not a schedlab run directory?)", matrix ? jpath : mpath);
-        free(matrix);
+    char *jpath = xasprintf("%s/jobs.txt", dir);
+    size_t jlen;
+    struct matrix m;
+    bool have_matrix = read_matrix(dir, &m);
+    char *jobs = read_file(jpath, &jlen);
+    if (!have_matrix || !jobs) {
+        errorf("%s/%s: cannot be read (not a schedlab run directory?)", dir, have_matrix ? "jobs.txt" : "matrix.txt");
         free(jobs);
-        free(mpath);
         free(jpath);
+        matrix_free(&m);
         free_opts(&o);
         return 1;
     }
-    char *cmdline = NULL;
     char *save = NULL;
-    for (char *line = strtok_r(matrix, "\n", &save); line; line = strtok_r(NULL, "\n", &save))
-        if (strncmp(line, "cmdline ", 8) == 0 && !cmdline)
-            cmdline = line + 8;
-    struct expectation e;
-    expectation_parse(&e, cmdline);
 
     struct table results = { 0 }, boots = { 0 };
     static const char *const bcols[] = { "name", "sched", "smp", "boot", "rc", "verdict", "reason", "ok_results",
@@ -1304,8 +1360,16 @@ static int cmd_collect(int argc, char **argv)
     for (char *line = strtok_r(jobs, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
         char name[256], sched[128];
         long smp, boot;
-        if (sscanf(line, "%255s %127s %ld %ld", name, sched, &smp, &boot) != 4)
+        int used = 0;
+        if (sscanf(line, "%255s %127s %ld %ld%n", name, sched, &smp, &boot, &used) != 4)
             continue;
+        /* The words after the four fields: this boot's value of a key swept across boots. */
+        char *cmd = xasprintf("%s%s", m.cmdline ? m.cmdline : "", line + used);
+        struct expectation e;
+        expectation_parse(&e, cmd);
+        if (m.sweep_known)
+            expectation_set_sweep(&e, m.sweep, m.nkernel);
+        free(cmd);
         char *rcpath = xasprintf("%s/logs/%s.rc", dir, name);
         char *logpath = xasprintf("%s/logs/%s.log", dir, name);
         char *errpath = xasprintf("%s/logs/%s.err", dir, name);
@@ -1352,6 +1416,7 @@ static int cmd_collect(int argc, char **argv)
         nboots++;
         nbad += !v.ok;
         boot_verdict_free(&v);
+        expectation_free(&e);
         free(err_tail);
         free(log);
         free(rcbuf);
@@ -1376,14 +1441,12 @@ static int cmd_collect(int argc, char **argv)
     if (!rc)
         fprintf(stderr, "collect: %zu boots (%zu failed), %zu result rows (%zu ok, %zu not ok) -> %s\n", nboots, nbad,
                 results.nrows, okrows, results.nrows - okrows, rpath);
-    expectation_free(&e);
+    matrix_free(&m);
     table_free(&results);
     table_free(&boots);
     free(rpath);
     free(bpath);
-    free(matrix);
     free(jobs);
-    free(mpath);
     free(jpath);
     free_opts(&o);
     return rc;
