@@ -500,9 +500,9 @@ static void print_view_table(FILE *f, const struct view *v, const struct table *
     fprintf(f, "%s: %s%s%s%s, %s; each cell is the mean of ", v->bench, v->metric, words ? " (" : "",
             words ? words : "", words ? ")" : "", direction_words(v->metric));
     if (minruns == maxruns)
-        fprintf(f, "its ok runs (%zu per cell)\n\n", maxruns);
+        fprintf(f, "its ok runs (of %zu runs per cell)\n\n", maxruns);
     else
-        fprintf(f, "its ok runs (%zu to %zu per cell)\n\n", minruns == (size_t)-1 ? 0 : minruns, maxruns);
+        fprintf(f, "its ok runs (of %zu to %zu runs per cell)\n\n", minruns == (size_t)-1 ? 0 : minruns, maxruns);
 
     struct line *lines = NULL;
     size_t nlines = 0;
