@@ -23,7 +23,7 @@ A="$D/a"
     >"$D/run.out" 2>"$D/last.log"
 rc=$?
 ok_if tools-run-exit0 "run exited $rc" [ $rc = 0 ]
-ok_if tools-run-progress "no progress/ETA lines on stderr" grep -q 'done.*2/2 done, 0 left.*ETA' "$D/last.log"
+ok_if tools-run-progress "no progress/ETA lines on stderr" grep -q 'done.*2/2 done, 0 left (0 running).*ETA' "$D/last.log"
 ok_if tools-csv-exists "no results.csv" [ -s "$A/results.csv" ]
 cp "$A/results.csv" "$D/last.log" 2>/dev/null
 head -1 "$A/results.csv" | grep -q '^sched,smp,boot,run,bench,groups,.*time_s,.*status,reason,oversubscribed,log$'

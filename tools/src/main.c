@@ -611,7 +611,7 @@ static void print_view_table(FILE *f, const struct view *v, const struct table *
     if (oversub)
         fprintf(f, "(oversubscribed): more vCPUs than host cores, so vCPUs time-share cores; parallel speed-up is not real\n");
     if (v->nseries >= 2)
-        fprintf(f, "ratio lines: mean of the scheduler divided by the mean of %s\n", v->series[0]);
+        fprintf(f, "ratio lines: the mean of each line divided by the mean of %s (same column)\n", v->series[0]);
     print_cell_failures(f, v, t);
 }
 
