@@ -17,6 +17,21 @@ csv_col() {  # csv_col FILE NAME: the values of column NAME (no quoted commas in
 make -s -C "$ROOT" tools >"$D/last.log" 2>&1
 ok_if tools-build "make tools failed" [ -x "$ROOT/build/tools/schedlab-tool" ]
 
+# --- the synthetic fixture directory (no QEMU): known values, a timed-out boot
+R="$D/fixture"
+cp -r "$ROOT/tests/tools/run-a" "$R"
+"$SL" collect "$R" >"$D/last.log" 2>&1
+ok_if tools-fixture-collect "collect of tests/tools/run-a failed" grep -q 'collect: 8 boots (1 failed), 48 result rows (44 ok, 4 not ok)' "$D/last.log"
+"$SL" compare "$R" --base goodness >"$D/last.log" 2>&1
+ok_if tools-fixture-significant "o1's 45% lower mean at 100 groups is not marked significant" \
+    grep -qE '^Amean +groups-100 +1\.6283 \(   0\.00%\) +0\.8880 \* -45\.47%\*$' "$D/last.log"
+ok_if tools-fixture-welch-p "no p-value marked signif." grep -qE '^Welch-p +groups-100 +base +[0-9.e-]+ signif\.' "$D/last.log"
+ok_if tools-fixture-failed-runs "the timed-out boot's runs are not counted as failed" \
+    grep -qE '^Runs +groups-100 +6 ok +4 ok, 2 FAILED$' "$D/last.log"
+"$SL" table "$R" >"$D/last.log" 2>&1
+ok_if tools-fixture-table "the 2-CPU o1 cells are not marked" grep -qE '^   o1 +0\.227\* +0\.456\*$' "$D/last.log"
+ok_if tools-fixture-ratio "no o1/goodness ratio line" grep -qE '^   o1/goodness +0\.88 +0\.55$' "$D/last.log"
+
 # --- the matrix: rr at 1 and 2 vCPUs, hackbench with two group counts, 2 runs per boot
 A="$D/a"
 "$SL" run --sched rr --smp 1,2 --bench hackbench --groups 2,4 --loops 10 --runs 2 --timeout 60 --out "$A" \
