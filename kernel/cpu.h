@@ -39,11 +39,32 @@ extern struct cpu cpus[MAX_CPUS];
 extern int ncpus_online;        /* CPUs that finished booting */
 extern int ncpus_found;         /* CPUs listed by the firmware */
 
+/*
+ * this_cpu() is only stable while the task cannot move: with interrupts off
+ * or a spinlock held.  Code that may be preempted must read a per-CPU field
+ * in ONE %gs-relative instruction, as this_cpu_id() and current_task() do:
+ * "this_cpu()->curr" is two loads, and a preemption between them returns
+ * the task now running on the CPU we just left.
+ */
 static inline struct cpu *this_cpu(void)
 {
     struct cpu *c;
     __asm__ volatile("movl %%gs:0, %0" : "=r"(c));
     return c;
+}
+
+static inline int this_cpu_id(void)
+{
+    int id;
+    __asm__ volatile("movl %%gs:%c1, %0" : "=r"(id) : "i"(offsetof(struct cpu, id)));
+    return id;
+}
+
+static inline struct task *this_cpu_curr(void)
+{
+    struct task *t;
+    __asm__ volatile("movl %%gs:%c1, %0" : "=r"(t) : "i"(offsetof(struct cpu, curr)));
+    return t;
 }
 
 void gdt_init_cpu(int cpu);     /* loads the GDT and this CPU's %gs */

@@ -37,7 +37,7 @@ static spinlock_t *rq_lock(int cpu) { return scheduler.runqueue_lock(cpu); }
 /* ---- services for schedulers (sched/sched.h) ---- */
 
 int sched_nr_cpus(void) { return ncpus_online; }
-int sched_this_cpu(void) { return this_cpu()->id; }
+int sched_this_cpu(void) { return this_cpu_id(); }
 struct task *sched_cpu_curr(int cpu) { return cpus[cpu].curr; }
 bool sched_cpu_is_idle(int cpu) { return cpus[cpu].curr == cpus[cpu].idle; }
 uint64_t sched_cpu_idle_since_ns(int cpu) { return cpus[cpu].idle_since_ns; }
@@ -50,7 +50,7 @@ void sched_resched_cpu(int cpu)
     struct cpu *target = &cpus[cpu];
     if (xchg(&target->need_resched, 1))
         return;                                  /* already pending: it will look */
-    if (cpu != this_cpu()->id)
+    if (cpu != this_cpu_id())
         smp_send_reschedule(cpu);
 }
 

@@ -3,12 +3,32 @@
  * until now_serving reaches it.  Holding any spinlock disables preemption
  * (preempt_count); releasing the last one runs a reschedule that became due
  * meanwhile, if interrupts are on.
+ *
+ * preempt_count is per CPU, so it is raised with one %gs-relative
+ * instruction *before* this_cpu() is read: with "c = this_cpu();
+ * c->preempt_count++" an interrupt between the two could move the task to
+ * another CPU and the count would be raised on the wrong one (Linux uses
+ * incl %gs:__preempt_count for the same reason).  Likewise it is lowered as
+ * the very last step of a release.
  */
 #include "spinlock.h"
 #include "cpu.h"
 #include "x86.h"
 #include "lib.h"
 #include "sched_core.h"
+
+#define PREEMPT_COUNT_OFFSET offsetof(struct cpu, preempt_count)
+
+static inline struct cpu *preempt_disable(void)
+{
+    __asm__ volatile("incl %%gs:%c0" : : "i"(PREEMPT_COUNT_OFFSET) : "memory");
+    return this_cpu();             /* stable now: this task cannot move */
+}
+
+static inline void preempt_enable_no_resched(void)
+{
+    __asm__ volatile("decl %%gs:%c0" : : "i"(PREEMPT_COUNT_OFFSET) : "memory");
+}
 
 void spin_lock_init(spinlock_t *lock, const char *name)
 {
@@ -26,8 +46,7 @@ static void check_not_mine(spinlock_t *lock, struct cpu *c)
 
 void spin_lock(spinlock_t *lock)
 {
-    struct cpu *c = this_cpu();
-    c->preempt_count++;
+    struct cpu *c = preempt_disable();
     check_not_mine(lock, c);
     uint16_t ticket;
     __asm__ volatile("lock xaddw %0, %1" : "=r"(ticket), "+m"(lock->next_ticket) : "0"((uint16_t)1) : "memory");
@@ -39,8 +58,7 @@ void spin_lock(spinlock_t *lock)
 
 bool spin_trylock(spinlock_t *lock)
 {
-    struct cpu *c = this_cpu();
-    c->preempt_count++;
+    struct cpu *c = preempt_disable();
     check_not_mine(lock, c);
     uint32_t old = *(volatile uint32_t *)lock;           /* next_ticket | now_serving << 16 */
     uint16_t next = (uint16_t)old, serving = (uint16_t)(old >> 16);
@@ -54,7 +72,7 @@ bool spin_trylock(spinlock_t *lock)
             return true;
         }
     }
-    c->preempt_count--;
+    preempt_enable_no_resched();
     return false;
 }
 
@@ -66,13 +84,13 @@ static void release(spinlock_t *lock, struct cpu *c)
     lock->holder_cpu = -1;
     barrier();
     __asm__ volatile("lock incw %0" : "+m"(lock->now_serving) : : "memory");
-    c->preempt_count--;
+    preempt_enable_no_resched();
 }
 
 void spin_unlock(spinlock_t *lock)
 {
-    struct cpu *c = this_cpu();
-    release(lock, c);
+    release(lock, this_cpu());
+    struct cpu *c = this_cpu();    /* may differ from before: preemptible again */
     if (c->preempt_count == 0 && c->need_resched && irqs_enabled())
         preempt_schedule();
 }
@@ -86,10 +104,9 @@ unsigned long spin_lock_irqsave(spinlock_t *lock)
 
 void spin_unlock_irqrestore(spinlock_t *lock, unsigned long flags)
 {
-    struct cpu *c = this_cpu();
-    release(lock, c);
+    release(lock, this_cpu());
     irq_restore(flags);
-    c = this_cpu();
+    struct cpu *c = this_cpu();
     if (c->preempt_count == 0 && c->need_resched && (flags & EFLAGS_IF))
         preempt_schedule();
 }

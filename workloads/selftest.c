@@ -62,12 +62,12 @@ static void pingpong_player(struct pingpong_pair *pp, uint32_t parity)
         if (pp->turn != my_turn)
             pp->errors++;
         if (pp->migrate) {
-            int target = next_allowed_cpu(this_cpu()->id, allowed);
+            int target = next_allowed_cpu(this_cpu_id(), allowed);
             task_set_affinity(current_task(), CPU_BIT(target));
-            if (this_cpu()->id != target)
+            if (this_cpu_id() != target)
                 pp->errors++;
         }
-        __atomic_or_fetch(&pp->cpus_used, CPU_BIT(this_cpu()->id), __ATOMIC_RELAXED);
+        __atomic_or_fetch(&pp->cpus_used, CPU_BIT(this_cpu_id()), __ATOMIC_RELAXED);
         pp->turn = my_turn + 1;
         wake_up(&pp->wq);
     }
