@@ -64,7 +64,6 @@ struct worker {
 static struct {
     volatile int stop;             /* everyone exits */
     volatile int outstanding;      /* workers woken in this round that have not reported back */
-    uint64_t deadline_ns;
     struct worker *workers;
     uint32_t *samples;
     volatile int nsamples;         /* slots claimed; beyond MAX_SAMPLES they are dropped */
@@ -112,10 +111,14 @@ static void worker_main(void *arg)
     }
 }
 
+/* The clock starts when the messenger first runs (with the hogs already
+ * spinning it may start late, e.g. under 2.4 with no counter left after the
+ * fork), and at least one round always runs. */
 static void messenger_main(void *unused)
 {
     (void)unused;
-    while (clock_ns() < st.deadline_ns) {
+    uint64_t deadline = clock_ns() + (uint64_t)seconds * NSEC_PER_SEC;
+    do {
         st.outstanding = (int)nworkers;
         for (uint32_t i = 0; i < nworkers; i++) {
             struct worker *w = &st.workers[i];
@@ -124,7 +127,7 @@ static void messenger_main(void *unused)
             wake_up(&w->wq);
         }
         wait_event(messenger_wq, st.outstanding == 0);
-    }
+    } while (clock_ns() < deadline);
 }
 
 static void hog_main(void *unused)
@@ -184,7 +187,6 @@ static int wakeup_run(int run_index)
     len += snprintf(line + len, sizeof(line) - len, " seconds=%u workers=%u hogs=%u", seconds, nworkers, nhogs);
 
     memset(&st, 0, sizeof(st));
-    st.deadline_ns = ~0ull;
     uint32_t ntasks = nworkers + nhogs + 1;
     st.workers = kzalloc(nworkers * sizeof(*st.workers));
     st.samples = kmalloc(MAX_SAMPLES * sizeof(*st.samples));
@@ -219,9 +221,7 @@ static int wakeup_run(int run_index)
         else
             created++;
     }
-    uint64_t start = clock_ns();
     if (!oom) {
-        st.deadline_ns = start + (uint64_t)seconds * NSEC_PER_SEC;
         attr.name = "wakeup-msg";
         struct task *messenger = task_create(messenger_main, NULL, &attr);
         if (!messenger) {
