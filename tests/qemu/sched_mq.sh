@@ -110,10 +110,11 @@ for smp in 1 2 4; do
     boot mq "$smp" "bench=cpuhog tasks=2 nice=0,10 seconds=2 bind=$last" 256 60
     t=$(ticks "$last")
     check "$tag-nice-exit0" [ "$RC" = 0 ]
-    nice_ratio "$tag" 1700 2300 900 1100 "$(in_range "$t" 1200 1000000 && echo assert)"
+    # +-30% under TCG on a shared host (the icount run below is the tight one).
+    nice_ratio "$tag" 1400 2600 800 1100 "$(in_range "$t" 1200 1000000 && ! oversubscribed "$smp" && echo assert)"
     busy=$(idle_ms "$last")
     echo "# $tag: bound cpu $last idle_ms=$busy ticks=$t"
-    check "$tag-affinity-bound-cpu-busy" in_range "$busy" 0 800
+    JUDGE_SMP=$smp judge "$tag-affinity-bound-cpu-busy" in_range "$busy" 0 800
     cpu=0
     while [ "$cpu" -lt "$last" ]; do
         check "$tag-affinity-cpu$cpu-unused" in_range "$(idle_ms "$cpu")" 1700 1000000

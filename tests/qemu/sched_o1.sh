@@ -76,8 +76,8 @@ for smp in 1 2 4; do
         cpu=$((cpu + 1))
     done
     if [ "$fewest" -ge 1800 ]; then
-        check "$tag-no-cpu-idle-while-tasks-wait" in_range "$sum" $((smp * 900)) $((smp * 1020))
-        check "$tag-every-hog-runs" in_range "$min" 100 1000
+        JUDGE_SMP=$smp judge "$tag-no-cpu-idle-while-tasks-wait" in_range "$sum" $((smp * 900)) $((smp * 1020))
+        JUDGE_SMP=$smp judge "$tag-every-hog-runs" in_range "$min" 100 1000
     else
         echo "# $tag-no-cpu-idle-while-tasks-wait and -every-hog-runs not judged: a CPU saw only $fewest ticks (loaded host)"
     fi
@@ -108,15 +108,17 @@ for smp in 1 2 4; do
             ratio=$((s0 * 1000 / s1))
             lo=$((1925 * (rounds - 1) / (rounds + 1))) hi=$((1925 * (rounds + 1) / (rounds - 1)))
             echo "# $tag: nice 0 share $s0/1000, nice 10 share $s1/1000, ratio $ratio/1000 (predicted 1925; $ticks ticks, $rounds rounds: $lo..$hi)"
-            check "$tag-nice-ratio-102-to-53" in_range "$ratio" "$lo" "$hi"
-            check "$tag-nice-shares-one-cpu" in_range "$((s0 + s1))" 900 1020
+            # TCG on a shared host: another 15% either way (icount on 1 vCPU stays exact).
+            [ "$smp" -gt 1 ] && lo=$((lo * 85 / 100)) hi=$((hi * 115 / 100))
+            JUDGE_SMP=$smp judge "$tag-nice-ratio-102-to-53" in_range "$ratio" "$lo" "$hi"
+            JUDGE_SMP=$smp judge "$tag-nice-shares-one-cpu" in_range "$((s0 + s1))" 800 1020
         else
             echo "# $tag-nice-ratio-102-to-53 and -nice-shares-one-cpu not judged: the bound CPU saw only $ticks ticks (loaded host); shares $s0 and $s1"
         fi
     fi
     busy=$(stat_field "$last" idle_ms)
     echo "# $tag: bound cpu $last idle_ms=$busy"
-    check "$tag-affinity-bound-cpu-busy" in_range "$busy" 0 500
+    JUDGE_SMP=$smp judge "$tag-affinity-bound-cpu-busy" in_range "$busy" 0 500
     cpu=0
     while [ "$cpu" -lt "$last" ]; do
         idle=$(stat_field "$cpu" idle_ms)
