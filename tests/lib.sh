@@ -32,8 +32,8 @@ boot() {
 
 # check NAME COMMAND...: runs the command; ok when it succeeds
 check() {
-    name=$1; shift
-    if "$@"; then echo "ok $name"; else echo "FAIL $name: '$*' was false (exit $RC; output in $OUT)"; show_tail; fi
+    _check_name=$1; shift   # a prefixed name: test scripts use $name themselves
+    if "$@"; then echo "ok $_check_name"; else echo "FAIL $_check_name: '$*' was false (exit $RC; output in $OUT)"; show_tail; fi
 }
 
 # expect NAME REGEX: some line of the output matches
@@ -64,9 +64,9 @@ oversubscribed() { [ "$1" -gt "$(nproc 2>/dev/null || echo 1)" ]; }
 # oversubscribed guest (set JUDGE_SMP to the guest's vCPU count).
 judge() {
     if oversubscribed "${JUDGE_SMP:-1}"; then
-        name=$1; shift
-        if "$@"; then echo "# $name: holds (not asserted: ${JUDGE_SMP} vCPUs on $(nproc) host cores)";
-        else echo "# $name: does not hold, not asserted: ${JUDGE_SMP} vCPUs on $(nproc) host cores ('$*')"; fi
+        _check_name=$1; shift
+        if "$@"; then echo "# $_check_name: holds (not asserted: ${JUDGE_SMP} vCPUs on $(nproc) host cores)";
+        else echo "# $_check_name: does not hold, not asserted: ${JUDGE_SMP} vCPUs on $(nproc) host cores ('$*')"; fi
     else
         check "$@"
     fi
