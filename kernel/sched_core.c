@@ -472,6 +472,7 @@ uint64_t task_runtime_ns(struct task *p)
 void sched_print_stats(void)
 {
     uint64_t now = clock_ns();
+    kprintf("stackstat stack_bytes=%d max_used_bytes=%d\n", TASK_STACK_SIZE, task_stack_high_water());
     for (int i = 0; i < ncpus_online; i++) {
         struct cpu *c = &cpus[i];
         uint64_t idle = c->stats.idle_ns + (c->curr == c->idle ? now - c->idle_since_ns : 0);

@@ -68,8 +68,10 @@ struct task *task_create(void (*entry)(void *), void *arg, const struct task_att
     spin_lock_init(&t->wake_lock, "wake");
     list_init(&t->timer_entry);
 
-    /* The stack: a canary at the bottom; at the top, what switch_context pops. */
-    stack[0] = STACK_CANARY;
+    /* The stack: filled with the canary (so its high-water mark can be read
+     * at exit), and at the top what switch_context pops. */
+    for (uint32_t i = 0; i < TASK_STACK_SIZE / 4; i++)
+        stack[i] = STACK_CANARY;
     uint32_t *sp = (uint32_t *)((char *)stack + TASK_STACK_SIZE);
     *--sp = 0;                                  /* fake return address: ends backtraces */
     *--sp = (uint32_t)(uintptr_t)task_first_entry;
@@ -116,8 +118,18 @@ void task_exit(int code)
 }
 
 /* finish_switch calls this on the next task's stack, with interrupts off. */
+static volatile int stack_high_water;   /* deepest any task's stack has been, bytes */
+int task_stack_high_water(void) { return stack_high_water; }
+
 void task_release_after_exit(struct task *p)
 {
+    const uint32_t *w = p->stack;
+    uint32_t untouched = 0;
+    while (untouched < TASK_STACK_SIZE / 4 && w[untouched] == STACK_CANARY)
+        untouched++;
+    int used = TASK_STACK_SIZE - (int)untouched * 4;
+    if (used > stack_high_water)
+        stack_high_water = used;      /* racy max: a statistic */
     page_free(p->stack, TASK_STACK_SIZE / PAGE_SIZE);
     p->stack = NULL;
     struct task *free_parent = NULL;

@@ -102,6 +102,7 @@ int task_set_nice(struct task *t, int nice);
 int task_set_affinity(struct task *t, cpumask_t mask);
 struct task *current_task(void);
 int task_count(void);             /* tasks alive (not yet reaped) */
+int task_stack_high_water(void);  /* deepest stack use of any exited task, bytes */
 int new_mm_id(void);
 
 #endif
