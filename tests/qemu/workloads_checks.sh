@@ -2,7 +2,9 @@
 # the scheduler):
 #   - integrity: the documented test keys corrupt=<n> (flip one byte of the
 #     n-th message from sender 0 to receiver 0 of group 0) and drop=<n>
-#     (skip it) must be caught by the receivers: status=error, exit 1;
+#     (skip it) must be caught by the receivers: status=error, exit 1 (on 1
+#     vCPU: tests/lib.sh does not retry these boots, and the known
+#     intermittent SMP kernel bug must not fail them);
 #   - out of memory at MEM=24: while creating tasks (groups=200), and while
 #     the pipes allocate their rings on the first write (pipe_size=65536:
 #     all 800 tasks fit, their 64 KiB rings do not): status=oom,
@@ -18,11 +20,11 @@
 . "$(dirname "$0")/../lib.sh"
 
 # Integrity.
-boot rr 2 'bench=hackbench groups=1 loops=20 corrupt=7'
+boot rr 1 'bench=hackbench groups=1 loops=20 corrupt=7'
 check "wl-corrupt-exit1" [ "$RC" = 1 ]
 expect "wl-corrupt-status" '^result bench=hackbench .* status=error reason=corrupt_message'
 expect "wl-corrupt-report" '^hackbench: group 0 receiver 0: corrupt message'
-boot rr 2 'bench=hackbench groups=1 loops=20 drop=7 ipc=pipe'
+boot rr 1 'bench=hackbench groups=1 loops=20 drop=7 ipc=pipe'
 check "wl-drop-exit1" [ "$RC" = 1 ]
 expect "wl-drop-status" '^result bench=hackbench .* status=error reason=message_out_of_sequence'
 boot rr 1 'bench=hackbench groups=1 loops=20 drop=20'
