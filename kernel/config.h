@@ -8,6 +8,7 @@
 
 #define TASK_STACK_SIZE 4096           /* one page: 20,000 hackbench tasks fit in 256 MiB */
 #define STACK_CANARY 0x57ac4ca9u       /* written at the bottom of every stack, checked at switch */
+#define STACK_POISON 0xdeadbeefu       /* fills a dead task's stack before it is freed */
 #define DEFAULT_WATCHDOG_S 30
 
 #endif

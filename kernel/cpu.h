@@ -67,6 +67,23 @@ static inline struct task *this_cpu_curr(void)
     return t;
 }
 
+/* Both read by spin_unlock() after it may have become preemptible: one
+ * instruction each, so each value is the current CPU's (a preemption between
+ * the two at worst costs a spurious or a delayed preempt_schedule()). */
+static inline int this_cpu_preempt_count(void)
+{
+    int n;
+    __asm__ volatile("movl %%gs:%c1, %0" : "=r"(n) : "i"(offsetof(struct cpu, preempt_count)));
+    return n;
+}
+
+static inline int this_cpu_need_resched(void)
+{
+    int n;
+    __asm__ volatile("movl %%gs:%c1, %0" : "=r"(n) : "i"(offsetof(struct cpu, need_resched)));
+    return n;
+}
+
 void gdt_init_cpu(int cpu);     /* loads the GDT and this CPU's %gs */
 void idt_init(void);
 void idt_load(void);

@@ -157,6 +157,21 @@ static void check_stack(struct task *t)
         panic("stack overflow in task %s (pid %d): canary at %p overwritten", t->name, t->pid, t->stack);
 }
 
+/*
+ * The stack we run on must be the current task's.  Anything else means a
+ * CPU is running one task's code under another's name: a task resumed from
+ * a stale context, or per-CPU data read in two steps across a preemption.
+ * Both once ran bench-main twice; this check costs a few instructions.
+ */
+static inline void check_on_own_stack(struct cpu *c, const char *where)
+{
+    struct task *curr = c->curr;
+    uintptr_t frame = (uintptr_t)__builtin_frame_address(0);
+    if (!curr->is_idle && (frame & ~(uintptr_t)(TASK_STACK_SIZE - 1)) != (uintptr_t)curr->stack)
+        sched_bug("%s: cpu %d runs on stack %p but its current task %s (pid %d) owns %p", where, c->id,
+                  (void *)frame, curr->name, curr->pid, curr->stack);
+}
+
 static void account_switch(struct cpu *c, struct task *prev, struct task *next, uint64_t now)
 {
     if (prev->is_idle)
@@ -202,6 +217,7 @@ void schedule(void)
         sched_bug("schedule() called while atomic (preempt_count %d) by %s", c->preempt_count, c->curr->name);
     int cpu = c->id;
     struct task *prev = c->curr;
+    check_on_own_stack(c, "schedule");
     spin_lock(rq_lock(cpu));
     c->stats.schedule_calls++;
     c->need_resched = 0;
@@ -270,6 +286,7 @@ void preempt_schedule(void)
 void finish_switch(struct task *prev)
 {
     struct cpu *c = this_cpu();
+    check_on_own_stack(c, "finish_switch");
     bool migrate = prev->requeue_elsewhere;
     bool dead = prev->state == TASK_DEAD;
     prev->requeue_elsewhere = false;
@@ -284,8 +301,11 @@ void finish_switch(struct task *prev)
 void task_start(struct task *prev)
 {
     finish_switch(prev);
-    irq_enable();
+    /* Read who we are before interrupts come back: once they do, this task
+     * can be preempted and moved, and "this_cpu()->curr" (two loads) could
+     * then read another CPU's current task and run its entry a second time. */
     struct task *self = this_cpu()->curr;
+    irq_enable();
     self->entry(self->arg);
     task_exit(0);
 }

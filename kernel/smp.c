@@ -93,7 +93,7 @@ void smp_stop_other_cpus(void)
 {
     if (!percpu_ready)
         return;
-    int me = this_cpu()->id;
+    int me = this_cpu_id();
     for (int i = 0; i < ncpus_online; i++)
         if (i != me && cpus[i].online)
             lapic_send_ipi(cpus[i].apic_id, VECTOR_STOP);

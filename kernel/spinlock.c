@@ -90,8 +90,8 @@ static void release(spinlock_t *lock, struct cpu *c)
 void spin_unlock(spinlock_t *lock)
 {
     release(lock, this_cpu());
-    struct cpu *c = this_cpu();    /* may differ from before: preemptible again */
-    if (c->preempt_count == 0 && c->need_resched && irqs_enabled())
+    /* Preemptible again: per-CPU fields only through single %gs reads. */
+    if (this_cpu_preempt_count() == 0 && this_cpu_need_resched() && irqs_enabled())
         preempt_schedule();
 }
 
@@ -106,8 +106,7 @@ void spin_unlock_irqrestore(spinlock_t *lock, unsigned long flags)
 {
     release(lock, this_cpu());
     irq_restore(flags);
-    struct cpu *c = this_cpu();
-    if (c->preempt_count == 0 && c->need_resched && (flags & EFLAGS_IF))
+    if (this_cpu_preempt_count() == 0 && this_cpu_need_resched() && (flags & EFLAGS_IF))
         preempt_schedule();
 }
 

@@ -130,6 +130,10 @@ void task_release_after_exit(struct task *p)
     int used = TASK_STACK_SIZE - (int)untouched * 4;
     if (used > stack_high_water)
         stack_high_water = used;      /* racy max: a statistic */
+    /* Poison it: anything still running on this stack crashes at once
+     * instead of quietly sharing the page with its next owner. */
+    for (uint32_t i = 0; i < TASK_STACK_SIZE / 4; i++)
+        ((uint32_t *)p->stack)[i] = STACK_POISON;
     page_free(p->stack, TASK_STACK_SIZE / PAGE_SIZE);
     p->stack = NULL;
     struct task *free_parent = NULL;

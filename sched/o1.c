@@ -255,15 +255,20 @@ static int find_next_bit(const uint32_t *b, int size, int offset)
 static void dequeue_task(struct task *p, struct prio_array *array)
 {
     struct o1_task *t = o1(p);
+    if (t->array != array)
+        sched_bug("o1: %s (pid %d) dequeued from array %p but queued on %p", p->name, p->pid, array, t->array);
     array->nr_active--;
     list_del(&t->run_list);
     if (list_empty(&array->queue[t->prio]))
         clear_prio_bit(t->prio, array->bitmap);
+    t->array = NULL;
 }
 
 static void enqueue_task(struct task *p, struct prio_array *array)
 {
     struct o1_task *t = o1(p);
+    if (t->array)
+        sched_bug("o1: %s (pid %d) queued twice", p->name, p->pid);
     list_add_tail(&t->run_list, &array->queue[t->prio]);
     set_prio_bit(t->prio, array->bitmap);
     array->nr_active++;

@@ -20,29 +20,14 @@ build() {  # build SCHED
 }
 
 # boot SCHED SMP CMDLINE [MEM] [TIMEOUT] [ACCEL]: OUT = serial output, RC = exit status
-#
-# KNOWN-FLAKE: an open kernel bug loses a wake-up or repeats a message in
-# roughly 1 of 100 multi-vCPU hackbench boots under TCG (watchdog exit 3 with
-# every CPU idle, or status=error reason=message_out_of_sequence).  Until it
-# is found, such a boot is retried once and the retry is printed as a
-# "# KNOWN-FLAKE" line (tests/run-all.sh counts them); a second failure fails
-# the test as usual.  Boots that provoke these outcomes on purpose (deadlock,
-# corrupt=, drop=) are never retried.
+# (never retried: an intermittent failure is a kernel bug to find, not noise)
 boot() {
     mkdir -p "$ROOT/build"
     build "$1" || { RC=255; OUT=/dev/null; return 0; }
-    for attempt in 1 2; do
-        OUT="$TMP/out.$$.$(date +%s%N)"
-        "$ROOT/tools/qemu-run.sh" --kernel "$ROOT/build/$1/kernel.elf" --smp "$2" --cmdline "$3" \
-            --mem "${4:-256}" --timeout "${5:-60}" --accel "${6:-tcg}" >"$OUT" 2>"$OUT.err"
-        RC=$?
-        case "$3" in *deadlock*|*corrupt=*|*drop=*|*watchdog=*) return 0 ;; esac
-        if [ $attempt = 1 ] && { [ $RC = 3 ] || grep -q 'reason=message_out_of_sequence' "$OUT"; }; then
-            echo "# KNOWN-FLAKE retried: SCHED=$1 SMP=$2 '$3' exited $RC: $(grep -E '^(watchdog: no|hackbench: )' "$OUT" | head -1)"
-            continue
-        fi
-        return 0
-    done
+    OUT="$TMP/out.$$.$(date +%s%N)"
+    "$ROOT/tools/qemu-run.sh" --kernel "$ROOT/build/$1/kernel.elf" --smp "$2" --cmdline "$3" \
+        --mem "${4:-256}" --timeout "${5:-60}" --accel "${6:-tcg}" >"$OUT" 2>"$OUT.err"
+    RC=$?
 }
 
 # check NAME COMMAND...: runs the command; ok when it succeeds

@@ -57,8 +57,6 @@ esac 2>&1 | tee "$LOG"
 passed=$(grep -c '^ok ' "$LOG")
 failed=$(grep -c '^FAIL ' "$LOG")
 echo "# $(( $(date +%s) - start )) s"
-flakes=$(grep -c '^# KNOWN-FLAKE' "$LOG")
-[ "$flakes" -gt 0 ] && echo "# boots retried for the known intermittent kernel bug: $flakes (see tests/lib.sh)"
 if [ "$failed" -gt 0 ]; then
     echo "# failures:"; grep '^FAIL ' "$LOG" | sed 's/^/#   /'
 fi

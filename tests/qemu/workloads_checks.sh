@@ -2,9 +2,7 @@
 # the scheduler):
 #   - integrity: the documented test keys corrupt=<n> (flip one byte of the
 #     n-th message from sender 0 to receiver 0 of group 0) and drop=<n>
-#     (skip it) must be caught by the receivers: status=error, exit 1 (on 1
-#     vCPU: tests/lib.sh does not retry these boots, and the known
-#     intermittent SMP kernel bug must not fail them);
+#     (skip it) must be caught by the receivers: status=error, exit 1;
 #   - out of memory at MEM=24: while creating tasks (groups=200), and while
 #     the pipes allocate their rings on the first write (pipe_size=65536:
 #     all 800 tasks fit, their 64 KiB rings do not): status=oom,
