@@ -7,6 +7,7 @@
 
 #include "types.h"
 #include "task.h"
+#include "percpu.h"
 
 struct cpu_stats {
     uint64_t schedule_calls;    /* entries into schedule() */
@@ -35,6 +36,11 @@ struct cpu {
     char printbuf[512];         /* kprintf formats here with interrupts off */
 } __attribute__((aligned(64)));
 
+_Static_assert(offsetof(struct cpu, id) == PERCPU_ID, "kernel/percpu.h: PERCPU_ID");
+_Static_assert(offsetof(struct cpu, curr) == PERCPU_CURR, "kernel/percpu.h: PERCPU_CURR");
+_Static_assert(offsetof(struct cpu, preempt_count) == PERCPU_PREEMPT_COUNT, "kernel/percpu.h: PERCPU_PREEMPT_COUNT");
+_Static_assert(offsetof(struct cpu, need_resched) == PERCPU_NEED_RESCHED, "kernel/percpu.h: PERCPU_NEED_RESCHED");
+
 extern struct cpu cpus[MAX_CPUS];
 extern int ncpus_online;        /* CPUs that finished booting */
 extern int ncpus_found;         /* CPUs listed by the firmware */
@@ -53,36 +59,8 @@ static inline struct cpu *this_cpu(void)
     return c;
 }
 
-static inline int this_cpu_id(void)
-{
-    int id;
-    __asm__ volatile("movl %%gs:%c1, %0" : "=r"(id) : "i"(offsetof(struct cpu, id)));
-    return id;
-}
-
-static inline struct task *this_cpu_curr(void)
-{
-    struct task *t;
-    __asm__ volatile("movl %%gs:%c1, %0" : "=r"(t) : "i"(offsetof(struct cpu, curr)));
-    return t;
-}
-
-/* Both read by spin_unlock() after it may have become preemptible: one
- * instruction each, so each value is the current CPU's (a preemption between
- * the two at worst costs a spurious or a delayed preempt_schedule()). */
-static inline int this_cpu_preempt_count(void)
-{
-    int n;
-    __asm__ volatile("movl %%gs:%c1, %0" : "=r"(n) : "i"(offsetof(struct cpu, preempt_count)));
-    return n;
-}
-
-static inline int this_cpu_need_resched(void)
-{
-    int n;
-    __asm__ volatile("movl %%gs:%c1, %0" : "=r"(n) : "i"(offsetof(struct cpu, need_resched)));
-    return n;
-}
+static inline int this_cpu_id(void) { return (int)percpu_read(PERCPU_ID); }
+static inline struct task *this_cpu_curr(void) { return (struct task *)percpu_read(PERCPU_CURR); }
 
 void gdt_init_cpu(int cpu);     /* loads the GDT and this CPU's %gs */
 void idt_init(void);

@@ -127,7 +127,7 @@ void pipe_get_stats(struct pipe_stats *out)
  * w->queued cleared last: after that the waiter (on its task's stack) may be
  * gone.
  */
-static void wake_all(struct list_head *list, int flags)
+__switch_path static void wake_all(struct list_head *list, int flags)
 {
     while (!list_empty(list)) {
         struct pipe_waiter *w = list_first_entry(list, struct pipe_waiter, entry);
@@ -142,7 +142,7 @@ static void wake_all(struct list_head *list, int flags)
  * else wakes us; callers re-check their condition).  Returns with the lock
  * held again and the waiter unlinked.
  */
-static void pipe_sleep(struct pipe *p, struct list_head *list)
+__switch_path static void pipe_sleep(struct pipe *p, struct list_head *list)
 {
     struct task *self = current_task();
     struct pipe_waiter w;
@@ -208,7 +208,7 @@ static void ring_get(struct pipe *p, char *dst, uint32_t n)
         p->head = 0;            /* keep small messages contiguous: one copy each */
 }
 
-int pipe_write(struct pipe *p, const void *buf, uint32_t n)
+__switch_path int pipe_write(struct pipe *p, const void *buf, uint32_t n)
 {
     const char *src = buf;
     uint32_t done = 0;
@@ -241,7 +241,7 @@ int pipe_write(struct pipe *p, const void *buf, uint32_t n)
     return result;
 }
 
-int pipe_read(struct pipe *p, void *buf, uint32_t n)
+__switch_path int pipe_read(struct pipe *p, void *buf, uint32_t n)
 {
     int result;
     if (n == 0)
@@ -269,7 +269,7 @@ int pipe_read(struct pipe *p, void *buf, uint32_t n)
     return result;
 }
 
-int pipe_read_full(struct pipe *p, void *buf, uint32_t n)
+__switch_path int pipe_read_full(struct pipe *p, void *buf, uint32_t n)
 {
     char *dst = buf;
     uint32_t done = 0;

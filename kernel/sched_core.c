@@ -9,7 +9,9 @@
  *     half switched while someone else holds that lock;
  *   - a task runs on one CPU at a time (on_cpu), only on CPUs in its
  *     cpus_allowed, and only when runnable and queued;
- *   - wake-ups of one task are serialised by its wake_lock.
+ *   - a wake-up is decided under the task's run-queue lock: the waker that
+ *     finds it TASK_SLEEPING marks it TASK_WAKING, and every other waker
+ *     then leaves it alone.
  * Violations stop the machine with a report (sched_bug), never silently.
  */
 #include "sched_core.h"
@@ -29,23 +31,30 @@ struct list_head all_tasks = LIST_HEAD_INIT(all_tasks);
 static struct list_head timer_list = LIST_HEAD_INIT(timer_list);
 static spinlock_t timer_lock = SPINLOCK_INIT("timers");
 
-static volatile uint32_t last_progress_ms;   /* 32-bit: read on other CPUs without tearing */
+/* When a task last got to run, in units of 2^20 ns (about 1.05 ms): a shift
+ * instead of a 64-bit division on every switch, and 32 bits so that other
+ * CPUs read it without tearing (it wraps after 52 days). */
+#define PROGRESS_SHIFT 20
+static volatile uint32_t last_progress;
 static uint64_t watchdog_ns = (uint64_t)DEFAULT_WATCHDOG_S * NSEC_PER_SEC;
 
-static spinlock_t *rq_lock(int cpu) { return scheduler.runqueue_lock(cpu); }
+/* scheduler.runqueue_lock(cpu), asked once per CPU at boot: a CPU's lock
+ * never changes, and an indirect call per lock operation is measurable in
+ * pipe-test under TCG. */
+static spinlock_t *runqueue_locks[MAX_CPUS];
+static inline spinlock_t *rq_lock(int cpu) { return runqueue_locks[cpu]; }
+spinlock_t *sched_runqueue_lock(int cpu) { return runqueue_locks[cpu]; }
 
 /* ---- services for schedulers (sched/sched.h) ---- */
 
-int sched_nr_cpus(void) { return ncpus_online; }
 int sched_this_cpu(void) { return this_cpu_id(); }
 struct task *sched_cpu_curr(int cpu) { return cpus[cpu].curr; }
 bool sched_cpu_is_idle(int cpu) { return cpus[cpu].curr == cpus[cpu].idle; }
 uint64_t sched_cpu_idle_since_ns(int cpu) { return cpus[cpu].idle_since_ns; }
 bool sched_task_running(const struct task *p) { return p->on_cpu != 0; }
-uint64_t sched_clock_ns(void) { return clock_ns(); }
 uint64_t sched_jiffies(void) { return jiffies; }
 
-void sched_resched_cpu(int cpu)
+__switch_path void sched_resched_cpu(int cpu)
 {
     struct cpu *target = &cpus[cpu];
     if (xchg(&target->need_resched, 1))
@@ -89,7 +98,7 @@ void sched_double_unlock(int a, int b)
     spin_unlock(la);
 }
 
-int sched_task_runqueue_lock(struct task *p)
+__switch_path int sched_task_runqueue_lock(struct task *p)
 {
     for (;;) {
         int cpu = p->cpu;
@@ -124,6 +133,8 @@ void sched_bug(const char *fmt, ...)
 void sched_init(int ncpus)
 {
     scheduler.init(ncpus);
+    for (int cpu = 0; cpu < MAX_CPUS; cpu++)
+        runqueue_locks[cpu] = scheduler.runqueue_lock(cpu);
     watchdog_touch();
 }
 
@@ -188,7 +199,7 @@ static void account_switch(struct cpu *c, struct task *prev, struct task *next, 
             next->wakeup_latency_ns = now - next->woken_at_ns;
             next->woken_at_ns = 0;
         }
-        last_progress_ms = (uint32_t)(now / NSEC_PER_MSEC);
+        last_progress = (uint32_t)(now >> PROGRESS_SHIFT);
     }
     c->stats.context_switches++;
 }
@@ -209,7 +220,7 @@ static void check_next(int cpu, struct task *prev, struct task *next)
 }
 
 /* Pick and switch.  May be called with interrupts on or off; never while holding a spinlock. */
-void schedule(void)
+__switch_path void schedule(void)
 {
     unsigned long flags = irq_save();
     struct cpu *c = this_cpu();
@@ -236,7 +247,8 @@ void schedule(void)
     }
     uint64_t t0 = rdtsc();
     struct task *next = scheduler.pick_next(cpu, prev);
-    c->stats.pick_cycles += rdtsc() - t0;
+    uint64_t t1 = rdtsc();       /* also the switch's timestamp: one RDTSC less */
+    c->stats.pick_cycles += t1 - t0;
     c->stats.picks++;
     if (!next)
         next = c->idle;
@@ -248,7 +260,7 @@ void schedule(void)
     }
     if (next->cpu != cpu)      /* only a shared-lock scheduler may hand over another CPU's task */
         sched_set_task_cpu(next, cpu);
-    account_switch(c, prev, next, clock_ns());
+    account_switch(c, prev, next, cycles_to_ns(t1 - tsc_at_boot));
     next->on_cpu = 1;
     c->curr = next;
     prev = switch_context(prev, next);
@@ -267,7 +279,7 @@ void schedule(void)
  * run-queue lock, which serialises with wake_up_task), then re-tests its
  * condition and sleeps through the wait_event() loop.
  */
-void preempt_schedule(void)
+__switch_path void preempt_schedule(void)
 {
     unsigned long flags = irq_save();
     struct cpu *c = this_cpu();
@@ -283,7 +295,7 @@ void preempt_schedule(void)
 }
 
 /* Runs on the new task's stack right after every switch: release what schedule() held. */
-void finish_switch(struct task *prev)
+__switch_path void finish_switch(struct task *prev)
 {
     struct cpu *c = this_cpu();
     check_on_own_stack(c, "finish_switch");
@@ -333,46 +345,79 @@ static void check_target(struct task *p, int cpu)
                   p->cpus_allowed, ncpus_online);
 }
 
-static void enqueue_on(int target, struct task *p, int enqueue_flags)
+/* target's run-queue lock held: queue p there as runnable. */
+static void enqueue_locked(int target, struct task *p, int enqueue_flags, uint64_t now)
 {
-    spin_lock(rq_lock(target));
     p->state = TASK_RUNNING;
     p->on_rq = 1;
-    p->woken_at_ns = clock_ns();
+    p->woken_at_ns = now;
     cpus[target].stats.wakeups++;
     scheduler.enqueue(target, p, enqueue_flags);
     if (sched_cpu_is_idle(target))
         sched_resched_cpu(target);
+}
+
+static void enqueue_on(int target, struct task *p, int enqueue_flags)
+{
+    spin_lock(rq_lock(target));
+    enqueue_locked(target, p, enqueue_flags, clock_ns());
     spin_unlock(rq_lock(target));
 }
 
-bool wake_up_task(struct task *p, int wake_flags)
+static int enqueue_flags_for(int wake_flags)
 {
-    unsigned long f = spin_lock_irqsave(&p->wake_lock);
+    return ENQUEUE_WAKEUP | ((wake_flags & WAKE_SYNC) ? ENQUEUE_SYNC : 0) | ((wake_flags & WAKE_IRQ) ? ENQUEUE_IRQ : 0);
+}
+
+/*
+ * As 2.6.0's try_to_wake_up, decided under the task's run-queue lock: a task
+ * that has not switched out yet simply keeps running; otherwise the waker
+ * claims it (TASK_WAKING: any other waker now returns false), the scheduler
+ * picks a CPU and, when that CPU's lock is the one held (the common case),
+ * the task is queued without taking another lock.  No per-task lock: under
+ * TCG every lock round trip shows in pipe-test.
+ */
+__switch_path bool wake_up_task(struct task *p, int wake_flags)
+{
+    unsigned long f = irq_save();
+    int cpu = sched_task_runqueue_lock(p);
     if (p->state != TASK_SLEEPING) {
-        spin_unlock_irqrestore(&p->wake_lock, f);
+        spin_unlock(rq_lock(cpu));
+        irq_restore(f);
         return false;
     }
-    int cpu = sched_task_runqueue_lock(p);
     if (p->on_rq) {
         /* It has not reached schedule() yet: it simply keeps running. */
         p->state = TASK_RUNNING;
         spin_unlock(rq_lock(cpu));
-        spin_unlock_irqrestore(&p->wake_lock, f);
+        irq_restore(f);
         return true;
     }
-    spin_unlock(rq_lock(cpu));
-    while (p->on_cpu)          /* its CPU may still be switching away from it */
-        cpu_relax();
-    int me = this_cpu()->id;
-    int target = scheduler.select_cpu(p, me, wake_flags);
+    p->state = TASK_WAKING;
+    if (p->on_cpu) {
+        /* Its CPU is still switching away from it (only possible while a
+         * pick_next dropped that lock): wait without holding the lock.  A
+         * WAKING task is not moved by anyone else, so p->cpu stays put. */
+        spin_unlock(rq_lock(cpu));
+        while (p->on_cpu)
+            cpu_relax();
+        spin_lock(rq_lock(cpu));
+    }
+    int target = scheduler.select_cpu(p, this_cpu_id(), wake_flags);
     check_target(p, target);
-    if (target != p->cpu)
+    if (rq_lock(target) == rq_lock(cpu)) {
+        if (target != cpu)
+            sched_set_task_cpu(p, target);
+        enqueue_locked(target, p, enqueue_flags_for(wake_flags), clock_ns());
+        spin_unlock(rq_lock(cpu));
+    } else {
+        spin_unlock(rq_lock(cpu));
         sched_set_task_cpu(p, target);
-    int eflags = ENQUEUE_WAKEUP | ((wake_flags & WAKE_SYNC) ? ENQUEUE_SYNC : 0) |
-                 ((wake_flags & WAKE_IRQ) ? ENQUEUE_IRQ : 0);
-    enqueue_on(target, p, eflags);
-    spin_unlock_irqrestore(&p->wake_lock, f);
+        enqueue_on(target, p, enqueue_flags_for(wake_flags));
+    }
+    irq_restore(f);
+    if ((f & EFLAGS_IF) && preempt_due())
+        preempt_schedule();
     return true;
 }
 
@@ -421,7 +466,7 @@ static void run_timers(uint64_t now)
         spin_unlock(&timer_lock);
         if (!t) {
             if (pending)
-                last_progress_ms = (uint32_t)(now / NSEC_PER_MSEC); /* waiting for a timer is not a stall */
+                last_progress = (uint32_t)(now >> PROGRESS_SHIFT); /* waiting for a timer is not a stall */
             return;
         }
         wake_up_task(t, WAKE_IRQ);
@@ -429,7 +474,7 @@ static void run_timers(uint64_t now)
 }
 
 void watchdog_set_timeout(uint32_t seconds) { watchdog_ns = (uint64_t)seconds * NSEC_PER_SEC; }
-void watchdog_touch(void) { last_progress_ms = (uint32_t)(clock_ns() / NSEC_PER_MSEC); }
+void watchdog_touch(void) { last_progress = (uint32_t)(clock_ns() >> PROGRESS_SHIFT); }
 
 static void watchdog_fire(uint64_t stalled_ns)
 {
@@ -458,7 +503,7 @@ void sched_tick(void)
         run_timers(now);
     }
     /* Every CPU watches, so one CPU stuck with interrupts off cannot hide a stall. */
-    uint64_t last = (uint64_t)last_progress_ms * NSEC_PER_MSEC;
+    uint64_t last = (uint64_t)last_progress << PROGRESS_SHIFT;
     if (watchdog_ns && now > last && now - last > watchdog_ns)
         watchdog_fire(now - last);
     if (scheduler.tick_unlocked) {

@@ -25,6 +25,7 @@ void task_start(struct task *prev);
 void finish_switch(struct task *prev);
 void wake_up_new_task(struct task *p);
 void task_release_after_exit(struct task *p);
+spinlock_t *sched_runqueue_lock(int cpu); /* scheduler.runqueue_lock(cpu), cached at boot */
 extern spinlock_t tasklist_lock;
 extern struct list_head all_tasks;
 

@@ -10,7 +10,7 @@
  * A new task's stack is prepared by task_create so that this ret lands in
  * task_first_entry with the previous task in EAX.
  */
-.text
+.section .text.switch_path, "ax"
 .global switch_context
 switch_context:
     mov 4(%esp), %eax        /* prev */

@@ -23,8 +23,6 @@ static volatile int next_mm = 1;
 static volatile int nr_tasks;
 static struct waitqueue exit_wq = { SPINLOCK_INIT("exit_wq"), LIST_HEAD_INIT(exit_wq.waiters) };
 
-/* One %gs-relative load: safe even if we are preempted right after (see cpu.h). */
-struct task *current_task(void) { return this_cpu_curr(); }
 int task_count(void) { return nr_tasks; }
 int new_mm_id(void) { return atomic_add_return(&next_mm, 1); }
 
@@ -90,9 +88,9 @@ struct task *task_create(void (*entry)(void *), void *arg, const struct task_att
 
     int cpu = this_cpu()->id;
     t->cpu = cpu;
-    spin_lock(scheduler.runqueue_lock(cpu));
+    spin_lock(sched_runqueue_lock(cpu));
     scheduler.task_fork(parent, t);
-    spin_unlock(scheduler.runqueue_lock(cpu));
+    spin_unlock(sched_runqueue_lock(cpu));
     irq_restore(f);
 
     wake_up_new_task(t);
@@ -165,7 +163,7 @@ void task_yield(void)
 {
     unsigned long f = irq_save();
     struct cpu *c = this_cpu();
-    spinlock_t *lock = scheduler.runqueue_lock(c->id);
+    spinlock_t *lock = sched_runqueue_lock(c->id);
     spin_lock(lock);
     if (scheduler.yield)
         scheduler.yield(c->id, c->curr);
@@ -183,7 +181,7 @@ int task_set_nice(struct task *t, int nice)
     if (scheduler.set_nice)
         scheduler.set_nice(cpu, t, nice);
     t->nice = nice;
-    spin_unlock(scheduler.runqueue_lock(cpu));
+    spin_unlock(sched_runqueue_lock(cpu));
     irq_restore(f);
     return 0;
 }
@@ -194,7 +192,14 @@ int task_set_affinity(struct task *t, cpumask_t mask)
     if (!mask)
         return -1;
     unsigned long f = spin_lock_irqsave(&t->wake_lock);
-    int cpu = sched_task_runqueue_lock(t);
+    int cpu;
+    for (;;) {
+        cpu = sched_task_runqueue_lock(t);
+        if (t->state != TASK_WAKING)
+            break;
+        spin_unlock(sched_runqueue_lock(cpu));   /* a waker is queueing it: let it finish */
+        cpu_relax();
+    }
     t->cpus_allowed = mask;
     if (scheduler.set_affinity)
         scheduler.set_affinity(cpu, t, mask);
@@ -206,7 +211,7 @@ int task_set_affinity(struct task *t, cpumask_t mask)
         t->on_rq = 0;
         t->state = TASK_SLEEPING;
     }
-    spin_unlock(scheduler.runqueue_lock(cpu));
+    spin_unlock(sched_runqueue_lock(cpu));
     spin_unlock(&t->wake_lock);
     if (move)
         wake_up_task(t, 0);

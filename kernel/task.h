@@ -18,6 +18,7 @@ enum task_state {
     TASK_RUNNING,     /* runnable or running */
     TASK_SLEEPING,    /* blocked on a wait queue or timer */
     TASK_DEAD,        /* exited; stack freed after its last switch-out */
+    TASK_WAKING,      /* a waker has claimed it and is queueing it (Linux 2.6.32's TASK_WAKING) */
 };
 
 /* Scheduling policies, numbered as in Linux. */
@@ -57,7 +58,7 @@ struct task {
     struct task *parent;
     volatile int live_children;   /* children not yet exited: keeps this struct alive */
     volatile bool reaped;         /* task_wait() is done with it */
-    spinlock_t wake_lock;         /* serialises wake-ups and affinity changes */
+    spinlock_t wake_lock;         /* serialises affinity changes and the first wake-up */
 
     /* Accounting kept by the core. */
     uint64_t runtime_ns;          /* CPU time consumed */
@@ -100,7 +101,13 @@ void task_yield(void);
 void task_sleep_ns(uint64_t ns);
 int task_set_nice(struct task *t, int nice);
 int task_set_affinity(struct task *t, cpumask_t mask);
+#ifdef HOST_TEST
 struct task *current_task(void);
+#else
+#include "percpu.h"
+/* One %gs-relative load: safe even if we are preempted right after (see percpu.h). */
+static inline struct task *current_task(void) { return (struct task *)percpu_read(PERCPU_CURR); }
+#endif
 int task_count(void);             /* tasks alive (not yet reaped) */
 int task_stack_high_water(void);  /* deepest stack use of any exited task, bytes */
 int new_mm_id(void);

@@ -19,8 +19,8 @@
 
 uint32_t tsc_khz;
 volatile uint64_t jiffies;
-static uint64_t tsc_at_boot;
-static uint64_t ns_mult;   /* ns = cycles * ns_mult >> 22 */
+uint64_t tsc_at_boot;
+uint64_t ns_mult;
 
 static void pit_channel2_start(uint16_t count, uint8_t mode_bits)
 {
@@ -85,18 +85,6 @@ void tsc_calibrate(void)
         tsc_khz = 1;
     ns_mult = ((uint64_t)1000000 << 22) / tsc_khz;
     tsc_at_boot = rdtsc();
-}
-
-uint64_t cycles_to_ns(uint64_t cycles)
-{
-    /* Split to keep cycles * ns_mult inside 64 bits for long runs. */
-    uint64_t hi = cycles >> 22, lo = cycles & ((1u << 22) - 1);
-    return hi * ns_mult + ((lo * ns_mult) >> 22);
-}
-
-uint64_t clock_ns(void)
-{
-    return cycles_to_ns(rdtsc() - tsc_at_boot);
 }
 
 void delay_us(uint32_t us)

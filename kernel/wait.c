@@ -9,7 +9,7 @@ void waitqueue_init(struct waitqueue *wq, const char *name)
     list_init(&wq->waiters);
 }
 
-void prepare_to_wait(struct waitqueue *wq, struct waiter *w)
+__switch_path void prepare_to_wait(struct waitqueue *wq, struct waiter *w)
 {
     struct task *self = current_task();
     unsigned long f = spin_lock_irqsave(&wq->lock);
@@ -22,7 +22,7 @@ void prepare_to_wait(struct waitqueue *wq, struct waiter *w)
     spin_unlock_irqrestore(&wq->lock, f);
 }
 
-void finish_wait(struct waitqueue *wq, struct waiter *w)
+__switch_path void finish_wait(struct waitqueue *wq, struct waiter *w)
 {
     struct task *self = current_task();
     unsigned long f = spin_lock_irqsave(&wq->lock);
@@ -33,7 +33,7 @@ void finish_wait(struct waitqueue *wq, struct waiter *w)
     spin_unlock_irqrestore(&wq->lock, f);
 }
 
-static int wake(struct waitqueue *wq, int flags, bool only_one)
+__switch_path static int wake(struct waitqueue *wq, int flags, bool only_one)
 {
     int woken = 0;
     unsigned long f = spin_lock_irqsave(&wq->lock);

@@ -284,7 +284,10 @@ static int task_timeslice(const struct o1_task *t)
 
 static int current_bonus(const struct o1_task *t)
 {
-    return (int)(NS_TO_JIFFIES(t->sleep_avg) * MAX_BONUS / MAX_SLEEP_AVG);
+    /* sleep_avg stays within 0..NS_MAX_SLEEP_AVG (about 1e9 ns), so 32-bit
+     * arithmetic is exact, and i386 has no 64-bit division instruction. */
+    uint32_t jiffies = (uint32_t)t->sleep_avg / (uint32_t)NSEC_PER_JIFFY;
+    return (int)(jiffies * MAX_BONUS / MAX_SLEEP_AVG);
 }
 
 /* DELTA(p): C division truncates toward zero, as in 2.6.0's SCALE(). */

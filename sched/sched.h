@@ -75,7 +75,8 @@ struct sched_class {
      * will come online; per-CPU state for all of them must be ready. */
     void (*init)(int ncpus);
 
-    /* The lock that protects cpu's run queue.  May be shared by CPUs. */
+    /* The lock that protects cpu's run queue.  May be shared by CPUs.  Asked
+     * once per CPU right after init(): the answer must never change. */
     spinlock_t *(*runqueue_lock)(int cpu);
 
     /* A task was created by parent (NULL for the kernel's first task).
@@ -85,9 +86,11 @@ struct sched_class {
     void (*task_fork)(struct task *parent, struct task *child);
 
     /* Choose the CPU that a waking (or WAKE_NEW) task should be queued on.
-     * Called with p->wake_lock held and no run-queue lock: read other CPUs'
-     * state racily, as Linux's select_task_rq does.  Must return an online
-     * CPU in p->cpus_allowed. */
+     * For a wake-up, called with p->cpu's run-queue lock held and p in
+     * TASK_WAKING, which keeps other wakers away (as 2.6.0's try_to_wake_up);
+     * for WAKE_NEW with p->wake_lock held and no run-queue lock.
+     * Take no lock here: read other CPUs' state racily, as Linux's
+     * select_task_rq does.  Must return an online CPU in p->cpus_allowed. */
     int (*select_cpu)(struct task *p, int waker_cpu, int flags);
 
     /* Queue p on cpu (p->cpu == cpu).  cpu's run-queue lock is held.  Decide
@@ -163,13 +166,21 @@ extern const struct sched_class scheduler;
  * the same functions over a simulated clock and simulated CPUs
  * (tests/host/simcore.c), so a scheduler file builds unchanged there.
  */
+#ifdef HOST_TEST
 int sched_nr_cpus(void);                  /* CPUs online: 0..n-1 */
+uint64_t sched_clock_ns(void);            /* monotonic ns */
+#else
+/* Inline in the kernel: called on every switch, and a call costs under TCG. */
+#include "../kernel/time.h"
+extern int ncpus_online;
+static inline int sched_nr_cpus(void) { return ncpus_online; }
+static inline uint64_t sched_clock_ns(void) { return clock_ns(); }
+#endif
 int sched_this_cpu(void);
 struct task *sched_cpu_curr(int cpu);     /* running task (maybe idle) */
 bool sched_cpu_is_idle(int cpu);          /* running its idle task */
 uint64_t sched_cpu_idle_since_ns(int cpu);/* when it went idle (valid if idle) */
 bool sched_task_running(const struct task *p);
-uint64_t sched_clock_ns(void);
 uint64_t sched_jiffies(void);             /* ticks at HZ since boot */
 /* Mark cpu's current task for rescheduling; IPI if it is another CPU. */
 void sched_resched_cpu(int cpu);
