@@ -7,6 +7,8 @@
 #     the pipes allocate their rings on the first write (pipe_size=65536:
 #     all 800 tasks fit, their 64 KiB rings do not): status=oom,
 #     tasks_started > 0, exit 4, no panic, no leak;
+#   - bench=maxgroups at MEM=48 on 2 vCPUs, every scheduler (o1 four
+#     times): a regression test for the task_start bug (see below);
 #   - bench=maxgroups at MEM=24: doubling then bisection ends with
 #     first_failure = max_groups + step, and the attempt at max_groups
 #     succeeded after earlier attempts ran out of memory (so an OOM run
@@ -66,6 +68,24 @@ expect "wl-maxgroups-attempt-oom" '^maxgroups: groups=[0-9]+ tasks_started=[0-9]
 expect "wl-maxgroups-attempt-ok" "^maxgroups: groups=${max:-x} tasks_started=[0-9]+ status=ok"
 expect_not "wl-maxgroups-no-leak" 'leak after the run'
 expect_not "wl-maxgroups-no-panic" '^(panic|PANIC|watchdog)'
+
+# Regression: a new task that was preempted right after its first switch
+# once read "this_cpu()->curr" in two steps and ran the entry of the task
+# current on the CPU it had left (a second bench-main, senders sending
+# twice, double frees).  bench=maxgroups at MEM=48 on 2 vCPUs, with its
+# thousands of short-lived tasks and OOM unwinding, hit it in 3 of 4 o1
+# boots; it must now end cleanly every time, on every scheduler.  The
+# attempt lines must match attempts= (a second runner would add its own).
+for sched in rr goodness o1 o1 o1 o1 cfs mq; do
+    boot "$sched" 2 'bench=maxgroups' 48 120
+    tag="wl-maxgroups-smp2-$sched"
+    line=$(results maxgroups)
+    check "$tag-exit0" [ "$RC" = 0 ]
+    check "$tag-ok" [ "$(field status "$line")" = ok ]
+    check "$tag-one-runner" [ "$(grep -c '^maxgroups: ' "$OUT")" = "$(field attempts "$line")" ]
+    check "$tag-found" [ "$(field max_groups "$line")" -ge 100 ] 2>/dev/null
+    expect_not "$tag-clean" '^(panic|watchdog: no)|leak after the run|status=error'
+done
 
 # The short default suite.
 for cmd in '' 'bench=all'; do
