@@ -98,16 +98,18 @@ void sched_double_unlock(int a, int b)
     spin_unlock(la);
 }
 
-__switch_path int sched_task_runqueue_lock(struct task *p)
+static inline int task_runqueue_lock(struct task *p)
 {
     for (;;) {
         int cpu = p->cpu;
         spin_lock(rq_lock(cpu));
-        if (p->cpu == cpu)
+        if (likely(p->cpu == cpu))
             return cpu;
         spin_unlock(rq_lock(cpu));
     }
 }
+
+int sched_task_runqueue_lock(struct task *p) { return task_runqueue_lock(p); }
 
 void sched_for_each_task(void (*fn)(struct task *p, void *arg), void *arg)
 {
@@ -219,6 +221,24 @@ static void check_next(int cpu, struct task *prev, struct task *next)
         sched_bug("picked %s (pid %d) which is not runnable (state %d)", next->name, next->pid, next->state);
 }
 
+/* Runs on the new task's stack right after every switch: release what schedule() held. */
+static inline __attribute__((always_inline)) void finish_switch_inline(struct task *prev)
+{
+    struct cpu *c = this_cpu();
+    check_on_own_stack(c, "finish_switch");
+    bool migrate = prev->requeue_elsewhere;
+    bool dead = prev->state == TASK_DEAD;
+    prev->requeue_elsewhere = false;
+    prev->on_cpu = 0;
+    spin_unlock(rq_lock(c->id));
+    if (migrate)
+        wake_up_task(prev, 0);
+    if (dead)
+        task_release_after_exit(prev);
+}
+
+void finish_switch(struct task *prev) { finish_switch_inline(prev); }
+
 /* Pick and switch.  May be called with interrupts on or off; never while holding a spinlock. */
 __switch_path void schedule(void)
 {
@@ -265,7 +285,7 @@ __switch_path void schedule(void)
     c->curr = next;
     prev = switch_context(prev, next);
     /* Now on next's stack, which may have gone to sleep on another CPU. */
-    finish_switch(prev);
+    finish_switch_inline(prev);
     irq_restore(flags);
 }
 
@@ -294,21 +314,6 @@ __switch_path void preempt_schedule(void)
     irq_restore(flags);
 }
 
-/* Runs on the new task's stack right after every switch: release what schedule() held. */
-__switch_path void finish_switch(struct task *prev)
-{
-    struct cpu *c = this_cpu();
-    check_on_own_stack(c, "finish_switch");
-    bool migrate = prev->requeue_elsewhere;
-    bool dead = prev->state == TASK_DEAD;
-    prev->requeue_elsewhere = false;
-    prev->on_cpu = 0;
-    spin_unlock(rq_lock(c->id));
-    if (migrate)
-        wake_up_task(prev, 0);
-    if (dead)
-        task_release_after_exit(prev);
-}
 
 void task_start(struct task *prev)
 {
@@ -346,7 +351,7 @@ static void check_target(struct task *p, int cpu)
 }
 
 /* target's run-queue lock held: queue p there as runnable. */
-static void enqueue_locked(int target, struct task *p, int enqueue_flags, uint64_t now)
+static inline __attribute__((always_inline)) void enqueue_locked(int target, struct task *p, int enqueue_flags, uint64_t now)
 {
     p->state = TASK_RUNNING;
     p->on_rq = 1;
@@ -380,7 +385,7 @@ static int enqueue_flags_for(int wake_flags)
 __switch_path bool wake_up_task(struct task *p, int wake_flags)
 {
     unsigned long f = irq_save();
-    int cpu = sched_task_runqueue_lock(p);
+    int cpu = task_runqueue_lock(p);
     if (p->state != TASK_SLEEPING) {
         spin_unlock(rq_lock(cpu));
         irq_restore(f);
