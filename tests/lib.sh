@@ -71,3 +71,25 @@ judge() {
         check "$@"
     fi
 }
+
+# milli X.YYY: the value in thousandths (0.669 -> 669); empty when malformed
+milli() { printf '%s\n' "$1" | sed -n 's/^\([0-9]*\)\.\([0-9][0-9][0-9]\)$/\1\2/p' | sed 's/^0*\([0-9]\)/\1/'; }
+
+# in_range N LO HI: N is a number within LO..HI
+in_range() { [ -n "$1" ] && [ "$1" -ge "$2" ] && [ "$1" -le "$3" ]; }
+
+# stat_field CPU KEY: KEY of that CPU's schedstat line
+stat_field() { grep -E "^schedstat cpu=$1 " "$OUT" | head -1 | tr ' ' '\n' | sed -n "s/^$2=//p"; }
+
+# cpuhog_shares: over the cpuhog result lines of $OUT, in thousandths of a CPU,
+# sets SHARES_N (lines with a share), SHARES_SUM, SHARES_MIN and SHARES_MAX.
+cpuhog_shares() {
+    SHARES_N=0 SHARES_SUM=0 SHARES_MIN=100000 SHARES_MAX=0
+    for _share in $(results cpuhog | tr ' ' '\n' | sed -n 's/^share=//p'); do
+        _m=$(milli "$_share")
+        [ -n "$_m" ] || continue
+        SHARES_SUM=$((SHARES_SUM + _m)) SHARES_N=$((SHARES_N + 1))
+        [ "$_m" -lt "$SHARES_MIN" ] && SHARES_MIN=$_m
+        [ "$_m" -gt "$SHARES_MAX" ] && SHARES_MAX=$_m
+    done
+}

@@ -20,8 +20,6 @@
 . "$(dirname "$0")/../lib.sh"
 
 # milli S: "0.667" -> 667 (shares are printed with three decimals)
-milli() { printf '%s\n' "$1" | sed -n 's/^\([0-9]*\)\.\([0-9][0-9][0-9]\)$/\1\2/p' | sed 's/^0*\([0-9]\)/\1/'; }
-in_range() { [ -n "$1" ] && [ "$1" -ge "$2" ] && [ "$1" -le "$3" ]; }
 
 for sched in $(make -s -C "$ROOT" list-scheds); do
     case $sched in

@@ -35,9 +35,6 @@
 # About 90 s on this 2-core machine when it is not overloaded.
 . "$(dirname "$0")/../lib.sh"
 
-milli() { printf '%s\n' "$1" | sed -n 's/^\([0-9]*\)\.\([0-9][0-9][0-9]\)$/\1\2/p' | sed 's/^0*\([0-9]\)/\1/'; }
-in_range() { [ -n "$1" ] && [ "$1" -ge "$2" ] && [ "$1" -le "$3" ]; }
-stat_field() { grep -E "^schedstat cpu=$1 " "$OUT" | head -1 | tr ' ' '\n' | sed -n "s/^$2=//p"; }
 
 for smp in 1 2 4; do
     tag="goodness-smp$smp"
@@ -50,13 +47,8 @@ for smp in 1 2 4; do
     check "$tag-hackbench-ok" [ "$(field status "$hb")" = ok ]
     check "$tag-hackbench-all-messages" [ "$(field messages "$hb")" = 16000 ]
     check "$tag-hackbench-all-tasks" [ "$(field tasks_started "$hb")" = 80 ]
-    sum=0 min=100000 n=0
-    for share in $(results cpuhog | tr ' ' '\n' | sed -n 's/^share=//p'); do
-        m=$(milli "$share")
-        [ -n "$m" ] || continue
-        sum=$((sum + m)) n=$((n + 1))
-        [ "$m" -lt "$min" ] && min=$m
-    done
+    cpuhog_shares
+    sum=$SHARES_SUM min=$SHARES_MIN max=$SHARES_MAX n=$SHARES_N
     echo "# $tag: $n cpuhog tasks, shares sum $sum/1000 (of $smp CPUs), smallest $min/1000"
     check "$tag-cpuhog-all-tasks-report" [ "$n" = "$ntasks" ]
     JUDGE_SMP=$smp judge "$tag-no-cpu-idle-while-tasks-wait" in_range "$sum" $((smp * 900)) 1000000
