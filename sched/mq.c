@@ -59,7 +59,7 @@
  *        preempts (2.4 preemption_goodness > 0): queue the task there and
  *        reschedule that CPU;
  *     4. otherwise the task stays on its home queue without preempting.
- *   select_cpu() makes this choice from the published values without locks;
+ *   select_cpu() makes this choice from the published values, taking no lock;
  *   enqueue() then makes the preemption decision under the chosen queue's
  *   lock.  A sync wake-up (the waker is about to sleep, pipes) that may run
  *   on the waker's CPU is queued at home without any preemption, as 2.4's
@@ -91,7 +91,7 @@
  *     running, and our queue locked, until it has switched out).
  *   - When the published task leaves its queue the patch republished the
  *     FIRST schedulable task ("good enough"); we publish the best one.
- *   - select_cpu() runs without locks, so the patch's "trylock the target,
+ *   - select_cpu() takes no locks, so the patch's "trylock the target,
  *     re-check, else try the next CPU" becomes: choose from the published
  *     values, then re-check preemption under the chosen queue's lock (if the
  *     check fails there the task waits on that queue, from where others may
