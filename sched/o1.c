@@ -252,7 +252,7 @@ static int find_next_bit(const uint32_t *b, int size, int offset)
 
 /* ---- arrays ---- */
 
-static void dequeue_task(struct task *p, struct prio_array *array)
+static inline void dequeue_task(struct task *p, struct prio_array *array)
 {
     struct o1_task *t = o1(p);
     if (t->array != array)
@@ -264,7 +264,7 @@ static void dequeue_task(struct task *p, struct prio_array *array)
     t->array = NULL;
 }
 
-static void enqueue_task(struct task *p, struct prio_array *array)
+static inline void enqueue_task(struct task *p, struct prio_array *array)
 {
     struct o1_task *t = o1(p);
     if (t->array)
