@@ -60,7 +60,6 @@ static inline struct cpu *this_cpu(void)
 }
 
 static inline int this_cpu_id(void) { return (int)percpu_read(PERCPU_ID); }
-static inline struct task *this_cpu_curr(void) { return (struct task *)percpu_read(PERCPU_CURR); }
 
 void gdt_init_cpu(int cpu);     /* loads the GDT and this CPU's %gs */
 void idt_init(void);

@@ -318,10 +318,10 @@ __switch_path void preempt_schedule(void)
 void task_start(struct task *prev)
 {
     finish_switch(prev);
-    /* Read who we are before interrupts come back: once they do, this task
-     * can be preempted and moved, and "this_cpu()->curr" (two loads) could
-     * then read another CPU's current task and run its entry a second time. */
-    struct task *self = this_cpu()->curr;
+    /* current_task(), one %gs load: "this_cpu()->curr" is two, and a task
+     * preempted and moved between them read the task now current on the CPU
+     * it had left and ran that task's entry a second time. */
+    struct task *self = current_task();
     irq_enable();
     self->entry(self->arg);
     task_exit(0);
@@ -387,15 +387,13 @@ __switch_path bool wake_up_task(struct task *p, int wake_flags)
     unsigned long f = irq_save();
     int cpu = task_runqueue_lock(p);
     if (p->state != TASK_SLEEPING) {
-        spin_unlock(rq_lock(cpu));
-        irq_restore(f);
+        spin_unlock_irqrestore(rq_lock(cpu), f);
         return false;
     }
     if (p->on_rq) {
         /* It has not reached schedule() yet: it simply keeps running. */
         p->state = TASK_RUNNING;
-        spin_unlock(rq_lock(cpu));
-        irq_restore(f);
+        spin_unlock_irqrestore(rq_lock(cpu), f);
         return true;
     }
     p->state = TASK_WAKING;
@@ -410,19 +408,14 @@ __switch_path bool wake_up_task(struct task *p, int wake_flags)
     }
     int target = scheduler.select_cpu(p, this_cpu_id(), wake_flags);
     check_target(p, target);
-    if (rq_lock(target) == rq_lock(cpu)) {
-        if (target != cpu)
-            sched_set_task_cpu(p, target);
-        enqueue_locked(target, p, enqueue_flags_for(wake_flags), clock_ns());
+    if (rq_lock(target) != rq_lock(cpu)) {
         spin_unlock(rq_lock(cpu));
-    } else {
-        spin_unlock(rq_lock(cpu));
-        sched_set_task_cpu(p, target);
-        enqueue_on(target, p, enqueue_flags_for(wake_flags));
+        spin_lock(rq_lock(target));
     }
-    irq_restore(f);
-    if ((f & EFLAGS_IF) && preempt_due())
-        preempt_schedule();
+    if (target != cpu)
+        sched_set_task_cpu(p, target);
+    enqueue_locked(target, p, enqueue_flags_for(wake_flags), clock_ns());
+    spin_unlock_irqrestore(rq_lock(target), f);
     return true;
 }
 
