@@ -155,6 +155,7 @@ struct msg_header {
     uint16_t sender;
     uint16_t check;
 };
+STATIC_ASSERT(sizeof(struct msg_header) == MSG_HEADER, "message header layout");
 
 static inline uint16_t msg_header_check(uint32_t seed) { return (uint16_t)(seed ^ (seed >> 16) ^ 0x4d53); }
 
