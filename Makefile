@@ -6,6 +6,13 @@
 #   make help               every target and variable
 #
 # A scheduler is one file sched/<name>.c; the list below is found by wildcard.
+#
+# The settings that change the kernel's code (HZ, LOCK, CFLAGS_EXTRA) pick
+# the build directory (build/<sched>, or build/<sched>-hz100-ticket-x1a2b3c4d
+# when they differ from the defaults), and every object also depends on a
+# record of the exact flags it was built with (BUILD/kernel.flags, rewritten
+# only when they change, as Kbuild's .cmd files): a kernel is never linked
+# from objects built with other settings.
 
 SCHEDS      := $(sort $(basename $(notdir $(filter-out sched/sched.h,$(wildcard sched/*.c)))))
 SCHED       ?= o1
@@ -15,44 +22,65 @@ ACCEL       ?= tcg
 TIMEOUT     ?= 120
 CMDLINE     ?=
 HZ          ?= 1000
+LOCK        ?= tas
 Q           ?= @            # make Q= shows every command
 
-BUILD       := build/$(SCHED)
+# One directory per configuration; CFLAGS_EXTRA is named by a hash of its text.
+CONFIG_SUFFIX := $(if $(filter-out 1000,$(HZ)),-hz$(HZ))$(if $(filter-out tas,$(LOCK)),-$(LOCK))$(if \
+                 $(strip $(CFLAGS_EXTRA)),-x$(shell printf '%s' '$(subst ','\'',$(CFLAGS_EXTRA))' | md5sum | cut -c1-8))
+BUILD       ?= build/$(SCHED)$(CONFIG_SUFFIX)
 CC          := gcc
 LD          := ld
+LOCK_FLAGS  := $(if $(filter ticket,$(LOCK)),-DSPINLOCK_TICKET,)
 KCFLAGS     := -m32 -march=i686 -std=gnu11 -O2 -g -ffreestanding -fno-builtin -fno-stack-protector \
                -fno-pic -fno-pie -fno-omit-frame-pointer -mno-sse -mno-mmx -mno-80387 -mno-red-zone \
                -fno-asynchronous-unwind-tables -Wall -Wextra -Werror -Wno-unused-parameter -Wno-array-bounds \
-               -DHZ=$(HZ) $(CFLAGS_EXTRA)
+               -DHZ=$(HZ) $(LOCK_FLAGS) $(CFLAGS_EXTRA)
 KASFLAGS    := -m32 -march=i686 -g -DHZ=$(HZ)
-LIBGCC      := $(shell $(CC) -m32 -print-libgcc-file-name 2>/dev/null)
+# libgcc (64-bit division) is looked up when linking, not while the Makefile
+# is read: on a fresh machine gcc-multilib is only there after check-deps.
+LIBGCC       = $$($(CC) -m32 -print-libgcc-file-name)
 
 KERNEL_SRCS := $(wildcard kernel/*.c) $(wildcard workloads/*.c) sched/$(SCHED).c
 KERNEL_ASMS := boot/boot.S boot/trampoline.S $(wildcard kernel/*.S)
 KERNEL_OBJS := $(patsubst %.c,$(BUILD)/%.o,$(KERNEL_SRCS)) $(patsubst %.S,$(BUILD)/%.o,$(KERNEL_ASMS))
 
-.PHONY: all kernel iso run run-iso gdb test test-host test-qemu deps check-deps check-sched clean help list-scheds tools seed-table
+.PHONY: all kernel iso run run-iso gdb test test-host test-qemu deps check-deps check-sched clean help list-scheds tools seed-table \
+        print-build
 
 all: kernel
 kernel: check-sched check-deps $(BUILD)/kernel.elf
 
 check-sched:
 	@case " $(SCHEDS) " in *" $(SCHED) "*) ;; *) echo "error: SCHED=$(SCHED) is not a scheduler; choose one of: $(SCHEDS)" >&2; exit 2;; esac
+	@case "$(LOCK)" in tas|ticket) ;; *) echo "error: LOCK=$(LOCK): expected tas or ticket" >&2; exit 2;; esac
+	@case "$(HZ)" in ''|*[!0-9]*) echo "error: HZ=$(HZ): expected ticks per second (100..10000)" >&2; exit 2;; esac
+	@[ "$(HZ)" -ge 100 ] && [ "$(HZ)" -le 10000 ] || { echo "error: HZ=$(HZ): expected 100..10000" >&2; exit 2; }
 
 list-scheds:
 	@echo $(SCHEDS)
 
-$(BUILD)/%.o: %.c
+# Where this configuration is built (tools/schedlab asks).
+print-build:
+	@echo $(BUILD)
+
+# The exact flags, rewritten only when they change; every object depends on it.
+KERNEL_FLAGS_TEXT = KCFLAGS=$(KCFLAGS) KASFLAGS=$(KASFLAGS) SCHED=$(SCHED) LOCK=$(LOCK) HZ=$(HZ) CFLAGS_EXTRA=$(CFLAGS_EXTRA)
+$(BUILD)/kernel.flags: FORCE | check-sched check-deps
+	$(shell mkdir -p $(dir $@))$(file >$@.new,$(KERNEL_FLAGS_TEXT))
+	@if cmp -s $@.new $@; then rm -f $@.new; else mv $@.new $@; fi
+
+$(BUILD)/%.o: %.c $(BUILD)/kernel.flags
 	@mkdir -p $(dir $@)
 	@echo "  CC    $<"
 	$(Q)$(CC) $(KCFLAGS) -MMD -MP -c $< -o $@
 
-$(BUILD)/%.o: %.S
+$(BUILD)/%.o: %.S $(BUILD)/kernel.flags
 	@mkdir -p $(dir $@)
 	@echo "  AS    $<"
 	$(Q)$(CC) $(KASFLAGS) -MMD -MP -c $< -o $@
 
-$(BUILD)/kernel.elf: $(KERNEL_OBJS) linker.ld
+$(BUILD)/kernel.elf: $(KERNEL_OBJS) linker.ld $(BUILD)/kernel.flags
 	@echo "  LD    $@"
 	$(Q)$(LD) -m elf_i386 -z noexecstack -T linker.ld -o $@ $(KERNEL_OBJS) $(LIBGCC)
 
@@ -110,3 +138,4 @@ help:
 	@echo "targets: all run run-iso iso gdb test test-host test-qemu deps clean list-scheds tools seed-table"
 	@echo "variables: SCHED=<$(SCHEDS)> (default o1) SMP=<n> (2) MEM=<MiB> (256)"
 	@echo "           ACCEL=<tcg|kvm|icount> (tcg) TIMEOUT=<s> (120) CMDLINE='<key=value ...>' HZ=<ticks/s> (1000)"
+	@echo "           LOCK=<tas|ticket> (tas) CFLAGS_EXTRA='<flags>' (build settings: each gets its own build directory)"

@@ -104,6 +104,17 @@ void lapic_send_ipi(int apic_id, int vector)
     irq_restore(f);
 }
 
+/* An NMI to every other CPU (destination shorthand "all excluding self"):
+ * it reaches CPUs that spin with interrupts off. */
+void lapic_send_nmi_all_but_self(void)
+{
+    unsigned long f = irq_save();
+    icr_wait();
+    lapic_write(LAPIC_ICR_LO, 0xc0000 | 0x400);
+    icr_wait();
+    irq_restore(f);
+}
+
 void lapic_send_init_sipi(int apic_id, uint8_t page)
 {
     lapic_write(LAPIC_ICR_HI, (uint32_t)apic_id << 24);

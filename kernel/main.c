@@ -130,8 +130,8 @@ void kmain(uint32_t magic, uint32_t mbi)
     smp_start_aps();
     lapic_timer_start();
 
-    kprintf("boot: cpus=%d sched=%s hz=%d tsc_khz=%u accel=%s mem_mib=%u\n", ncpus_online, scheduler.name, HZ,
-            tsc_khz, detect_accel(), mem_usable_mib());
+    kprintf("boot: cpus=%d sched=%s hz=%d tsc_khz=%u accel=%s mem_mib=%u lock=%s\n", ncpus_online, scheduler.name,
+            HZ, tsc_khz, detect_accel(), mem_usable_mib(), SPINLOCK_KIND);
     bench_start();
     irq_enable();
     idle_loop();

@@ -22,6 +22,7 @@
 #include "mem.h"
 #include "lib.h"
 #include "x86.h"
+#include "stall.h"
 
 struct task *switch_context(struct task *prev, struct task *next);
 
@@ -471,7 +472,12 @@ static void run_timers(uint64_t now)
     }
 }
 
-void watchdog_set_timeout(uint32_t seconds) { watchdog_ns = (uint64_t)seconds * NSEC_PER_SEC; }
+/* The same limit stops a CPU that waits that long for one spinlock (stall.h). */
+void watchdog_set_timeout(uint32_t seconds)
+{
+    watchdog_ns = (uint64_t)seconds * NSEC_PER_SEC;
+    spin_set_stall_limit_ns(watchdog_ns);
+}
 void watchdog_touch(void) { last_progress = (uint32_t)(clock_ns() >> PROGRESS_SHIFT); }
 
 static void watchdog_fire(uint64_t stalled_ns)
@@ -487,6 +493,7 @@ static void watchdog_fire(uint64_t stalled_ns)
         kprintf("watchdog: cpu=%d current=%s pid=%d state=%d runqueue=%d\n", i, t ? t->name : "?", t ? t->pid : -1,
                 t ? t->state : -1, scheduler.nr_running(i));
     }
+    stall_report_cpus("watchdog");
     machine_exit(EXIT_WATCHDOG);
 }
 

@@ -1,12 +1,34 @@
 /*
- * Ticket spinlocks with debug checks.
+ * Spinlocks, as Linux i386 had them in the kernels this project models.
  *
- * A ticket lock hands the lock out in arrival order, so no CPU starves (Linux
- * i386 has used them since 2.6.25).  The uncontended paths are inline here:
- * under QEMU's TCG every call and return costs a lookup of the next
- * translated block, and a pipe round trip takes a dozen locks.  The slow
- * paths (waiting, reports) are in kernel/spinlock.c; the host unit tests
- * link a single-threaded stand-in instead (HOST_TEST).
+ * Two kinds, chosen at build time (make LOCK=tas|ticket; the boot line says
+ * lock=<kind>):
+ *
+ *   tas (the default)  the byte test-and-set lock of Linux 2.4.18, 2.6.0 and
+ *       2.6.24 (include/asm-i386/spinlock.h, spin_lock_string): "lock; decb"
+ *       on a byte that is 1 when free, and while it is taken, spin on
+ *       "cmpb $0" with "rep; nop" before trying again; unlock is
+ *       "movb $1".  Unfair: whichever CPU is running when the lock comes
+ *       free takes it.
+ *   ticket  the ticket lock of Linux 2.6.25 and later (__ticket_spin_lock):
+ *       "lock xadd" takes a ticket, spin until now_serving reaches it;
+ *       unlock increments now_serving.  Fair: strict arrival order.
+ *
+ * Why the kind matters here: with more vCPUs than host cores, QEMU's vCPUs
+ * are host threads that the host deschedules at will.  A ticket lock hands
+ * the lock to the next waiter in line even while the host is not running
+ * that vCPU, and every waiter behind it spins until the host runs it again.
+ * o1 on 8 vCPUs over 2 host cores, `bench=pingpong bind=3,5 pairs=10
+ * migrate=1`, passed the lock on about 500 times a second that way (every
+ * CPU's tick and idle balance queued on one run-queue lock) and never
+ * finished; with the test-and-set lock it finishes in 0.05-0.11 s
+ * (docs/measurements.md).  Real 2.4/2.6.0 SMP machines never descheduled a
+ * lock holder or waiter, which is what the era's unfair lock assumed.
+ *
+ * The uncontended paths are inline: under QEMU's TCG every call and return
+ * costs a lookup of the next translated block, and a pipe round trip takes
+ * a dozen locks.  The slow paths (waiting, reports) are in kernel/spinlock.c;
+ * the host unit tests link a single-threaded stand-in (HOST_TEST).
  *
  * spin_lock() disables preemption (preempt_count); releasing the last lock
  * runs a reschedule that became due meanwhile, if interrupts are on.  The
@@ -23,31 +45,51 @@
  *
  * Debug checks (always on, they are cheap): taking a lock this CPU already
  * holds (recursion) and releasing a lock held by another CPU both panic with
- * the lock's name.
+ * the lock's name.  A CPU that has waited longer than the stall limit
+ * (watchdog=, default 30 s) for one lock stops the machine with a report of
+ * the lock, its holder and every CPU's backtrace (exit 3): with every CPU
+ * spinning with interrupts off, no tick could report it.
  */
 #ifndef KERNEL_SPINLOCK_H
 #define KERNEL_SPINLOCK_H
 
 #include "types.h"
 
+#if defined(SPINLOCK_TICKET)
+#define SPINLOCK_KIND "ticket"
+#else
+#define SPINLOCK_KIND "tas"
+#endif
+
 typedef struct spinlock {
+#if defined(SPINLOCK_TICKET)
     volatile uint16_t next_ticket;  /* handed to the next CPU that arrives */
     volatile uint16_t now_serving;  /* ticket that owns the lock */
-    volatile int holder_cpu;        /* -1 when free; for the debug checks */
+#else
+    volatile int8_t slock;          /* 1 free; 0 or below taken (Linux i386 spinlock_t.lock) */
+#endif
+    volatile int holder_cpu;        /* -1 when free; for the debug checks and stall reports */
     const char *name;
 } spinlock_t;
 
+#if defined(SPINLOCK_TICKET)
 #define SPINLOCK_INIT(lockname) { 0, 0, -1, lockname }
+#else
+#define SPINLOCK_INIT(lockname) { 1, -1, lockname }
+#endif
 
 void spin_lock_init(spinlock_t *lock, const char *name);
 bool spin_trylock(spinlock_t *lock);
 bool spin_is_locked(const spinlock_t *lock);
 /* True when the calling CPU holds the lock (for assertions). */
 bool spin_held_by_me(const spinlock_t *lock);
+/* Stop the machine when one CPU waits longer than this for one lock (0: never). */
+void spin_set_stall_limit_ns(uint64_t ns);
 
 #ifdef HOST_TEST
 void spin_lock(spinlock_t *lock);
 void spin_unlock(spinlock_t *lock);
+void spin_release(spinlock_t *lock);
 unsigned long spin_lock_irqsave(spinlock_t *lock);
 void spin_unlock_irqrestore(spinlock_t *lock, unsigned long flags);
 #else
@@ -55,10 +97,26 @@ void spin_unlock_irqrestore(spinlock_t *lock, unsigned long flags);
 #include "x86.h"
 
 /* Out of line (kernel/spinlock.c). */
-void spin_lock_wait(spinlock_t *lock, uint16_t ticket);
+void spin_lock_contended(spinlock_t *lock, uint32_t ticket);
 void spin_lock_recursive(spinlock_t *lock) __attribute__((noreturn));
 void spin_unlock_not_held(spinlock_t *lock) __attribute__((noreturn));
 void preempt_schedule(void);
+
+/* One attempt to take the lock; for ticket locks the ticket is taken for good. */
+static inline bool spin_lock_fast(spinlock_t *lock, uint32_t *ticket)
+{
+#if defined(SPINLOCK_TICKET)
+    uint16_t t;
+    __asm__ volatile("lock xaddw %0, %1" : "=r"(t), "+m"(lock->next_ticket) : "0"((uint16_t)1) : "memory");
+    *ticket = t;
+    return lock->now_serving == t;
+#else
+    bool negative;
+    *ticket = 0;
+    __asm__ volatile("lock decb %0" : "+m"(lock->slock), "=@ccs"(negative) : : "memory");
+    return !negative;
+#endif
+}
 
 static inline void spin_lock(spinlock_t *lock)
 {
@@ -66,10 +124,9 @@ static inline void spin_lock(spinlock_t *lock)
     int me = (int)percpu_read(PERCPU_ID);   /* stable now: this task cannot move */
     if (unlikely(lock->holder_cpu == me))
         spin_lock_recursive(lock);
-    uint16_t ticket;
-    __asm__ volatile("lock xaddw %0, %1" : "=r"(ticket), "+m"(lock->next_ticket) : "0"((uint16_t)1) : "memory");
-    if (unlikely(lock->now_serving != ticket))
-        spin_lock_wait(lock, ticket);
+    uint32_t ticket;
+    if (unlikely(!spin_lock_fast(lock, &ticket)))
+        spin_lock_contended(lock, ticket);
     lock->holder_cpu = me;
     barrier();
 }
@@ -81,11 +138,15 @@ static inline void spin_release(spinlock_t *lock)
         spin_unlock_not_held(lock);
     lock->holder_cpu = -1;
     barrier();
-    /* Only the holder writes now_serving, and x86 stores are not reordered
-     * with earlier loads and stores: a plain increment releases the lock, as
-     * Linux's i386 ticket unlock does (UNLOCK_LOCK_PREFIX is empty).  Under
-     * TCG a lock prefix costs a helper call. */
+    /* Only the holder writes the release, and x86 stores are not reordered
+     * with earlier loads and stores: a plain store releases the lock, as
+     * Linux i386 does ("movb $1" for the byte lock, an unlocked increment
+     * for the ticket lock).  Under TCG a lock prefix costs a helper call. */
+#if defined(SPINLOCK_TICKET)
     __asm__ volatile("incw %0" : "+m"(lock->now_serving) : : "memory");
+#else
+    __asm__ volatile("movb $1, %0" : "=m"(lock->slock) : : "memory");
+#endif
     percpu_dec(PERCPU_PREEMPT_COUNT);
 }
 

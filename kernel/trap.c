@@ -11,6 +11,7 @@
 #include "lib.h"
 #include "x86.h"
 #include "sched_core.h"
+#include "stall.h"
 
 static const char *const exception_names[32] = {
     "divide error", "debug", "NMI", "breakpoint", "overflow", "bound range", "invalid opcode",
@@ -39,6 +40,8 @@ static void exception(struct trapframe *tf)
 
 void trap(struct trapframe *tf)
 {
+    if (tf->vector == 2 && stall_nmi(tf))
+        return;
     if (tf->vector < 32)
         exception(tf);
     struct cpu *c = this_cpu();

@@ -10,8 +10,10 @@
  *       arrived in order and reports the CPUs used.
  *   bench=fault kind=<pagefault|divide|ud>
  *       a deliberate CPU exception: must end in a panic report (exit 2).
- *   bench=deadlock
- *       two tasks each wait for the other forever: the watchdog must fire.
+ *   bench=deadlock [kind=wait|spin]
+ *       wait: two tasks each wait for the other forever: the watchdog must
+ *       fire; spin: every CPU spins on a spinlock cycle with interrupts off:
+ *       the spinlock stall check must report it.
  */
 #include "bench.h"
 #include "../kernel/cmdline.h"
@@ -192,8 +194,27 @@ BENCH(fault_bench);
 
 /* ---- deadlock ---- */
 
+/*
+ * kind=wait: two tasks wait on a wait queue forever (the tick's watchdog
+ * must fire).  kind=spin: one task per CPU, each bound to its CPU, takes its
+ * own lock with interrupts off and then the next CPU's: a cycle in which
+ * every CPU spins with interrupts off, so no tick runs; the spinlock stall
+ * check must report it (needs 2 or more CPUs).
+ */
 static struct waitqueue deadlock_wq = { SPINLOCK_INIT("deadlock"), LIST_HEAD_INIT(deadlock_wq.waiters) };
 static volatile int never;
+static int deadlock_kind;
+static const char *const deadlock_kinds[] = { "wait", "spin", NULL };
+static const char *const deadlock_params[] = { "kind", NULL };
+static spinlock_t deadlock_locks[MAX_CPUS];
+static volatile int deadlock_holding;
+
+static void deadlock_setup(void)
+{
+    deadlock_kind = cmdline_choice("kind", "wait", deadlock_kinds);
+    if (deadlock_kind == 1 && ncpus_online < 2)
+        cmdline_error("kind", "a spinlock cycle needs 2 or more CPUs");
+}
 
 static void deadlock_entry(void *arg)
 {
@@ -201,8 +222,33 @@ static void deadlock_entry(void *arg)
     wait_event(deadlock_wq, never);
 }
 
+static void spin_cycle_entry(void *arg)
+{
+    int cpu = (int)(uintptr_t)arg;
+    unsigned long f = spin_lock_irqsave(&deadlock_locks[cpu]);
+    __atomic_add_fetch(&deadlock_holding, 1, __ATOMIC_SEQ_CST);
+    while (deadlock_holding < ncpus_online)
+        cpu_relax();
+    spin_lock(&deadlock_locks[(cpu + 1) % ncpus_online]);   /* never returns */
+    spin_unlock_irqrestore(&deadlock_locks[cpu], f);
+}
+
 static int deadlock_run(int run_index)
 {
+    if (deadlock_kind == 1) {
+        kprintf("deadlock: every cpu takes its lock, then the next cpu's, with interrupts off; the spinlock stall "
+                "check must end this run\n");
+        for (int cpu = 0; cpu < ncpus_online; cpu++)
+            spin_lock_init(&deadlock_locks[cpu], "deadlock-cycle");
+        struct task_attr attr = TASK_ATTR_DEFAULT;
+        attr.name = "spin-cycle";
+        for (int cpu = 0; cpu < ncpus_online; cpu++) {
+            attr.cpus_allowed = CPU_BIT(cpu);
+            task_create(spin_cycle_entry, (void *)(uintptr_t)cpu, &attr);
+        }
+        for (;;)
+            task_sleep_ns(NSEC_PER_SEC);
+    }
     kprintf("deadlock: two tasks now wait for each other forever; the watchdog must end this run\n");
     struct task *a = task_create(deadlock_entry, NULL, NULL);
     struct task *b = task_create(deadlock_entry, NULL, NULL);
@@ -215,7 +261,9 @@ static int deadlock_run(int run_index)
 
 static const struct bench deadlock_bench = {
     .name = "deadlock",
-    .summary = "tasks that wait forever (the watchdog must fire)",
+    .summary = "tasks that wait forever (kind=wait: the watchdog must fire; kind=spin: the spinlock stall check)",
+    .params = deadlock_params,
+    .setup = deadlock_setup,
     .run = deadlock_run,
 };
 BENCH(deadlock_bench);

@@ -5,7 +5,6 @@
 
 void spin_lock_init(spinlock_t *l, const char *name)
 {
-    l->next_ticket = l->now_serving = 0;
     l->holder_cpu = -1;
     l->name = name;
 }

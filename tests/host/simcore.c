@@ -99,7 +99,6 @@ void sched_bug(const char *fmt, ...)
 /* Host spinlocks: single-threaded, but the kernel's debug checks still apply. */
 void spin_lock_init(spinlock_t *l, const char *name)
 {
-    l->next_ticket = l->now_serving = 0;
     l->holder_cpu = -1;
     l->name = name;
 }
@@ -108,7 +107,6 @@ void spin_lock(spinlock_t *l)
     if (l->holder_cpu != -1)
         fail("spinlock '%s' taken twice (held by %d)", l->name ? l->name : "?", l->holder_cpu);
     l->holder_cpu = this_cpu_;
-    l->next_ticket++;
 }
 bool spin_trylock(spinlock_t *l)
 {
@@ -122,7 +120,6 @@ void spin_unlock(spinlock_t *l)
     if (l->holder_cpu == -1)
         fail("spinlock '%s' released but not held", l->name ? l->name : "?");
     l->holder_cpu = -1;
-    l->now_serving++;
 }
 unsigned long spin_lock_irqsave(spinlock_t *l) { spin_lock(l); return 0; }
 void spin_unlock_irqrestore(spinlock_t *l, unsigned long f) { (void)f; spin_unlock(l); }

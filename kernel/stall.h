@@ -1,0 +1,22 @@
+/*
+ * Reports of a stalled machine.  A CPU that has waited too long for a
+ * spinlock (kernel/spinlock.c) or found no progress for watchdog= seconds
+ * (the tick's watchdog) stops the machine with exit 3 and a report of every
+ * CPU: its current task and a backtrace.  The other CPUs' backtraces are
+ * taken by an NMI, which reaches a CPU even while it spins with interrupts
+ * off.
+ */
+#ifndef KERNEL_STALL_H
+#define KERNEL_STALL_H
+
+#include "types.h"
+
+struct trapframe;
+
+void stall_report_lock(const char *lock_name, int holder_cpu, uint64_t waited_ns) __attribute__((noreturn));
+/* Every CPU's current task and backtrace (NMIs to the others); then the caller exits. */
+void stall_report_cpus(const char *who);
+/* The NMI handler: true if it was a stall report's NMI (it then halts this CPU). */
+bool stall_nmi(const struct trapframe *tf);
+
+#endif
