@@ -7,7 +7,10 @@
 
 #include "types.h"
 #include "task.h"
+#include "spinlock.h"
+#ifndef HOST_TEST
 #include "percpu.h"
+#endif
 
 struct cpu_stats {
     uint64_t schedule_calls;    /* entries into schedule() */
@@ -32,14 +35,22 @@ struct cpu {
     volatile int need_resched;
     int in_irq;
     uint64_t idle_since_ns;
+    /* The scheduler core's run queue of this CPU (kernel/sched_core.c): its
+     * lock (this CPU's own, or the one every CPU shares) and the number of
+     * tasks queued here. */
+    spinlock_t *rq_lock;
+    volatile int nr_queued;
+    spinlock_t own_rq_lock;
     struct cpu_stats stats;
     char printbuf[512];         /* kprintf formats here with interrupts off */
 } __attribute__((aligned(64)));
 
+#ifndef HOST_TEST
 _Static_assert(offsetof(struct cpu, id) == PERCPU_ID, "kernel/percpu.h: PERCPU_ID");
 _Static_assert(offsetof(struct cpu, curr) == PERCPU_CURR, "kernel/percpu.h: PERCPU_CURR");
 _Static_assert(offsetof(struct cpu, preempt_count) == PERCPU_PREEMPT_COUNT, "kernel/percpu.h: PERCPU_PREEMPT_COUNT");
 _Static_assert(offsetof(struct cpu, need_resched) == PERCPU_NEED_RESCHED, "kernel/percpu.h: PERCPU_NEED_RESCHED");
+#endif
 
 extern struct cpu cpus[MAX_CPUS];
 extern int ncpus_online;        /* CPUs that finished booting */
@@ -52,6 +63,11 @@ extern int ncpus_found;         /* CPUs listed by the firmware */
  * "this_cpu()->curr" is two loads, and a preemption between them returns
  * the task now running on the CPU we just left.
  */
+#ifdef HOST_TEST
+/* The host unit tests simulate the CPUs (tests/host/simenv.c). */
+struct cpu *this_cpu(void);
+int this_cpu_id(void);
+#else
 static inline struct cpu *this_cpu(void)
 {
     struct cpu *c;
@@ -60,6 +76,7 @@ static inline struct cpu *this_cpu(void)
 }
 
 static inline int this_cpu_id(void) { return (int)percpu_read(PERCPU_ID); }
+#endif
 
 void gdt_init_cpu(int cpu);     /* loads the GDT and this CPU's %gs */
 void idt_init(void);

@@ -25,7 +25,7 @@
 #include "list.h"
 #include "task.h"
 #include "sched_core.h"
-#include "../sched/sched.h"
+#include "wait.h"
 
 /* A task sleeping on a pipe; lives on its stack. */
 struct pipe_waiter {

@@ -1,59 +1,93 @@
 /*
- * The scheduler core: context switches, wake-ups, the tick, accounting.
+ * The scheduler core: the one protocol between the kernel and a scheduler.
  *
- * Policy is delegated to the one scheduler compiled in (struct sched_class
- * scheduler, sched/sched.h).  The core guarantees the invariants that every
- * policy relies on and checks them as it goes:
+ * Everything the kernel does to a task that a scheduler must hear about
+ * goes through here, in one order: fork (task_fork under the parent's
+ * run-queue lock, then the WAKE_NEW placement and ENQUEUE_NEW), wake-up
+ * (select_cpu under the task's lock, ENQUEUE_WAKEUP), schedule() (DEQUEUE_SLEEP
+ * or DEQUEUE_EXIT for a task that stops running, pick_next, the switch),
+ * the tick (tick(), then that CPU's balance()), affinity and nice changes
+ * (DEQUEUE_MIGRATE / ENQUEUE_MIGRATE when a task must move), yield and exit.
+ * The policy is the one scheduler compiled in (struct sched_class
+ * scheduler, sched/sched.h).
+ *
+ * This file is compiled into the kernel and, unchanged, into the host unit
+ * tests, over the machine layer of kernel/sched_env.h (x86 in the kernel,
+ * simulated CPUs and clock in tests/host/simenv.c).  So a host test of a
+ * scheduler exercises this code, not a copy of it.  Kernel-only pieces live
+ * elsewhere: sleep timers and the watchdog (kernel/timer.c), task memory
+ * and the idle loop (kernel/task.c), statistics output (kernel/schedstat.c).
+ *
+ * The core guarantees the invariants that every policy relies on and checks
+ * them as it goes:
  *   - a CPU's run-queue lock is held from the start of schedule() until the
  *     next task has finished switching in (finish_switch), so a task is never
  *     half switched while someone else holds that lock;
+ *   - every hook is called with the lock sched.h documents (checked);
  *   - a task runs on one CPU at a time (on_cpu), only on CPUs in its
  *     cpus_allowed, and only when runnable and queued;
  *   - a wake-up is decided under the task's run-queue lock: the waker that
  *     finds it TASK_SLEEPING marks it TASK_WAKING, and every other waker
- *     then leaves it alone.
+ *     then leaves it alone; a task the core moves between CPUs is
+ *     TASK_WAKING while it is on neither queue.
  * Violations stop the machine with a report (sched_bug), never silently.
  */
 #include "sched_core.h"
 #include "../sched/sched.h"
-#include "cpu.h"
-#include "smp.h"
-#include "time.h"
-#include "mem.h"
+#include "sched_env.h"
 #include "lib.h"
-#include "x86.h"
-#include "stall.h"
 
-struct task *switch_context(struct task *prev, struct task *next);
+#include <stdarg.h>
 
-spinlock_t tasklist_lock = SPINLOCK_INIT("tasklist");
-struct list_head all_tasks = LIST_HEAD_INIT(all_tasks);
+/* ---- run queues ---- */
 
-static struct list_head timer_list = LIST_HEAD_INIT(timer_list);
-static spinlock_t timer_lock = SPINLOCK_INIT("timers");
+static spinlock_t shared_rq_lock;
+static char rq_lock_names[MAX_CPUS][16];
 
-/* When a task last got to run, in units of 2^20 ns (about 1.05 ms): a shift
- * instead of a 64-bit division on every switch, and 32 bits so that other
- * CPUs read it without tearing (it wraps after 52 days). */
-#define PROGRESS_SHIFT 20
-static volatile uint32_t last_progress;
-static uint64_t watchdog_ns = (uint64_t)DEFAULT_WATCHDOG_S * NSEC_PER_SEC;
+static inline spinlock_t *rq_lock(int cpu) { return cpus[cpu].rq_lock; }
 
-/* scheduler.runqueue_lock(cpu), asked once per CPU at boot: a CPU's lock
- * never changes, and an indirect call per lock operation is measurable in
- * pipe-test under TCG. */
-static spinlock_t *runqueue_locks[MAX_CPUS];
-static inline spinlock_t *rq_lock(int cpu) { return runqueue_locks[cpu]; }
-spinlock_t *sched_runqueue_lock(int cpu) { return runqueue_locks[cpu]; }
+/* The hooks' documented lock, checked before every call (a few instructions). */
+static inline void assert_rq_held(int cpu, const char *hook)
+{
+    if (unlikely(rq_lock(cpu)->holder_cpu != this_cpu_id()))
+        sched_bug("%s on cpu %d called without cpu %d's run-queue lock (held by %d)", hook, this_cpu_id(), cpu,
+                  rq_lock(cpu)->holder_cpu);
+}
+
+void sched_assert_locked(int cpu) { assert_rq_held(cpu, "sched_assert_locked"); }
+
+static inline void do_enqueue(int cpu, struct task *p, int flags)
+{
+    assert_rq_held(cpu, "enqueue");
+    p->on_rq = 1;
+    cpus[cpu].nr_queued++;
+    scheduler.enqueue(cpu, p, flags);
+}
+
+static inline void do_dequeue(int cpu, struct task *p, int flags)
+{
+    assert_rq_held(cpu, "dequeue");
+    scheduler.dequeue(cpu, p, flags);
+    cpus[cpu].nr_queued--;
+    p->on_rq = 0;
+}
+
+/* p now belongs to cpu: a queued task's count moves with it. */
+static inline void move_to_cpu(struct task *p, int cpu)
+{
+    int old = p->cpu;
+    if (old == cpu)
+        return;
+    if (p->on_rq) {
+        cpus[old].nr_queued--;
+        cpus[cpu].nr_queued++;
+    }
+    p->nr_migrations++;
+    cpus[cpu].stats.migrations++;
+    p->cpu = cpu;
+}
 
 /* ---- services for schedulers (sched/sched.h) ---- */
-
-int sched_this_cpu(void) { return this_cpu_id(); }
-struct task *sched_cpu_curr(int cpu) { return cpus[cpu].curr; }
-bool sched_cpu_is_idle(int cpu) { return cpus[cpu].curr == cpus[cpu].idle; }
-uint64_t sched_cpu_idle_since_ns(int cpu) { return cpus[cpu].idle_since_ns; }
-bool sched_task_running(const struct task *p) { return p->on_cpu != 0; }
-uint64_t sched_jiffies(void) { return jiffies; }
 
 __switch_path void sched_resched_cpu(int cpu)
 {
@@ -69,11 +103,11 @@ void sched_set_task_cpu(struct task *p, int cpu)
     if (!task_allowed_on(p, cpu))
         sched_bug("task %s (pid %d) moved to cpu %d outside its cpus_allowed %#x", p->name, p->pid, cpu,
                   p->cpus_allowed);
-    if (p->cpu != cpu) {
-        p->nr_migrations++;
-        cpus[cpu].stats.migrations++;
-        p->cpu = cpu;
-    }
+    if (p->on_cpu && p->cpu != cpu)
+        sched_bug("task %s (pid %d) moved to cpu %d while it runs on cpu %d", p->name, p->pid, cpu, p->cpu);
+    assert_rq_held(p->cpu, "sched_set_task_cpu (source)");
+    assert_rq_held(cpu, "sched_set_task_cpu (destination)");
+    move_to_cpu(p, cpu);
 }
 
 void sched_double_lock(int a, int b)
@@ -95,11 +129,33 @@ void sched_double_unlock(int a, int b)
     spinlock_t *la = rq_lock(a), *lb = rq_lock(b);
     /* Plain release: the caller still has interrupts off, nothing to preempt yet. */
     if (la != lb)
-        spin_unlock(lb);
-    spin_unlock(la);
+        spin_release(lb);
+    spin_release(la);
 }
 
-static inline int task_runqueue_lock(struct task *p)
+bool sched_double_lock_balance(int this_cpu, int other)
+{
+    spinlock_t *ours = rq_lock(this_cpu), *theirs = rq_lock(other);
+    assert_rq_held(this_cpu, "sched_double_lock_balance");
+    if (ours == theirs || spin_trylock(theirs))
+        return false;
+    if (theirs < ours) {
+        spin_release(ours);
+        spin_lock(theirs);
+        spin_lock(ours);
+        return true;
+    }
+    spin_lock(theirs);
+    return false;
+}
+
+void sched_unlock_other(int this_cpu, int other)
+{
+    if (rq_lock(other) != rq_lock(this_cpu))
+        spin_release(rq_lock(other));
+}
+
+static inline int task_rq_lock(struct task *p)
 {
     for (;;) {
         int cpu = p->cpu;
@@ -110,15 +166,22 @@ static inline int task_runqueue_lock(struct task *p)
     }
 }
 
-int sched_task_runqueue_lock(struct task *p) { return task_runqueue_lock(p); }
+int sched_task_rq_lock(struct task *p) { return task_rq_lock(p); }
 
-void sched_for_each_task(void (*fn)(struct task *p, void *arg), void *arg)
+int sched_task_rq_lock_irqsave(struct task *p, unsigned long *flags)
 {
-    unsigned long f = spin_lock_irqsave(&tasklist_lock);
-    struct list_head *pos;
-    list_for_each(pos, &all_tasks)
-        fn(list_entry(pos, struct task, all_tasks), arg);
-    spin_unlock_irqrestore(&tasklist_lock, f);
+    *flags = irq_save();
+    return task_rq_lock(p);
+}
+
+void sched_rq_unlock_irqrestore(int cpu, unsigned long flags) { spin_unlock_irqrestore(rq_lock(cpu), flags); }
+
+int sched_first_allowed_cpu(const struct task *p)
+{
+    for (int cpu = 0; cpu < ncpus_online; cpu++)
+        if (task_allowed_on(p, cpu))
+            return cpu;
+    sched_bug("%s (pid %d) may run on no online cpu (cpus_allowed %#x)", p->name, p->pid, p->cpus_allowed);
 }
 
 void sched_bug(const char *fmt, ...)
@@ -131,22 +194,55 @@ void sched_bug(const char *fmt, ...)
     panic("scheduler invariant broken (%s): %s", scheduler.name, msg);
 }
 
+void sched_log(const char *fmt, ...)
+{
+    char msg[200];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof(msg), fmt, ap);
+    va_end(ap);
+    kprintf("%s\n", msg);
+}
+
 /* ---- boot ---- */
+
+/* The first mandatory hook that a class leaves out, or NULL. */
+const char *sched_class_missing_hook(const struct sched_class *c)
+{
+    if (!c->name || !c->name[0])
+        return "name";
+    if (!c->enqueue)
+        return "enqueue";
+    if (!c->dequeue)
+        return "dequeue";
+    if (!c->pick_next)
+        return "pick_next";
+    return NULL;
+}
 
 void sched_init(int ncpus)
 {
-    scheduler.init(ncpus);
-    for (int cpu = 0; cpu < MAX_CPUS; cpu++)
-        runqueue_locks[cpu] = scheduler.runqueue_lock(cpu);
-    watchdog_touch();
+    const char *missing = sched_class_missing_hook(&scheduler);
+    if (missing) {
+        kprintf("error: sched/%s.c: hook %s is missing\n", scheduler.name ? scheduler.name : "?", missing);
+        machine_exit(EXIT_ERROR);
+    }
+    spin_lock_init(&shared_rq_lock, "runqueue (shared)");
+    for (int cpu = 0; cpu < MAX_CPUS; cpu++) {
+        struct cpu *c = &cpus[cpu];
+        snprintf(rq_lock_names[cpu], sizeof(rq_lock_names[cpu]), "runqueue/%d", cpu);
+        spin_lock_init(&c->own_rq_lock, rq_lock_names[cpu]);
+        c->rq_lock = (scheduler.flags & SCHED_SHARED_RUNQUEUE) ? &shared_rq_lock : &c->own_rq_lock;
+        c->nr_queued = 0;
+    }
+    if (scheduler.init)
+        scheduler.init(ncpus);
 }
 
-void sched_init_cpu(int cpu)
+/* cpu's boot context becomes its idle task. */
+void sched_setup_idle(int cpu, struct task *idle)
 {
     struct cpu *c = &cpus[cpu];
-    struct task *idle = kzalloc(sizeof(*idle));
-    if (!idle)
-        panic("no memory for the idle task of cpu %d", cpu);
     snprintf(idle->name, sizeof(idle->name), "idle/%d", cpu);
     idle->pid = 0;
     idle->is_idle = true;
@@ -155,9 +251,9 @@ void sched_init_cpu(int cpu)
     idle->on_cpu = 1;
     idle->nice = NICE_MAX;
     idle->cpus_allowed = CPU_BIT(cpu);
-    spin_lock_init(&idle->wake_lock, "wake");
     list_init(&idle->all_tasks);
     list_init(&idle->timer_entry);
+    c->id = cpu;
     c->idle = idle;
     c->curr = idle;
     c->idle_since_ns = clock_ns();
@@ -165,28 +261,7 @@ void sched_init_cpu(int cpu)
 
 /* ---- switching ---- */
 
-static void check_stack(struct task *t)
-{
-    if (t->stack && *(uint32_t *)t->stack != STACK_CANARY)
-        panic("stack overflow in task %s (pid %d): canary at %p overwritten", t->name, t->pid, t->stack);
-}
-
-/*
- * The stack we run on must be the current task's.  Anything else means a
- * CPU is running one task's code under another's name: a task resumed from
- * a stale context, or per-CPU data read in two steps across a preemption.
- * Both once ran bench-main twice; this check costs a few instructions.
- */
-static inline void check_on_own_stack(struct cpu *c, const char *where)
-{
-    struct task *curr = c->curr;
-    uintptr_t frame = (uintptr_t)__builtin_frame_address(0);
-    if (!curr->is_idle && (frame & ~(uintptr_t)(TASK_STACK_SIZE - 1)) != (uintptr_t)curr->stack)
-        sched_bug("%s: cpu %d runs on stack %p but its current task %s (pid %d) owns %p", where, c->id,
-                  (void *)frame, curr->name, curr->pid, curr->stack);
-}
-
-static void account_switch(struct cpu *c, struct task *prev, struct task *next, uint64_t now)
+static inline void account_switch(struct cpu *c, struct task *prev, struct task *next, uint64_t now)
 {
     if (prev->is_idle)
         c->stats.idle_ns += now - c->idle_since_ns;
@@ -198,42 +273,68 @@ static void account_switch(struct cpu *c, struct task *prev, struct task *next, 
         next->last_switch_in_ns = now;
         next->nr_switches_in++;
         next->cpus_run_mask |= CPU_BIT(c->id);
-        if (next->woken_at_ns) {
-            next->wakeup_latency_ns = now - next->woken_at_ns;
-            next->woken_at_ns = 0;
-        }
-        last_progress = (uint32_t)(now >> PROGRESS_SHIFT);
+        env_note_progress(now);
     }
     c->stats.context_switches++;
 }
 
 static void check_next(int cpu, struct task *prev, struct task *next)
 {
-    if (next->is_idle)
-        return;
-    if (!task_allowed_on(next, cpu)) {
-        next->affinity_violations++;
-        sched_bug("picked %s (pid %d) on cpu %d, cpus_allowed %#x", next->name, next->pid, cpu,
-                  next->cpus_allowed);
-    }
+    if (!task_allowed_on(next, cpu))
+        sched_bug("picked %s (pid %d) on cpu %d, cpus_allowed %#x", next->name, next->pid, cpu, next->cpus_allowed);
     if (next != prev && next->on_cpu)
         sched_bug("picked %s (pid %d) on cpu %d while it runs on cpu %d", next->name, next->pid, cpu, next->cpu);
     if (!next->on_rq || next->state != TASK_RUNNING)
         sched_bug("picked %s (pid %d) which is not runnable (state %d)", next->name, next->pid, next->state);
+    if (next->cpu != cpu && !(scheduler.flags & SCHED_SHARED_RUNQUEUE))
+        sched_bug("picked %s (pid %d) on cpu %d from cpu %d's queue without moving it", next->name, next->pid, cpu,
+                  next->cpu);
+}
+
+/* A runnable task that may no longer use cpu, whose lock is held: off the
+ * queue (DEQUEUE_MIGRATE) and claimed (TASK_WAKING), so that nobody runs,
+ * wakes or moves it until requeue_migrated() puts it on an allowed CPU. */
+static inline void take_off_for_migration(int cpu, struct task *p)
+{
+    do_dequeue(cpu, p, DEQUEUE_MIGRATE);
+    p->state = TASK_WAKING;
+}
+
+static inline bool runnable_but_not_allowed(const struct task *p, int cpu)
+{
+    return !p->is_idle && p->on_rq && p->state == TASK_RUNNING && !task_allowed_on(p, cpu);
+}
+
+/* As Linux's migration thread with any_online_cpu(): the first allowed CPU. */
+static void requeue_migrated(struct task *p)
+{
+    int target = sched_first_allowed_cpu(p);
+    spin_lock(rq_lock(target));
+    move_to_cpu(p, target);              /* p is on no queue: no lock on its old CPU needed */
+    p->state = TASK_RUNNING;
+    do_enqueue(target, p, ENQUEUE_MIGRATE);
+    if (sched_cpu_is_idle(target))
+        sched_resched_cpu(target);
+    spin_release(rq_lock(target));
 }
 
 /* Runs on the new task's stack right after every switch: release what schedule() held. */
 static inline __attribute__((always_inline)) void finish_switch_inline(struct task *prev)
 {
     struct cpu *c = this_cpu();
-    check_on_own_stack(c, "finish_switch");
-    bool migrate = prev->requeue_elsewhere;
+    env_check_own_stack(c, "finish_switch");
+    /* Its affinity changed while pick_next had dropped our lock: move it now. */
+    if (unlikely(runnable_but_not_allowed(prev, c->id))) {
+        take_off_for_migration(c->id, prev);
+        prev->migrate_after_switch = true;
+    }
+    bool migrate = prev->migrate_after_switch;
     bool dead = prev->state == TASK_DEAD;
-    prev->requeue_elsewhere = false;
+    prev->migrate_after_switch = false;
     prev->on_cpu = 0;
-    spin_unlock(rq_lock(c->id));
-    if (migrate)
-        wake_up_task(prev, 0);
+    spin_release(rq_lock(c->id));        /* interrupts are off: no preemption check */
+    if (unlikely(migrate))
+        requeue_migrated(prev);
     if (dead)
         task_release_after_exit(prev);
 }
@@ -249,38 +350,45 @@ __switch_path void schedule(void)
         sched_bug("schedule() called while atomic (preempt_count %d) by %s", c->preempt_count, c->curr->name);
     int cpu = c->id;
     struct task *prev = c->curr;
-    check_on_own_stack(c, "schedule");
+    env_check_own_stack(c, "schedule");
     spin_lock(rq_lock(cpu));
     c->stats.schedule_calls++;
     c->need_resched = 0;
     if (!prev->is_idle) {
-        check_stack(prev);
-        if (prev->state != TASK_RUNNING) {
-            scheduler.dequeue(cpu, prev, prev->state == TASK_DEAD ? DEQUEUE_EXIT : DEQUEUE_SLEEP);
-            prev->on_rq = 0;
-        } else if (!task_allowed_on(prev, cpu)) {
-            /* Its affinity changed: take it off here, wake it on an allowed CPU after the switch. */
-            scheduler.dequeue(cpu, prev, DEQUEUE_MIGRATE);
-            prev->on_rq = 0;
-            prev->state = TASK_SLEEPING;
-            prev->requeue_elsewhere = true;  /* finish_switch wakes it on an allowed CPU */
-        }
+        env_check_stack_canary(prev);
+        if (prev->state != TASK_RUNNING)
+            do_dequeue(cpu, prev, prev->state == TASK_DEAD ? DEQUEUE_EXIT : DEQUEUE_SLEEP);
     }
-    uint64_t t0 = rdtsc();
-    struct task *next = scheduler.pick_next(cpu, prev);
-    uint64_t t1 = rdtsc();       /* also the switch's timestamp: one RDTSC less */
-    c->stats.pick_cycles += t1 - t0;
-    c->stats.picks++;
-    if (!next)
-        next = c->idle;
-    check_next(cpu, prev, next);
+    struct task *next;
+    uint64_t t0, t1;
+    for (;;) {
+        if (unlikely(runnable_but_not_allowed(prev, cpu))) {
+            /* Its affinity changed: off this CPU, queued on an allowed one after the switch. */
+            take_off_for_migration(cpu, prev);
+            prev->migrate_after_switch = true;
+        }
+        assert_rq_held(cpu, "pick_next");
+        t0 = rdtsc();
+        next = scheduler.pick_next(cpu, prev);
+        t1 = rdtsc();                    /* also the switch's timestamp: one RDTSC less */
+        c->stats.pick_cycles += t1 - t0;
+        c->stats.picks++;
+        if (!next)
+            next = c->idle;
+        /* prev again, but its mask changed while pick_next had dropped our lock: once more without it. */
+        if (likely(next != prev || task_allowed_on(prev, cpu) || prev->is_idle))
+            break;
+    }
+    if (!next->is_idle) {
+        check_next(cpu, prev, next);
+        if (next->cpu != cpu)            /* only a shared-lock scheduler may hand over another CPU's task */
+            move_to_cpu(next, cpu);
+    }
     if (next == prev) {
-        spin_unlock(rq_lock(cpu));
+        spin_release(rq_lock(cpu));
         irq_restore(flags);
         return;
     }
-    if (next->cpu != cpu)      /* only a shared-lock scheduler may hand over another CPU's task */
-        sched_set_task_cpu(next, cpu);
     account_switch(c, prev, next, cycles_to_ns(t1 - tsc_at_boot));
     next->on_cpu = 1;
     c->curr = next;
@@ -309,37 +417,10 @@ __switch_path void preempt_schedule(void)
         spin_lock(rq_lock(c->id));
         if (self->state == TASK_SLEEPING && self->on_rq)
             self->state = TASK_RUNNING;
-        spin_unlock(rq_lock(c->id));     /* interrupts are off: no nested reschedule */
+        spin_release(rq_lock(c->id));    /* interrupts are off: no nested reschedule */
     }
     schedule();
     irq_restore(flags);
-}
-
-
-void task_start(struct task *prev)
-{
-    finish_switch(prev);
-    /* current_task(), one %gs load: "this_cpu()->curr" is two, and a task
-     * preempted and moved between them read the task now current on the CPU
-     * it had left and ran that task's entry a second time. */
-    struct task *self = current_task();
-    irq_enable();
-    self->entry(self->arg);
-    task_exit(0);
-}
-
-void idle_loop(void)
-{
-    for (;;) {
-        irq_disable();
-        struct cpu *c = this_cpu();
-        if (c->need_resched) {
-            irq_enable();
-            schedule();
-            continue;
-        }
-        __asm__ volatile("sti; hlt" ::: "memory");   /* sti's shadow makes this atomic */
-    }
 }
 
 /* ---- wake-ups ---- */
@@ -351,26 +432,38 @@ static void check_target(struct task *p, int cpu)
                   p->cpus_allowed, ncpus_online);
 }
 
+/* sched.h's default placement: an idle CPU if there is one (its own first). */
+static int default_select_cpu(struct task *p, int waker_cpu, int flags)
+{
+    int prev = p->cpu;
+    bool prev_ok = prev < ncpus_online && task_allowed_on(p, prev);
+    if (prev_ok && sched_cpu_is_idle(prev))
+        return prev;
+    for (int cpu = 0; cpu < ncpus_online; cpu++)
+        if (task_allowed_on(p, cpu) && sched_cpu_is_idle(cpu))
+            return cpu;
+    return prev_ok ? prev : sched_first_allowed_cpu(p);
+}
+
+static inline int select_cpu(struct task *p, int waker_cpu, int flags)
+{
+    int target = scheduler.select_cpu ? scheduler.select_cpu(p, waker_cpu, flags)
+                                      : default_select_cpu(p, waker_cpu, flags);
+    check_target(p, target);
+    return target;
+}
+
 /* target's run-queue lock held: queue p there as runnable. */
-static inline __attribute__((always_inline)) void enqueue_locked(int target, struct task *p, int enqueue_flags, uint64_t now)
+static inline __attribute__((always_inline)) void enqueue_woken(int target, struct task *p, int enqueue_flags)
 {
     p->state = TASK_RUNNING;
-    p->on_rq = 1;
-    p->woken_at_ns = now;
     cpus[target].stats.wakeups++;
-    scheduler.enqueue(target, p, enqueue_flags);
+    do_enqueue(target, p, enqueue_flags);
     if (sched_cpu_is_idle(target))
         sched_resched_cpu(target);
 }
 
-static void enqueue_on(int target, struct task *p, int enqueue_flags)
-{
-    spin_lock(rq_lock(target));
-    enqueue_locked(target, p, enqueue_flags, clock_ns());
-    spin_unlock(rq_lock(target));
-}
-
-static int enqueue_flags_for(int wake_flags)
+static inline int enqueue_flags_for(int wake_flags)
 {
     return ENQUEUE_WAKEUP | ((wake_flags & WAKE_SYNC) ? ENQUEUE_SYNC : 0) | ((wake_flags & WAKE_IRQ) ? ENQUEUE_IRQ : 0);
 }
@@ -386,7 +479,7 @@ static int enqueue_flags_for(int wake_flags)
 __switch_path bool wake_up_task(struct task *p, int wake_flags)
 {
     unsigned long f = irq_save();
-    int cpu = task_runqueue_lock(p);
+    int cpu = task_rq_lock(p);
     if (p->state != TASK_SLEEPING) {
         spin_unlock_irqrestore(rq_lock(cpu), f);
         return false;
@@ -402,127 +495,155 @@ __switch_path bool wake_up_task(struct task *p, int wake_flags)
         /* Its CPU is still switching away from it (only possible while a
          * pick_next dropped that lock): wait without holding the lock.  A
          * WAKING task is not moved by anyone else, so p->cpu stays put. */
-        spin_unlock(rq_lock(cpu));
+        spin_release(rq_lock(cpu));
         while (p->on_cpu)
             cpu_relax();
         spin_lock(rq_lock(cpu));
     }
-    int target = scheduler.select_cpu(p, this_cpu_id(), wake_flags);
-    check_target(p, target);
+    int target = select_cpu(p, this_cpu_id(), wake_flags);
     if (rq_lock(target) != rq_lock(cpu)) {
-        spin_unlock(rq_lock(cpu));
+        spin_release(rq_lock(cpu));
         spin_lock(rq_lock(target));
     }
-    if (target != cpu)
-        sched_set_task_cpu(p, target);
-    enqueue_locked(target, p, enqueue_flags_for(wake_flags), clock_ns());
+    move_to_cpu(p, target);              /* not queued: only the counters move */
+    enqueue_woken(target, p, enqueue_flags_for(wake_flags));
     spin_unlock_irqrestore(rq_lock(target), f);
     return true;
 }
 
+/* The first wake-up of a task that sched_fork() prepared (2.6's wake_up_new_task). */
 void wake_up_new_task(struct task *p)
 {
-    unsigned long f = spin_lock_irqsave(&p->wake_lock);
-    int target = scheduler.select_cpu(p, this_cpu()->id, WAKE_NEW);
-    check_target(p, target);
-    if (target != p->cpu)
-        sched_set_task_cpu(p, target);
-    enqueue_on(target, p, ENQUEUE_NEW);
-    spin_unlock_irqrestore(&p->wake_lock, f);
+    unsigned long f = irq_save();
+    int target = select_cpu(p, this_cpu_id(), WAKE_NEW);
+    spin_lock(rq_lock(target));
+    move_to_cpu(p, target);
+    enqueue_woken(target, p, ENQUEUE_NEW);
+    spin_unlock_irqrestore(rq_lock(target), f);
 }
 
-/* ---- timers and the tick ---- */
+/* ---- the task's life ---- */
 
-void task_sleep_ns(uint64_t ns)
+/* child is created by the running task (parent, NULL for the boot context). */
+void sched_fork(struct task *parent, struct task *child)
+{
+    unsigned long f = irq_save();
+    int cpu = this_cpu_id();
+    child->state = TASK_NEW;
+    child->on_rq = 0;
+    child->on_cpu = 0;
+    child->cpu = cpu;
+    if (scheduler.task_fork) {
+        spin_lock(rq_lock(cpu));
+        assert_rq_held(cpu, "task_fork");
+        scheduler.task_fork(parent, child);
+        spin_release(rq_lock(cpu));
+    }
+    irq_restore(f);
+}
+
+/* The running task exits: the scheduler hears it, then the last switch (in
+ * the kernel it never returns; the host simulation returns from it). */
+void sched_exit(void)
 {
     struct task *self = current_task();
-    self->timer_deadline_ns = clock_ns() + ns;
-    unsigned long f = spin_lock_irqsave(&timer_lock);
-    struct list_head *pos;
-    list_for_each(pos, &timer_list)     /* keep the list sorted by deadline */
-        if (list_entry(pos, struct task, timer_entry)->timer_deadline_ns > self->timer_deadline_ns)
-            break;
-    list_add_tail(&self->timer_entry, pos);
-    self->state = TASK_SLEEPING;
-    spin_unlock(&timer_lock);           /* keep interrupts off until schedule() */
+    if (scheduler.task_exit)
+        scheduler.task_exit(self);
+    irq_disable();
+    self->state = TASK_DEAD;
+    schedule();
+}
+
+void sched_yield(void)
+{
+    unsigned long f = irq_save();
+    struct cpu *c = this_cpu();
+    if (scheduler.yield) {
+        spin_lock(rq_lock(c->id));
+        assert_rq_held(c->id, "yield");
+        scheduler.yield(c->id, c->curr);
+        spin_release(rq_lock(c->id));
+    }
     schedule();
     irq_restore(f);
 }
 
-static void run_timers(uint64_t now)
+void sched_set_nice(struct task *p, int nice)
 {
+    unsigned long f = irq_save();
+    int cpu = task_rq_lock(p);
+    if (scheduler.set_nice) {
+        assert_rq_held(cpu, "set_nice");
+        scheduler.set_nice(cpu, p, nice);
+    }
+    p->nice = nice;
+    spin_unlock_irqrestore(rq_lock(cpu), f);
+}
+
+/*
+ * p may now run only on mask (already checked against the online CPUs).  A
+ * queued task on a CPU it may no longer use moves at once; the running task
+ * is rescheduled on its CPU, and schedule() moves it; a sleeper moves at its
+ * next wake-up (select_cpu must respect the new mask).
+ */
+void sched_set_affinity(struct task *p, cpumask_t mask)
+{
+    unsigned long f = irq_save();
+    int cpu;
     for (;;) {
-        spin_lock(&timer_lock);
-        struct task *t = NULL;
-        if (!list_empty(&timer_list)) {
-            t = list_first_entry(&timer_list, struct task, timer_entry);
-            if (t->timer_deadline_ns > now)
-                t = NULL;
-            else
-                list_del(&t->timer_entry);
-        }
-        bool pending = !list_empty(&timer_list);
-        spin_unlock(&timer_lock);
-        if (!t) {
-            if (pending)
-                last_progress = (uint32_t)(now >> PROGRESS_SHIFT); /* waiting for a timer is not a stall */
-            return;
-        }
-        wake_up_task(t, WAKE_IRQ);
+        cpu = task_rq_lock(p);
+        if (p->state != TASK_WAKING)
+            break;
+        spin_release(rq_lock(cpu));      /* a waker or a move is queueing it: let it finish */
+        cpu_relax();
     }
-}
-
-/* The same limit stops a CPU that waits that long for one spinlock (stall.h). */
-void watchdog_set_timeout(uint32_t seconds)
-{
-    watchdog_ns = (uint64_t)seconds * NSEC_PER_SEC;
-    spin_set_stall_limit_ns(watchdog_ns);
-}
-void watchdog_touch(void) { last_progress = (uint32_t)(clock_ns() >> PROGRESS_SHIFT); }
-
-static void watchdog_fire(uint64_t stalled_ns)
-{
-    static volatile int fired;
-    if (xchg(&fired, 1))
-        return;             /* another CPU is already reporting */
-    char s[32];
-    kprintf("watchdog: no progress for %s s (watchdog=%llu)\n", fmt_fixed(s, stalled_ns, NSEC_PER_SEC, 1),
-            (unsigned long long)(watchdog_ns / NSEC_PER_SEC));
-    for (int i = 0; i < ncpus_online; i++) {
-        struct task *t = cpus[i].curr;
-        kprintf("watchdog: cpu=%d current=%s pid=%d state=%d runqueue=%d\n", i, t ? t->name : "?", t ? t->pid : -1,
-                t ? t->state : -1, scheduler.nr_running(i));
+    p->cpus_allowed = mask;
+    if (scheduler.set_affinity) {
+        assert_rq_held(cpu, "set_affinity");
+        scheduler.set_affinity(cpu, p, mask);
     }
-    stall_report_cpus("watchdog");
-    machine_exit(EXIT_WATCHDOG);
+    bool move = false, kick = false;
+    if (!task_allowed_on(p, cpu)) {
+        if (p->on_cpu)
+            kick = p->on_rq;             /* running: schedule() on its CPU moves it */
+        else if (p->on_rq) {
+            take_off_for_migration(cpu, p);
+            move = true;
+        }
+    }
+    spin_release(rq_lock(cpu));
+    if (move)
+        requeue_migrated(p);
+    if (kick)
+        sched_resched_cpu(cpu);
+    irq_restore(f);
+    if (kick && p == current_task())
+        schedule();
 }
 
+/* ---- the tick ---- */
+
+/* This CPU's timer tick (interrupts off): the scheduler's tick, then its balance. */
 void sched_tick(void)
 {
     struct cpu *c = this_cpu();
     int cpu = c->id;
-    uint64_t now = clock_ns();
     c->stats.ticks++;
-    if (cpu == 0) {
-        jiffies++;
-        run_timers(now);
-    }
-    /* Every CPU watches, so one CPU stuck with interrupts off cannot hide a stall. */
-    uint64_t last = (uint64_t)last_progress << PROGRESS_SHIFT;
-    if (watchdog_ns && now > last && now - last > watchdog_ns)
-        watchdog_fire(now - last);
-    if (scheduler.tick_unlocked) {
-        scheduler.tick(cpu, c->curr);
-    } else {
-        spin_lock(rq_lock(cpu));
-        scheduler.tick(cpu, c->curr);
-        spin_unlock(rq_lock(cpu));
+    if (scheduler.tick) {
+        if (scheduler.flags & SCHED_TICK_UNLOCKED) {
+            scheduler.tick(cpu, c->curr);
+        } else {
+            spin_lock(rq_lock(cpu));
+            assert_rq_held(cpu, "tick");
+            scheduler.tick(cpu, c->curr);
+            spin_release(rq_lock(cpu));
+        }
     }
     if (scheduler.balance)
         scheduler.balance(cpu, c->curr->is_idle);
 }
 
-/* ---- reporting ---- */
+/* ---- reading ---- */
 
 /* Under p's run-queue lock, which schedule() holds from accounting a switch
  * until on_cpu is cleared: read unlocked, a task caught in between would
@@ -530,30 +651,13 @@ void sched_tick(void)
 uint64_t task_runtime_ns(struct task *p)
 {
     unsigned long f = irq_save();
-    int cpu = sched_task_runqueue_lock(p);
+    int cpu = task_rq_lock(p);
     uint64_t t = p->runtime_ns;
     if (p->on_cpu && !p->is_idle)
         t += clock_ns() - p->last_switch_in_ns;
-    spin_unlock(rq_lock(cpu));
+    spin_release(rq_lock(cpu));
     irq_restore(f);
     return t;
 }
 
-void sched_print_stats(void)
-{
-    uint64_t now = clock_ns();
-    kprintf("stackstat stack_bytes=%d max_used_bytes=%d\n", TASK_STACK_SIZE, task_stack_high_water());
-    for (int i = 0; i < ncpus_online; i++) {
-        struct cpu *c = &cpus[i];
-        uint64_t idle = c->stats.idle_ns + (c->curr == c->idle ? now - c->idle_since_ns : 0);
-        uint64_t pick = c->stats.picks ? c->stats.pick_cycles / c->stats.picks : 0;
-        kprintf("schedstat cpu=%d sched=%s schedule_calls=%llu context_switches=%llu migrations=%llu "
-                "wakeups=%llu idle_ms=%llu pick_cycles_total=%llu pick_cycles_avg=%llu ticks=%llu "
-                "resched_ipis=%llu\n",
-                i, scheduler.name, (unsigned long long)c->stats.schedule_calls,
-                (unsigned long long)c->stats.context_switches, (unsigned long long)c->stats.migrations,
-                (unsigned long long)c->stats.wakeups, (unsigned long long)(idle / NSEC_PER_MSEC),
-                (unsigned long long)c->stats.pick_cycles, (unsigned long long)pick,
-                (unsigned long long)c->stats.ticks, (unsigned long long)c->stats.resched_ipis);
-    }
-}
+const char *sched_name(void) { return scheduler.name; }

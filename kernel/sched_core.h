@@ -1,32 +1,45 @@
-/* The scheduler core: what the rest of the kernel calls (schedulers see sched/sched.h). */
+/*
+ * The scheduler core (kernel/sched_core.c): what the rest of the kernel
+ * calls.  Schedulers see sched/sched.h instead.
+ */
 #ifndef KERNEL_SCHED_CORE_H
 #define KERNEL_SCHED_CORE_H
 
 #include "types.h"
 #include "task.h"
 
-void sched_init(int ncpus);             /* boot CPU, before any task */
-void sched_init_cpu(int cpu);           /* each CPU: turn the boot context into its idle task */
-void idle_loop(void) __attribute__((noreturn));
-void schedule(void);
-void preempt_schedule(void);             /* involuntary: a sleeping-to-be task stays runnable */
-void sched_tick(void);                  /* timer interrupt */
-bool wake_up_task(struct task *p, int wake_flags);   /* false if it was not asleep */
-void sched_print_stats(void);           /* schedstat lines */
-uint64_t task_runtime_ns(struct task *p);
-void sched_check_affinity_violations(void);
+struct sched_class;
 
-/* Watchdog: exits with EXIT_WATCHDOG when nothing progresses for this long. */
+void sched_init(int ncpus);             /* boot CPU, before any task: run queues, the scheduler's init */
+void sched_setup_idle(int cpu, struct task *idle); /* cpu's boot context becomes its idle task */
+/* The first mandatory hook a class lacks ("enqueue", ...), or NULL. */
+const char *sched_class_missing_hook(const struct sched_class *c);
+void schedule(void);
+void preempt_schedule(void);            /* involuntary: a sleeping-to-be task stays runnable */
+void sched_tick(void);                  /* this CPU's tick: the scheduler's tick, then its balance */
+bool wake_up_task(struct task *p, int wake_flags);   /* false if it was not asleep */
+void sched_fork(struct task *parent, struct task *child);  /* a new task, before wake_up_new_task */
+void wake_up_new_task(struct task *p);
+void sched_exit(void);                  /* the running task's last switch (never returns in the kernel) */
+void sched_yield(void);
+void sched_set_nice(struct task *p, int nice);
+void sched_set_affinity(struct task *p, cpumask_t mask);  /* mask: online CPUs only, not empty */
+uint64_t task_runtime_ns(struct task *p);
+const char *sched_name(void);           /* the compiled-in scheduler */
+void sched_print_stats(void);           /* schedstat lines (kernel/schedstat.c) */
+
+/* The timer interrupt (kernel/timer.c): sleep timers, the watchdog, then sched_tick(). */
+void timer_tick(void);
+/* Watchdog (kernel/timer.c): exits with EXIT_WATCHDOG when nothing progresses for this long. */
 void watchdog_set_timeout(uint32_t seconds);
 void watchdog_touch(void);              /* long-running loops call this */
 
-/* Internal to the core (task.c, wait.c). */
-void task_start(struct task *prev);
+/* kernel/task.c: each CPU's idle task and loop. */
+void sched_init_cpu(int cpu);
+void idle_loop(void) __attribute__((noreturn));
+
+/* Provided by the environment of the core: kernel/task.c, or the host tests' simulation. */
 void finish_switch(struct task *prev);
-void wake_up_new_task(struct task *p);
-void task_release_after_exit(struct task *p);
-spinlock_t *sched_runqueue_lock(int cpu); /* scheduler.runqueue_lock(cpu), cached at boot */
-extern spinlock_t tasklist_lock;
-extern struct list_head all_tasks;
+void task_release_after_exit(struct task *p);   /* after p's last switch, on another stack */
 
 #endif

@@ -1,23 +1,26 @@
 /*
- * The task API: create, exit, wait, yield, nice, affinity.
+ * The task API: create, exit, wait, yield, nice, affinity; and what the
+ * scheduler core needs from the kernel around a task's life (idle tasks,
+ * the first code of a new task, freeing a dead task's stack, the task list).
  *
  * A task is one heap object (struct task) plus a one-page stack.  The stack
  * is freed right after the task's last switch-out (finish_switch, on another
  * task's stack); the struct is freed once task_wait() has collected the exit
  * code and all of the task's children have exited, so a scheduler may still
- * look at p->parent while p exits.
+ * look at p->parent while p exits.  What a scheduler hears of all this goes
+ * through the core (kernel/sched_core.c).
  */
 #include "task.h"
 #include "sched_core.h"
-#include "../sched/sched.h"
-#include "cpu.h"
+#include "sched_env.h"
 #include "mem.h"
 #include "wait.h"
 #include "lib.h"
-#include "x86.h"
 
 extern void task_first_entry(void);
 
+spinlock_t tasklist_lock = SPINLOCK_INIT("tasklist");
+static struct list_head all_tasks = LIST_HEAD_INIT(all_tasks);
 static volatile int next_pid = 1;
 static volatile int next_mm = 1;
 static volatile int nr_tasks;
@@ -29,6 +32,51 @@ int new_mm_id(void) { return atomic_add_return(&next_mm, 1); }
 static cpumask_t online_mask(void)
 {
     return ncpus_online >= 32 ? CPUMASK_ALL : CPU_BIT(ncpus_online) - 1;
+}
+
+void sched_for_each_task(void (*fn)(struct task *p, void *arg), void *arg)
+{
+    unsigned long f = spin_lock_irqsave(&tasklist_lock);
+    struct list_head *pos;
+    list_for_each(pos, &all_tasks)
+        fn(list_entry(pos, struct task, all_tasks), arg);
+    spin_unlock_irqrestore(&tasklist_lock, f);
+}
+
+/* Each CPU: its boot context becomes its idle task. */
+void sched_init_cpu(int cpu)
+{
+    struct task *idle = kzalloc(sizeof(*idle));
+    if (!idle)
+        panic("no memory for the idle task of cpu %d", cpu);
+    sched_setup_idle(cpu, idle);
+}
+
+/* Where a new task's first switch lands (kernel/switch.S). */
+void task_start(struct task *prev)
+{
+    finish_switch(prev);
+    /* current_task(), one %gs load: "this_cpu()->curr" is two, and a task
+     * preempted and moved between them read the task now current on the CPU
+     * it had left and ran that task's entry a second time. */
+    struct task *self = current_task();
+    irq_enable();
+    self->entry(self->arg);
+    task_exit(0);
+}
+
+void idle_loop(void)
+{
+    for (;;) {
+        irq_disable();
+        struct cpu *c = this_cpu();
+        if (c->need_resched) {
+            irq_enable();
+            schedule();
+            continue;
+        }
+        __asm__ volatile("sti; hlt" ::: "memory");   /* sti's shadow makes this atomic */
+    }
 }
 
 struct task *task_create(void (*entry)(void *), void *arg, const struct task_attr *attr)
@@ -53,7 +101,6 @@ struct task *task_create(void (*entry)(void *), void *arg, const struct task_att
 
     t->pid = atomic_add_return(&next_pid, 1);
     strlcpy(t->name, attr->name ? attr->name : "task", sizeof(t->name));
-    t->state = TASK_NEW;
     t->nice = attr->nice;
     t->policy = attr->policy;
     t->rt_priority = attr->rt_priority;
@@ -63,7 +110,6 @@ struct task *task_create(void (*entry)(void *), void *arg, const struct task_att
     t->entry = entry;
     t->arg = arg;
     t->stack = stack;
-    spin_lock_init(&t->wake_lock, "wake");
     list_init(&t->timer_entry);
 
     /* The stack: filled with the canary (so its high-water mark can be read
@@ -84,15 +130,9 @@ struct task *task_create(void (*entry)(void *), void *arg, const struct task_att
     nr_tasks++;
     if (parent)
         parent->live_children++;
-    spin_unlock(&tasklist_lock);
+    spin_unlock_irqrestore(&tasklist_lock, f);
 
-    int cpu = this_cpu()->id;
-    t->cpu = cpu;
-    spin_lock(sched_runqueue_lock(cpu));
-    scheduler.task_fork(parent, t);
-    spin_unlock(sched_runqueue_lock(cpu));
-    irq_restore(f);
-
+    sched_fork(parent, t);
     wake_up_new_task(t);
     return t;
 }
@@ -100,19 +140,13 @@ struct task *task_create(void (*entry)(void *), void *arg, const struct task_att
 void task_exit(int code)
 {
     struct task *self = current_task();
-    if (scheduler.task_exit)
-        scheduler.task_exit(self);
     self->exit_code = code;
     unsigned long f = spin_lock_irqsave(&tasklist_lock);
     list_del(&self->all_tasks);
     nr_tasks--;
     spin_unlock_irqrestore(&tasklist_lock, f);
-    irq_disable();
-    spin_lock(&self->wake_lock);
-    self->state = TASK_DEAD;
-    spin_unlock(&self->wake_lock);
-    schedule();
-    panic("task %s ran after exit", self->name);
+    sched_exit();
+    panic("task %s (pid %d) ran after exit", self->name, self->pid);
 }
 
 /* finish_switch calls this on the next task's stack, with interrupts off. */
@@ -140,7 +174,7 @@ void task_release_after_exit(struct task *p)
     if (parent && --parent->live_children == 0 && parent->reaped)
         free_parent = parent;
     p->exited = true;
-    spin_unlock(&tasklist_lock);
+    spin_release(&tasklist_lock);
     if (free_parent)
         kfree(free_parent);
     wake_up(&exit_wq);
@@ -159,30 +193,13 @@ int task_wait(struct task *t)
     return code;
 }
 
-void task_yield(void)
-{
-    unsigned long f = irq_save();
-    struct cpu *c = this_cpu();
-    spinlock_t *lock = sched_runqueue_lock(c->id);
-    spin_lock(lock);
-    if (scheduler.yield)
-        scheduler.yield(c->id, c->curr);
-    spin_unlock(lock);
-    schedule();
-    irq_restore(f);
-}
+void task_yield(void) { sched_yield(); }
 
 int task_set_nice(struct task *t, int nice)
 {
     if (nice < NICE_MIN || nice > NICE_MAX)
         return -1;
-    unsigned long f = irq_save();
-    int cpu = sched_task_runqueue_lock(t);
-    if (scheduler.set_nice)
-        scheduler.set_nice(cpu, t, nice);
-    t->nice = nice;
-    spin_unlock(sched_runqueue_lock(cpu));
-    irq_restore(f);
+    sched_set_nice(t, nice);
     return 0;
 }
 
@@ -191,34 +208,6 @@ int task_set_affinity(struct task *t, cpumask_t mask)
     mask &= online_mask();
     if (!mask)
         return -1;
-    unsigned long f = spin_lock_irqsave(&t->wake_lock);
-    int cpu;
-    for (;;) {
-        cpu = sched_task_runqueue_lock(t);
-        if (t->state != TASK_WAKING)
-            break;
-        spin_unlock(sched_runqueue_lock(cpu));   /* a waker is queueing it: let it finish */
-        cpu_relax();
-    }
-    t->cpus_allowed = mask;
-    if (scheduler.set_affinity)
-        scheduler.set_affinity(cpu, t, mask);
-    bool move = t->on_rq && !t->on_cpu && !task_allowed_on(t, cpu);
-    bool kick = t->on_cpu && !task_allowed_on(t, cpu);
-    if (move) {
-        /* Queued but not running on a CPU it may no longer use: requeue it elsewhere. */
-        scheduler.dequeue(cpu, t, DEQUEUE_MIGRATE);
-        t->on_rq = 0;
-        t->state = TASK_SLEEPING;
-    }
-    spin_unlock(sched_runqueue_lock(cpu));
-    spin_unlock(&t->wake_lock);
-    if (move)
-        wake_up_task(t, 0);
-    if (kick)
-        sched_resched_cpu(cpu);    /* schedule() there moves it (see schedule()) */
-    irq_restore(f);
-    if (kick && t == current_task())
-        schedule();
+    sched_set_affinity(t, mask);
     return 0;
 }

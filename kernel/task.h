@@ -18,7 +18,7 @@ enum task_state {
     TASK_RUNNING,     /* runnable or running */
     TASK_SLEEPING,    /* blocked on a wait queue or timer */
     TASK_DEAD,        /* exited; stack freed after its last switch-out */
-    TASK_WAKING,      /* a waker has claimed it and is queueing it (Linux 2.6.32's TASK_WAKING) */
+    TASK_WAKING,      /* a waker (or the core moving it) has claimed it and is queueing it (Linux 2.6.32's TASK_WAKING) */
 };
 
 /* Scheduling policies, numbered as in Linux. */
@@ -46,7 +46,7 @@ struct task {
     volatile int on_cpu;          /* 1 from switch-in until switch-out completes */
     int on_rq;                    /* queued with the scheduler (runnable) */
     bool is_idle;                 /* a CPU's idle task: never queued */
-    bool requeue_elsewhere;       /* core: affinity changed while running */
+    bool migrate_after_switch;    /* core: affinity changed while running; requeue once switched out */
     volatile bool exited;         /* stack released; task_wait may proceed */
 
     int nice;                     /* -20..19 */
@@ -58,17 +58,13 @@ struct task {
     struct task *parent;
     volatile int live_children;   /* children not yet exited: keeps this struct alive */
     volatile bool reaped;         /* task_wait() is done with it */
-    spinlock_t wake_lock;         /* serialises affinity changes and the first wake-up */
 
     /* Accounting kept by the core. */
     uint64_t runtime_ns;          /* CPU time consumed */
     uint64_t last_switch_in_ns;
-    uint64_t woken_at_ns;         /* when last made runnable (wake-up latency) */
-    uint64_t wakeup_latency_ns;   /* latency of the last wake-up, set when it runs */
     uint32_t nr_switches_in;
     uint32_t nr_migrations;
     uint32_t cpus_run_mask;       /* every CPU the task has run on */
-    uint32_t affinity_violations; /* must stay 0: checked by tests */
 
     void (*entry)(void *);
     void *arg;

@@ -50,7 +50,7 @@ void trap(struct trapframe *tf)
     switch (tf->vector) {
     case VECTOR_TIMER:
         lapic_eoi();
-        sched_tick();
+        timer_tick();
         break;
     case VECTOR_RESCHEDULE:
         lapic_eoi();

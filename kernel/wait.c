@@ -1,7 +1,6 @@
 /* Wait queues (see wait.h for the protocol). */
 #include "wait.h"
 #include "sched_core.h"
-#include "../sched/sched.h"
 
 void waitqueue_init(struct waitqueue *wq, const char *name)
 {

@@ -8,6 +8,9 @@
  * tests cond, and the waker wakes under the same lock after setting cond, so
  * no wake-up is lost.  wake_up_sync() tells the scheduler that the waker is
  * about to sleep (Linux's sync wake-up, used by pipes).
+ *
+ * The WAKE_* flags say how a task is woken; the scheduler hears them in
+ * select_cpu() (sched/sched.h).
  */
 #ifndef KERNEL_WAIT_H
 #define KERNEL_WAIT_H
@@ -16,6 +19,10 @@
 #include "list.h"
 #include "spinlock.h"
 #include "task.h"
+
+#define WAKE_SYNC 0x1       /* the waker is about to sleep (Linux's sync wake-up) */
+#define WAKE_NEW 0x2        /* first wake-up of a newly created task */
+#define WAKE_IRQ 0x4        /* woken from interrupt context (a sleep timer) */
 
 struct waitqueue {
     spinlock_t lock;

@@ -88,8 +88,9 @@
  *     every 1 ms on an idle CPU (min_interval), every 64 ms on a busy one
  *     (balance_interval x busy_factor 64).  Pull from the allowed CPU with
  *     the largest load weight if 100 x its load > imbalance_pct (125) x ours.
- *   - Newly idle balancing (idle_balance): pick_next on an empty queue pulls
- *     from the busiest CPU, taking its lock with trylock only.
+ *   - Newly idle balancing (idle_balance, load_balance_newidle): pick_next on
+ *     an empty queue pulls from the busiest CPU, taking its lock with
+ *     double_lock_balance as 2.6.24 does.
  *   - Which tasks move (move_tasks / balance_tasks / can_migrate_task): RT
  *     lists first, then the fair tree from the leftmost; never a running
  *     task, never one whose cpus_allowed excludes this CPU, at most
@@ -121,9 +122,6 @@
  */
 #include "sched.h"
 #include "../kernel/rbtree.h"
-#ifndef HOST_TEST
-#include "../kernel/lib.h"
-#endif
 
 /* ---- tunables (2.6.24 kernel/sched_fair.c, kernel/sched.c) ---- */
 
@@ -161,7 +159,6 @@ unsigned int sysctl_sched_features = SCHED_FEAT_NEW_FAIR_SLEEPERS | SCHED_FEAT_W
 #define BALANCE_BUSY_INTERVAL_MS 64
 #define IMBALANCE_PCT 125
 #define WAKE_AFFINE_IMBALANCE (100 + (IMBALANCE_PCT - 100) / 2)
-#define MS_TO_TICKS(ms) (((ms) * HZ + 999) / 1000 > 0 ? ((ms) * HZ + 999) / 1000 : 1)
 
 /* Real-time class. */
 #define MAX_RT_PRIO 100
@@ -213,11 +210,11 @@ struct cfs_entity {
     int rt_time_slice;              /* SCHED_RR ticks left */
     int vruntime_cpu;               /* the CPU whose min_vruntime vruntime is measured against */
     int fork_cpu;                   /* the CPU that forked it (child_runs_first) */
-    int migrating;                  /* dequeued for a move: vruntime is relative to min_vruntime */
 };
 
+/* The lock and rq->nr_running of 2.6.24 (both classes) are the core's:
+ * sched_rq_lock(cpu), sched_nr_queued(cpu). */
 struct runqueue {
-    spinlock_t lock;
     /* fair class (struct cfs_rq) */
     struct rb_root_cached tasks_timeline;
     struct cfs_entity *curr;        /* running fair task, out of the tree; NULL if none */
@@ -231,17 +228,13 @@ struct runqueue {
     int rt_nr_running;
     /* read without the lock by other CPUs: wake-up placement, balancing, statistics */
     volatile uint32_t cpu_load;     /* fair load + RT weights: rq->load.weight */
-    volatile int nr_queued;         /* rq->nr_running: both classes */
     uint64_t next_balance;          /* jiffies */
 } __attribute__((aligned(64)));
 
 static struct runqueue runqueues[MAX_CPUS];
 
 static struct cfs_entity *se_of(struct task *p) { return SCHED_TASK(p, struct cfs_entity); }
-static struct task *task_of(struct cfs_entity *se)
-{
-    return container_of((void *)se, struct task, sched_private);
-}
+static struct task *task_of(struct cfs_entity *se) { return sched_task_of(se, 0); }
 static struct cfs_entity *se_of_node(const struct rb_node *n)
 {
     return rb_entry((struct rb_node *)n, struct cfs_entity, run_node);
@@ -291,7 +284,6 @@ static uint64_t read_min_vruntime_unlocked(struct runqueue *rq)
 static void update_cpu_load(struct runqueue *rq)
 {
     rq->cpu_load = rq->load_weight + (uint32_t)rq->rt_nr_running * (2 * prio_to_weight[0]);
-    rq->nr_queued = rq->nr_running + rq->rt_nr_running;
 }
 
 /* set_load_weight: RT tasks weigh twice nice -20. */
@@ -563,7 +555,6 @@ static void cfs_init(int ncpus)
 {
     for (int cpu = 0; cpu < MAX_CPUS; cpu++) {
         struct runqueue *rq = &runqueues[cpu];
-        spin_lock_init(&rq->lock, "cfs runqueue");
         rb_root_cached_init(&rq->tasks_timeline);
         rq->curr = NULL;
         /* init_cfs_rq: start just below the 64-bit wrap, so wrap bugs show at once. */
@@ -580,15 +571,11 @@ static void cfs_init(int ncpus)
         update_cpu_load(rq);
     }
     sched_init_granularity(ncpus);
-#ifndef HOST_TEST
-    kprintf("cfs: Linux 2.6.24 CFS (vruntime), %d cpus: sched_latency=%u ns min_granularity=%u ns "
-            "wakeup_granularity=%u ns nr_latency=%u child_runs_first=%u compat_yield=%u HZ=%d\n",
-            ncpus, sysctl_sched_latency, sysctl_sched_min_granularity, sysctl_sched_wakeup_granularity,
-            sched_nr_latency, sysctl_sched_child_runs_first, sysctl_sched_compat_yield, HZ);
-#endif
+    sched_log("cfs: Linux 2.6.24 CFS (vruntime), %d cpus: sched_latency=%u ns min_granularity=%u ns "
+              "wakeup_granularity=%u ns nr_latency=%u child_runs_first=%u compat_yield=%u HZ=%d",
+              ncpus, sysctl_sched_latency, sysctl_sched_min_granularity, sysctl_sched_wakeup_granularity,
+              sched_nr_latency, sysctl_sched_child_runs_first, sysctl_sched_compat_yield, HZ);
 }
-
-static spinlock_t *cfs_runqueue_lock(int cpu) { return &runqueues[cpu].lock; }
 
 /* sched_fork / __sched_fork: a fresh entity; placement happens at the first enqueue. */
 static void cfs_task_fork(struct task *parent, struct task *child)
@@ -640,7 +627,7 @@ static int cfs_select_cpu(struct task *p, int waker_cpu, int flags)
     if (sync && !task_hot(p))
         return this_cpu;
     uint64_t this_load = load_of(this_cpu), load = load_of(prev);
-    int this_nr = runqueues[this_cpu].nr_queued;
+    int this_nr = sched_nr_queued(this_cpu);
     uint64_t tl = this_load;
     if (sync) {
         struct task *waker = sched_cpu_curr(this_cpu);
@@ -660,7 +647,6 @@ static void cfs_enqueue(int cpu, struct task *p, int flags)
     struct cfs_entity *se = se_of(p);
     if (task_is_rt(p)) {
         se->is_rt = 1;
-        se->migrating = 0;
         se->vruntime_cpu = cpu;
         rt_enqueue(rq, p);
         check_preempt_curr(cpu, p);
@@ -669,10 +655,9 @@ static void cfs_enqueue(int cpu, struct task *p, int flags)
     se->is_rt = 0;
     update_curr(rq);
     bool new_task = (flags & ENQUEUE_NEW) != 0;
-    if (se->migrating) {
+    if (flags & ENQUEUE_MIGRATE) {
         /* Moved by the core (affinity): keep its distance to min_vruntime, no sleeper credit. */
         se->vruntime += rq->min_vruntime;
-        se->migrating = 0;
     } else if (new_task) {
         /* task_new_fair */
         place_entity(rq, se, true);
@@ -708,7 +693,6 @@ static void cfs_dequeue(int cpu, struct task *p, int flags)
         if (sched_cpu_curr(cpu) == p)
             update_curr_rt(p);
         rt_dequeue(rq, p);
-        se->migrating = (flags & DEQUEUE_MIGRATE) != 0;
         return;
     }
     update_curr(rq);
@@ -716,10 +700,8 @@ static void cfs_dequeue(int cpu, struct task *p, int flags)
         dequeue_tree(rq, se);
     account_dequeue(rq, se);
     se->vruntime_cpu = cpu;
-    if (flags & DEQUEUE_MIGRATE) {
-        se->vruntime -= rq->min_vruntime;
-        se->migrating = 1;
-    }
+    if (flags & DEQUEUE_MIGRATE)
+        se->vruntime -= rq->min_vruntime;   /* relative until the ENQUEUE_MIGRATE that follows */
 }
 
 /* pull_task: both run-queue locks held; p is queued on src, not running, allowed on dst. */
@@ -798,7 +780,7 @@ static int find_busiest(int this_cpu, cpumask_t exclude)
 {
     int busiest = -1;
     for (int cpu = 0; cpu < sched_nr_cpus(); cpu++) {
-        if (cpu == this_cpu || runqueues[cpu].nr_queued < 2 || (exclude & CPU_BIT(cpu)))
+        if (cpu == this_cpu || sched_nr_queued(cpu) < 2 || (exclude & CPU_BIT(cpu)))
             continue;
         if (busiest < 0 || load_of(cpu) > load_of(busiest))
             busiest = cpu;
@@ -806,8 +788,10 @@ static int find_busiest(int this_cpu, cpumask_t exclude)
     return busiest;
 }
 
-/* idle_balance: from pick_next on an empty queue; our lock is held, so trylock
- * only.  A CPU whose waiting tasks may not come here is skipped (all_pinned). */
+/* idle_balance / load_balance_newidle: from pick_next on an empty queue, our
+ * lock held; the busiest queue's lock is taken as 2.6.24 does, with
+ * double_lock_balance (which may drop ours for a moment).  A CPU whose
+ * waiting tasks may not come here is skipped (all_pinned). */
 static void idle_balance(int cpu)
 {
     cpumask_t exclude = 0;
@@ -815,11 +799,9 @@ static void idle_balance(int cpu)
         int busiest = find_busiest(cpu, exclude);
         if (busiest < 0)
             return;
-        spinlock_t *lock = &runqueues[busiest].lock;
-        if (!spin_trylock(lock))
-            return;
+        sched_double_lock_balance(cpu, busiest);
         int moved = move_tasks(cpu, busiest, false);
-        spin_unlock(lock);
+        sched_unlock_other(cpu, busiest);
         if (moved)
             return;
         exclude |= CPU_BIT(busiest);
@@ -893,7 +875,8 @@ static void cfs_balance(int cpu, bool idle)
     uint64_t now = sched_jiffies();
     if ((int64_t)(now - rq->next_balance) < 0)
         return;
-    rq->next_balance = now + (idle ? MS_TO_TICKS(BALANCE_IDLE_INTERVAL_MS) : MS_TO_TICKS(BALANCE_BUSY_INTERVAL_MS));
+    rq->next_balance =
+        now + (idle ? SCHED_MS_TO_TICKS(BALANCE_IDLE_INTERVAL_MS) : SCHED_MS_TO_TICKS(BALANCE_BUSY_INTERVAL_MS));
     /* load_balance: when nothing could move from the busiest CPU (all
      * pinned), leave it out and try the next one, as 2.6.24 does. */
     cpumask_t exclude = 0;
@@ -962,12 +945,10 @@ static void cfs_set_nice(int cpu, struct task *p, int nice)
     }
 }
 
-static int cfs_nr_running(int cpu) { return runqueues[cpu].nr_queued; }
 
 const struct sched_class scheduler = {
     .name = "cfs",
     .init = cfs_init,
-    .runqueue_lock = cfs_runqueue_lock,
     .task_fork = cfs_task_fork,
     .select_cpu = cfs_select_cpu,
     .enqueue = cfs_enqueue,
@@ -977,66 +958,4 @@ const struct sched_class scheduler = {
     .balance = cfs_balance,
     .yield = cfs_yield,
     .set_nice = cfs_set_nice,
-    .nr_running = cfs_nr_running,
 };
-
-/* ---- inspection, for the unit tests and debugging (not part of sched.h) ---- */
-
-uint64_t cfs_task_vruntime(struct task *p) { return se_of(p)->vruntime; }
-uint64_t cfs_task_exec_runtime(struct task *p) { return se_of(p)->sum_exec_runtime; }
-uint32_t cfs_task_weight(struct task *p) { return se_of(p)->weight; }
-uint64_t cfs_min_vruntime(int cpu) { return runqueues[cpu].min_vruntime; }
-uint32_t cfs_load_weight(int cpu) { return runqueues[cpu].load_weight; }
-uint32_t cfs_cpu_load(int cpu) { return runqueues[cpu].cpu_load; }
-int cfs_nr_fair(int cpu) { return runqueues[cpu].nr_running; }
-uint64_t cfs_sched_period(int nr_running) { return sched_period((unsigned long)nr_running); }
-
-/* The waiting fair task that would run next on cpu (leftmost), or NULL. */
-struct task *cfs_leftmost(int cpu)
-{
-    struct rb_node *left = rb_first_cached(&runqueues[cpu].tasks_timeline);
-    return left ? task_of(se_of_node(left)) : NULL;
-}
-
-/* Consistency of cpu's queue (caller holds or does not need the lock):
- * NULL when fine, else what is wrong. */
-const char *cfs_check_runqueue(int cpu)
-{
-    struct runqueue *rq = &runqueues[cpu];
-    int count;
-    const char *why = rb_check_cached(&rq->tasks_timeline, entity_before, &count, NULL);
-    if (why)
-        return why;
-    if (count + (rq->curr && rq->curr->on_rq ? 1 : 0) != rq->nr_running)
-        return "nr_running does not match the tree plus the running task";
-    uint32_t load = rq->curr && rq->curr->on_rq ? rq->curr->weight : 0;
-    for (struct rb_node *n = rb_first(&rq->tasks_timeline.root); n; n = rb_next(n)) {
-        struct cfs_entity *se = se_of_node(n);
-        struct task *p = task_of(se);
-        load += se->weight;
-        if (!se->on_rq || se->is_rt)
-            return "a task in the tree is not queued as fair";
-        if (p->cpu != cpu)
-            return "a task in the tree belongs to another cpu";
-        if (sched_task_running(p) && sched_cpu_curr(cpu) != p)
-            return "a task in the tree runs on another cpu";
-        if (!task_allowed_on(p, cpu))
-            return "a task in the tree may not run on this cpu";
-    }
-    if (load != rq->load_weight)
-        return "load weight does not match the queued tasks";
-    int rt = 0;
-    for (int prio = 0; prio < MAX_RT_PRIO; prio++) {
-        struct list_head *pos;
-        list_for_each(pos, &rq->rt_queue[prio])
-            rt++;
-        bool bit = (rq->rt_bitmap[prio / 32] >> (prio % 32)) & 1;
-        if (bit == list_empty(&rq->rt_queue[prio]))
-            return "rt bitmap does not match the rt lists";
-    }
-    if (rt != rq->rt_nr_running)
-        return "rt_nr_running does not match the rt lists";
-    if (rq->nr_queued != rq->nr_running + rq->rt_nr_running)
-        return "nr_queued is stale";
-    return NULL;
-}

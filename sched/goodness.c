@@ -6,7 +6,8 @@
  *
  * Algorithm
  *   All runnable tasks of all CPUs sit on ONE list, runqueue_head, under ONE
- *   lock, runqueue_lock: runqueue_lock(cpu) returns the same lock for every
+ *   lock, runqueue_lock: the core's run-queue lock, shared by every CPU
+ *   (SCHED_SHARED_RUNQUEUE), so sched_rq_lock(cpu) is the same lock for every
  *   CPU.  The running task stays on the list.  schedule() on a CPU walks the
  *   whole list and takes the task with the highest goodness():
  *     SCHED_OTHER   counter (ticks left in this epoch), or 0 if counter is 0;
@@ -57,13 +58,9 @@
  * Time: 2.4's HZ = 100 granularity on a faster kernel tick
  *   counter is kept in 2.4 ticks of 10 ms, and NICE_TO_TICKS / TICK_SCALE are
  *   evaluated at LINUX24_HZ = 100 (nice -20 -> 11, 0 -> 6, 10 -> 3, 19 -> 1).
- *   The kernel ticks at HZ (1000 by default), so each CPU keeps a sub-tick
- *   accumulator, subtick[cpu]: every kernel tick adds LINUX24_HZ to it, and
- *   each time it reaches HZ (every 10 kernel ticks at HZ=1000; exact for any
- *   HZ) HZ is taken off and one 2.4 tick is charged to whatever runs on that
- *   CPU then.  The accumulator advances while the CPU is idle too, because a
- *   2.4 tick is a fixed 10 ms wall-clock event: a task that runs less than
- *   10 ms between ticks is charged nothing, just as on a real 2.4 kernel.
+ *   Each CPU's sub-tick accumulator (subtick[cpu], sched/linux24.h) makes
+ *   every tenth kernel tick at HZ=1000 a 2.4 tick, charged to whatever runs
+ *   on that CPU then, idle or not, as on a real 2.4 kernel.
  *
  * Mapping to this kernel's interface
  *   - The 2.4 "processor" field is kept privately (processor below): the CPU
@@ -87,11 +84,10 @@
  *   - A task created with no parent (by a CPU's boot context) starts with
  *     DEF_COUNTER, as 2.4's init_task did.  SCHED_BATCH (not in 2.4) is
  *     treated as SCHED_OTHER.
- *   - The tick runs without runqueue_lock (sched_class.tick_unlocked), as
+ *   - The tick runs without runqueue_lock (SCHED_TICK_UNLOCKED), as
  *     2.4's update_process_times did.
- *   - nr_running(cpu) counts the queued tasks whose task->cpu is cpu (the
- *     running one included), so the counts of all CPUs add up to 2.4's
- *     global nr_running.
+ *   - The core counts the queued tasks per CPU (by task->cpu, the running
+ *     one included); their sum is 2.4's global nr_running.
  *
  * Tunables (Linux's names; compile-time constants)
  *   LINUX24_HZ           100  the HZ the 2.4 constants are expressed in
@@ -111,28 +107,7 @@
  *                        wake-ups back for pipe workloads.
  */
 #include "sched.h"
-#ifndef HOST_TEST
-#include "../kernel/lib.h"
-#endif
-
-#define LINUX24_HZ 100
-
-#if LINUX24_HZ < 200
-#define TICK_SCALE(x) ((x) >> 2)
-#elif LINUX24_HZ < 400
-#define TICK_SCALE(x) ((x) >> 1)
-#elif LINUX24_HZ < 800
-#define TICK_SCALE(x) (x)
-#elif LINUX24_HZ < 1600
-#define TICK_SCALE(x) ((x) << 1)
-#else
-#define TICK_SCALE(x) ((x) << 2)
-#endif
-
-#define NICE_TO_TICKS(nice) (TICK_SCALE(20 - (nice)) + 1)
-#define PROC_CHANGE_PENALTY 15
-#define DEF_COUNTER (10 * LINUX24_HZ / 100)
-#define MAX_COUNTER (20 * LINUX24_HZ / 100)
+#include "linux24.h"
 
 /* 1: a sync wake-up (the waker is about to sleep) whose task may run on the
  * waker's CPU skips reschedule_idle(), as 2.4 try_to_wake_up(p, 1) does.
@@ -156,10 +131,8 @@ struct goodness_task {
     bool yielded;               /* the SCHED_YIELD bit of 2.4's p->policy */
 };
 
-static spinlock_t runqueue_lock;
+/* runqueue_lock is the core's shared run-queue lock (SCHED_SHARED_RUNQUEUE). */
 static struct list_head runqueue_head;
-static volatile int nr_running;                 /* 2.4 nr_running: tasks on runqueue_head */
-static volatile int nr_queued_on[MAX_CPUS];     /* the same, split by task->cpu (nr_running hook) */
 static int subtick[MAX_CPUS];                   /* kernel ticks, in units of LINUX24_HZ, since the last 2.4 tick */
 static int active_mm[MAX_CPUS];                 /* mm of the last task this CPU ran (2.4 active_mm) */
 static volatile unsigned long recalculations;   /* epochs ended, for tests and curiosity */
@@ -167,7 +140,16 @@ static volatile unsigned long recalculations;   /* epochs ended, for tests and c
 static struct goodness_task *gt(struct task *p) { return SCHED_TASK(p, struct goodness_task); }
 static struct task *task_of(struct list_head *node)
 {
-    return container_of((void *)node, struct task, sched_private);
+    return sched_task_of(node, offsetof(struct goodness_task, run_list));
+}
+
+/* 2.4 nr_running: every task on runqueue_head (the core counts them per CPU). */
+static int nr_running(void)
+{
+    int n = 0;
+    for (int cpu = 0; cpu < sched_nr_cpus(); cpu++)
+        n += sched_nr_queued(cpu);
+    return n;
 }
 
 /* 2.4 tasks are SCHED_OTHER unless FIFO or RR; BATCH did not exist. */
@@ -250,24 +232,13 @@ static void reschedule_idle(struct task *p, int self, struct task *self_next)
 static void goodness_init(int ncpus)
 {
     (void)ncpus;
-    spin_lock_init(&runqueue_lock, "goodness runqueue");
     list_init(&runqueue_head);
-    nr_running = 0;
     recalculations = 0;
     for (int cpu = 0; cpu < MAX_CPUS; cpu++) {
-        nr_queued_on[cpu] = 0;
         subtick[cpu] = 0;
         active_mm[cpu] = -1;
     }
-#ifndef HOST_TEST
-    kprintf("goodness: Linux 2.4.18 scheduler, counters in 2.4 ticks at HZ=%d (kernel HZ=%d)\n", LINUX24_HZ, HZ);
-#endif
-}
-
-static spinlock_t *goodness_runqueue_lock(int cpu)
-{
-    (void)cpu;
-    return &runqueue_lock;      /* one lock for every CPU */
+    sched_log("goodness: Linux 2.4.18 scheduler, counters in 2.4 ticks at HZ=%d (kernel HZ=%d)", LINUX24_HZ, HZ);
 }
 
 /* 2.4 do_fork: share the parent's counter so that forking creates no CPU time. */
@@ -283,10 +254,9 @@ static void goodness_task_fork(struct task *parent, struct task *child)
         c->counter = DEF_COUNTER;
         return;
     }
-    struct goodness_task *pg = gt(parent);
-    c->counter = (pg->counter + 1) >> 1;
-    pg->counter >>= 1;
-    if (pg->counter == 0)
+    bool parent_empty;
+    c->counter = linux24_split_counter(&gt(parent)->counter, &parent_empty);
+    if (parent_empty)
         sched_resched_cpu(child->cpu);  /* the parent is current there */
 }
 
@@ -322,8 +292,6 @@ static void goodness_enqueue(int cpu, struct task *p, int flags)
     struct goodness_task *g = gt(p);
     list_add(&g->run_list, &runqueue_head);
     g->queued = true;
-    nr_running++;
-    nr_queued_on[cpu]++;
     int waker = g->waker_cpu >= 0 ? g->waker_cpu : sched_this_cpu();
     g->waker_cpu = -1;
     if (!GOODNESS_SYNC_WAKEUPS || !(flags & ENQUEUE_SYNC) || !task_allowed_on(p, waker))
@@ -332,20 +300,16 @@ static void goodness_enqueue(int cpu, struct task *p, int flags)
 
 static void goodness_dequeue(int cpu, struct task *p, int flags)
 {
-    (void)flags;
     struct goodness_task *g = gt(p);
     list_del(&g->run_list);
     g->queued = false;
-    nr_running--;
-    nr_queued_on[cpu]--;
 }
 
 /* The recalculation of 2.4 schedule(), for one task (sleepers too). */
 static void recalculate_counter(struct task *p, void *arg)
 {
-    (void)arg;
     struct goodness_task *g = gt(p);
-    g->counter = (g->counter >> 1) + NICE_TO_TICKS(p->nice);
+    g->counter = linux24_recalc_counter(g->counter, p->nice);
 }
 
 /* 2.4 can_schedule(p, cpu): allowed here and not running on another CPU. */
@@ -386,9 +350,9 @@ static struct task *goodness_pick_next(int cpu, struct task *prev)
             break;
         /* Every candidate is out of time: new epoch for every task, as 2.4
          * does it, without runqueue_lock (it nests inside the task-list lock). */
-        spin_unlock(&runqueue_lock);
+        spin_release(sched_rq_lock(cpu));
         sched_for_each_task(recalculate_counter, NULL);
-        spin_lock(&runqueue_lock);
+        spin_lock(sched_rq_lock(cpu));
         recalculations++;
     }
 
@@ -401,18 +365,14 @@ static struct task *goodness_pick_next(int cpu, struct task *prev)
     if (next) {
         struct goodness_task *ng = gt(next);
         ng->processor = cpu;
-        active_mm[cpu] = next->mm;
-        if (next->cpu != cpu) {         /* the core moves it here when we return */
-            nr_queued_on[next->cpu]--;
-            nr_queued_on[cpu]++;
-        }
+        active_mm[cpu] = next->mm;      /* next->cpu may be another CPU: the core moves it here */
     }
     return next;
 }
 
 /*
  * 2.4 update_process_times, once per 10 ms of kernel ticks.  Runs without
- * runqueue_lock (tick_unlocked), as in 2.4: with interrupts off curr stays
+ * runqueue_lock (SCHED_TICK_UNLOCKED), as in 2.4: with interrupts off curr stays
  * this CPU's task, subtick[] is per CPU, and the other writers of a running
  * task's counter (the recalculation, an exiting child's give-back) race with
  * it exactly as they did in 2.4.  Taking the one lock on every tick of every
@@ -420,9 +380,7 @@ static struct task *goodness_pick_next(int cpu, struct task *prev)
  */
 static void goodness_tick(int cpu, struct task *curr)
 {
-    subtick[cpu] += LINUX24_HZ;
-    while (subtick[cpu] >= HZ) {
-        subtick[cpu] -= HZ;
+    for (int due = linux24_ticks_due(&subtick[cpu]); due > 0; due--) {
         if (curr->is_idle)
             continue;
         struct goodness_task *g = gt(curr);
@@ -436,7 +394,7 @@ static void goodness_tick(int cpu, struct task *curr)
 /* 2.4 sys_sched_yield. */
 static void goodness_yield(int cpu, struct task *curr)
 {
-    int pending = nr_running;
+    int pending = nr_running();
     for (int i = 0; i < sched_nr_cpus(); i++)
         if (!sched_cpu_is_idle(i))
             pending--;
@@ -453,8 +411,6 @@ static void goodness_yield(int cpu, struct task *curr)
 /* 2.4 had no sched_setaffinity: honour the mask and let an allowed idle CPU take a waiting task. */
 static void goodness_set_affinity(int cpu, struct task *p, cpumask_t mask)
 {
-    (void)cpu;
-    (void)mask;
     if (gt(p)->queued && !sched_task_running(p))
         reschedule_idle(p, -1, NULL);
 }
@@ -465,55 +421,24 @@ static void goodness_task_exit(struct task *p)
     struct task *parent = p->parent;
     if (!parent || parent->is_idle)
         return;
-    unsigned long flags = spin_lock_irqsave(&runqueue_lock);
-    if (parent->state != TASK_DEAD) {
-        struct goodness_task *pg = gt(parent);
-        pg->counter += gt(p)->counter;
-        if (pg->counter >= MAX_COUNTER)
-            pg->counter = MAX_COUNTER;
-    }
-    spin_unlock_irqrestore(&runqueue_lock, flags);
+    unsigned long flags;
+    int cpu = sched_task_rq_lock_irqsave(parent, &flags);
+    if (parent->state != TASK_DEAD)
+        gt(parent)->counter = linux24_give_back(gt(parent)->counter, gt(p)->counter);
+    sched_rq_unlock_irqrestore(cpu, flags);
 }
-
-static int goodness_nr_running(int cpu) { return nr_queued_on[cpu]; }
 
 const struct sched_class scheduler = {
     .name = "goodness",
+    .flags = SCHED_SHARED_RUNQUEUE | SCHED_TICK_UNLOCKED,   /* one runqueue_lock; 2.4's tick never took it */
     .init = goodness_init,
-    .runqueue_lock = goodness_runqueue_lock,
     .task_fork = goodness_task_fork,
     .select_cpu = goodness_select_cpu,
     .enqueue = goodness_enqueue,
     .dequeue = goodness_dequeue,
     .pick_next = goodness_pick_next,
     .tick = goodness_tick,
-    .tick_unlocked = true,      /* 2.4's tick never took runqueue_lock */
-    .balance = NULL,
     .yield = goodness_yield,
-    .set_nice = NULL,
     .set_affinity = goodness_set_affinity,
     .task_exit = goodness_task_exit,
-    .nr_running = goodness_nr_running,
 };
-
-#ifdef HOST_TEST
-/* Windows into the private state for tests/host/test_sched_goodness.c. */
-int goodness_test_counter(struct task *p) { return gt(p)->counter; }
-void goodness_test_set_counter(struct task *p, int counter) { gt(p)->counter = counter; }
-int goodness_test_goodness(struct task *p, int cpu, int this_mm) { return goodness(p, cpu, this_mm); }
-int goodness_test_processor(struct task *p) { return gt(p)->processor; }
-unsigned long goodness_test_recalculations(void) { return recalculations; }
-int goodness_test_nice_to_ticks(int nice) { return NICE_TO_TICKS(nice); }
-/* Position of p on runqueue_head (0 = head), or -1. */
-int goodness_test_position(struct task *p)
-{
-    int i = 0;
-    struct list_head *pos;
-    list_for_each(pos, &runqueue_head) {
-        if (task_of(pos) == p)
-            return i;
-        i++;
-    }
-    return -1;
-}
-#endif

@@ -123,24 +123,17 @@
  *   MQ_IDLE_RESCANS      32      rescans before idling after failed trylocks
  */
 #include "sched.h"
-#ifndef HOST_TEST
-#include "../kernel/lib.h"
-#endif
+#include "linux24.h"
 
-#define LINUX24_HZ 100
-#define TICK_SCALE(x) ((x) >> 2)                        /* 2.4 include/linux/sched.h, HZ < 200 */
-#define NICE_TO_TICKS(nice) (TICK_SCALE(20 - (nice)) + 1) /* nice 0: 6 ticks of 10 ms */
-#define MAX_COUNTER (20 * LINUX24_HZ / 100)               /* 2.4: cap of a counter given back at exit */
-#define PROC_CHANGE_PENALTY 15                            /* 2.4 include/asm-i386/smp.h */
 #define MIN_GOODNESS (-1000)                              /* the patch: "none" / the idle task */
 #define RT_GOODNESS_MIN 1000
 #define MQ_IDLE_RESCANS 32
 
-/* One CPU's run queue, or the shared real-time queue (the patch's runqueue_data). */
+/* One CPU's run queue (the patch's runqueue_data).  Its lock, and its
+ * nr_running (tasks whose p->cpu is this CPU, real-time ones too), are the
+ * core's: sched_rq_lock(cpu), sched_nr_queued(cpu). */
 struct runqueue {
-    spinlock_t lock;
     struct list_head tasks;          /* queued tasks, the running one included; woken ones at the head */
-    volatile int nr_running;         /* tasks whose p->cpu is this CPU (real-time ones too) */
     /* Published for other CPUs, written under lock, read without it. */
     volatile int max_na_goodness;    /* best na_goodness of a waiting task, MIN_GOODNESS if none */
     struct task *volatile max_na_task;
@@ -166,15 +159,19 @@ struct mq_task {
     bool no_preempt;                 /* sync wake-up: queue without preempting */
 };
 
+/* The one real-time queue, shared by every CPU, with its own lock (taken inside a run-queue lock). */
+struct rt_runqueue {
+    spinlock_t lock;
+    struct list_head tasks;
+    volatile int nr_running;
+};
+
 static struct runqueue runqueues[MAX_CPUS];
-static struct runqueue rt_queue;
+static struct rt_runqueue rt_queue;
 static struct cpu_sched_data cpu_data[MAX_CPUS];
 
 static struct mq_task *mq(const struct task *p) { return SCHED_TASK((struct task *)p, struct mq_task); }
-static struct task *task_of(struct list_head *node)
-{
-    return container_of((void *)node, struct task, sched_private);
-}
+static struct task *task_of(struct list_head *node) { return sched_task_of(node, offsetof(struct mq_task, run_list)); }
 
 /* ---- goodness ---- */
 
@@ -251,9 +248,7 @@ static void mq_init(int ncpus)
     (void)ncpus;
     for (int cpu = 0; cpu < MAX_CPUS; cpu++) {
         struct runqueue *rq = &runqueues[cpu];
-        spin_lock_init(&rq->lock, "mq runqueue");
         list_init(&rq->tasks);
-        rq->nr_running = 0;
         publish(rq, NULL);
         cpu_data[cpu].curr_na_goodness = MIN_GOODNESS;
         cpu_data[cpu].curr_mm = -1;
@@ -264,14 +259,9 @@ static void mq_init(int ncpus)
     spin_lock_init(&rt_queue.lock, "mq realtime queue");
     list_init(&rt_queue.tasks);
     rt_queue.nr_running = 0;
-    publish(&rt_queue, NULL);
-#ifndef HOST_TEST
-    kprintf("mq: LSE multi-queue scheduler (2.4.14 patch), counters in 2.4 ticks at HZ=%d (kernel HZ=%d)\n",
-            LINUX24_HZ, HZ);
-#endif
+    sched_log("mq: LSE multi-queue scheduler (2.4.14 patch), counters in 2.4 ticks at HZ=%d (kernel HZ=%d)",
+              LINUX24_HZ, HZ);
 }
-
-static spinlock_t *mq_runqueue_lock(int cpu) { return &runqueues[cpu].lock; }
 
 /* Put p at the head of its queue (2.4 add_to_runqueue).  cpu's lock is held. */
 static void add_to_queue(int cpu, struct task *p)
@@ -281,14 +271,13 @@ static void add_to_queue(int cpu, struct task *p)
         spin_lock(&rt_queue.lock);
         list_add(&t->run_list, &rt_queue.tasks);
         rt_queue.nr_running++;
-        spin_unlock(&rt_queue.lock);
+        spin_release(&rt_queue.lock);
         t->on_rt_queue = true;
     } else {
         list_add(&t->run_list, &runqueues[cpu].tasks);
         t->on_rt_queue = false;
     }
     t->queued = true;
-    runqueues[cpu].nr_running++;
 }
 
 static void remove_from_queue(int cpu, struct task *p)
@@ -298,7 +287,7 @@ static void remove_from_queue(int cpu, struct task *p)
         spin_lock(&rt_queue.lock);
         list_del(&t->run_list);
         rt_queue.nr_running--;
-        spin_unlock(&rt_queue.lock);
+        spin_release(&rt_queue.lock);
     } else {
         list_del(&t->run_list);
         if (runqueues[cpu].max_na_task == p)
@@ -306,7 +295,6 @@ static void remove_from_queue(int cpu, struct task *p)
     }
     t->queued = false;
     t->on_rt_queue = false;
-    runqueues[cpu].nr_running--;
 }
 
 /* Move p to the tail of its queue (2.4 move_last_runqueue).  Its CPU's lock is held. */
@@ -316,7 +304,7 @@ static void move_to_tail(int cpu, struct task *p)
     if (t->on_rt_queue) {
         spin_lock(&rt_queue.lock);
         list_move_tail(&t->run_list, &rt_queue.tasks);
-        spin_unlock(&rt_queue.lock);
+        spin_release(&rt_queue.lock);
     } else {
         list_move_tail(&t->run_list, &runqueues[cpu].tasks);
     }
@@ -336,10 +324,9 @@ static void mq_task_fork(struct task *parent, struct task *child)
     if (parent && !parent->is_idle) {
         /* 2.4 do_fork: the child gets half of the parent's ticks (rounded
          * up), so forking cannot create CPU time. */
-        struct mq_task *pt = mq(parent);
-        t->counter = (pt->counter + 1) >> 1;
-        pt->counter >>= 1;
-        if (pt->counter == 0)
+        bool parent_empty;
+        t->counter = linux24_split_counter(&mq(parent)->counter, &parent_empty);
+        if (parent_empty)
             sched_resched_cpu(child->cpu);
     } else {
         t->counter = NICE_TO_TICKS(child->nice);
@@ -357,8 +344,7 @@ static void mq_task_exit(struct task *p)
     struct task *parent = p->parent;
     if (!parent || parent->is_idle)
         return;
-    int c = mq(parent)->counter + mq(p)->counter;
-    mq(parent)->counter = c > MAX_COUNTER ? MAX_COUNTER : c;
+    mq(parent)->counter = linux24_give_back(mq(parent)->counter, mq(p)->counter);
 }
 
 /* ---- wake-up ---- */
@@ -451,7 +437,6 @@ static int preemption_goodness(struct task *curr, struct task *p, int cpu)
 
 static void mq_enqueue(int cpu, struct task *p, int flags)
 {
-    (void)flags;
     struct mq_task *t = mq(p);
     add_to_queue(cpu, p);
     if (!t->on_rt_queue && !sched_task_running(p))
@@ -468,11 +453,7 @@ static void mq_enqueue(int cpu, struct task *p, int flags)
     t->no_preempt = false;
 }
 
-static void mq_dequeue(int cpu, struct task *p, int flags)
-{
-    (void)flags;
-    remove_from_queue(cpu, p);
-}
+static void mq_dequeue(int cpu, struct task *p, int flags) { remove_from_queue(cpu, p); }
 
 /* ---- pick_next ---- */
 
@@ -480,20 +461,10 @@ static void mq_dequeue(int cpu, struct task *p, int flags)
 static void steal_task(int from, int to, struct task *p)
 {
     list_del(&mq(p)->run_list);
-    runqueues[from].nr_running--;
     if (runqueues[from].max_na_task == p)
         republish(from);
     sched_set_task_cpu(p, to);
     list_add(&mq(p)->run_list, &runqueues[to].tasks);   /* the patch's add_to_runqueue_noupd */
-    runqueues[to].nr_running++;
-}
-
-/* A real-time task changes lock domain; both CPUs' locks and the RT lock held. */
-static void move_rt_task(struct task *p, int from, int to)
-{
-    runqueues[from].nr_running--;
-    runqueues[to].nr_running++;
-    sched_set_task_cpu(p, to);
 }
 
 /* The best real-time task cpu may run: 1000 + rt_priority, first in queue
@@ -528,23 +499,23 @@ static struct task *pick_rt(int cpu, struct task *prev)
         if (!best || best->cpu == cpu)
             break;
         int from = best->cpu;
-        if (from == held || spin_trylock(&runqueues[from].lock)) {
-            move_rt_task(best, from, cpu);
+        if (from == held || spin_trylock(sched_rq_lock(from))) {
+            sched_set_task_cpu(best, cpu);   /* it changes lock domain; it stays on the RT queue */
             if (from != held)
-                spin_unlock(&runqueues[from].lock);
+                spin_release(sched_rq_lock(from));
             break;
         }
-        spin_unlock(&rt_queue.lock);
+        /* Lock order is run-queue locks, then the RT lock. */
+        spin_release(&rt_queue.lock);
         if (held >= 0)
-            spin_unlock(&runqueues[held].lock);
-        spin_unlock(&runqueues[cpu].lock);
-        sched_double_lock(cpu, from);
+            sched_unlock_other(cpu, held);
+        sched_double_lock_balance(cpu, from);
         held = from;
         spin_lock(&rt_queue.lock);
     }
-    spin_unlock(&rt_queue.lock);
+    spin_release(&rt_queue.lock);
     if (held >= 0)
-        spin_unlock(&runqueues[held].lock);
+        sched_unlock_other(cpu, held);
     return best;
 }
 
@@ -606,7 +577,7 @@ static struct task *examine_remote(int cpu, struct task *next, int *cp, struct t
                 break;
             candidate[best] = MIN_GOODNESS;   /* whatever happens, next time the next highest */
             struct runqueue *other = &runqueues[best];
-            if (!spin_trylock(&other->lock)) {
+            if (!spin_trylock(sched_rq_lock(best))) {
                 failed_trylocks++;
                 continue;
             }
@@ -617,11 +588,11 @@ static struct task *examine_remote(int cpu, struct task *next, int *cp, struct t
                 if (next)
                     *second = next;
                 steal_task(best, cpu, p);
-                spin_unlock(&other->lock);
+                spin_release(sched_rq_lock(best));
                 *cp = na_goodness(p);
                 return p;
             }
-            spin_unlock(&other->lock);
+            spin_release(sched_rq_lock(best));
         }
         if (next || failed_trylocks == 0 || scan >= MQ_IDLE_RESCANS)
             break;
@@ -635,9 +606,8 @@ static struct task *examine_remote(int cpu, struct task *next, int *cp, struct t
 
 static void recalculate_one(struct task *p, void *arg)
 {
-    (void)arg;
     struct mq_task *t = mq(p);
-    t->counter = (t->counter >> 1) + NICE_TO_TICKS(p->nice);
+    t->counter = linux24_recalc_counter(t->counter, p->nice);
 }
 
 /* Kick the longest-idle CPU that may run p (2.4 __schedule_tail's
@@ -688,9 +658,9 @@ static struct task *mq_pick_next(int cpu, struct task *prev)
             break;
         /* Everyone runnable has used up the counter: 2.4's global
          * recalculation over every task, without our lock. */
-        spin_unlock(&rq->lock);
+        spin_release(sched_rq_lock(cpu));
         sched_for_each_task(recalculate_one, NULL);
-        spin_lock(&rq->lock);
+        spin_lock(sched_rq_lock(cpu));
     }
 
     /* What 2.4 does in __schedule_tail: the yield lasts one decision. */
@@ -719,9 +689,7 @@ static void mq_tick(int cpu, struct task *curr)
 {
     struct cpu_sched_data *cd = &cpu_data[cpu];
     /* Every HZ/LINUX24_HZ-th tick of this CPU is a 2.4 tick. */
-    cd->tick_fraction += LINUX24_HZ;
-    while (cd->tick_fraction >= HZ) {
-        cd->tick_fraction -= HZ;
+    for (int due = linux24_ticks_due(&cd->tick_fraction); due > 0; due--) {
         if (!curr->is_idle && --mq(curr)->counter <= 0) {
             mq(curr)->counter = 0;
             sched_resched_cpu(cpu);
@@ -745,7 +713,7 @@ static void mq_balance(int cpu, bool idle)
     if (rt_queue.nr_running > 0) {
         spin_lock(&rt_queue.lock);
         bool waiting = best_rt_task(cpu, NULL) != NULL;
-        spin_unlock(&rt_queue.lock);
+        spin_release(&rt_queue.lock);
         if (waiting)
             sched_resched_cpu(cpu);
     }
@@ -757,7 +725,7 @@ static void mq_yield(int cpu, struct task *curr)
      * waits somewhere (queued minus running, over every CPU). */
     int pending = 0;
     for (int o = 0; o < sched_nr_cpus(); o++)
-        pending += runqueues[o].nr_running - cpu_data[o].running_non_idle;
+        pending += sched_nr_queued(o) - cpu_data[o].running_non_idle;
     if (pending <= 0 || !mq(curr)->queued)
         return;
     if (!task_is_rt(curr))
@@ -786,12 +754,10 @@ static void mq_set_affinity(int cpu, struct task *p, cpumask_t mask)
         runqueues[cpu].max_na_cpus_allowed = mask;
 }
 
-static int mq_nr_running(int cpu) { return runqueues[cpu].nr_running; }
 
 const struct sched_class scheduler = {
     .name = "mq",
     .init = mq_init,
-    .runqueue_lock = mq_runqueue_lock,
     .task_fork = mq_task_fork,
     .select_cpu = mq_select_cpu,
     .enqueue = mq_enqueue,
@@ -803,17 +769,4 @@ const struct sched_class scheduler = {
     .set_nice = mq_set_nice,
     .set_affinity = mq_set_affinity,
     .task_exit = mq_task_exit,
-    .nr_running = mq_nr_running,
 };
-
-#ifdef HOST_TEST
-/* Read-only views for tests/host/test_sched_mq.c. */
-int mq_test_max_na_goodness(int cpu) { return runqueues[cpu].max_na_goodness; }
-struct task *mq_test_max_na_task(int cpu) { return runqueues[cpu].max_na_task; }
-cpumask_t mq_test_max_na_cpus_allowed(int cpu) { return runqueues[cpu].max_na_cpus_allowed; }
-int mq_test_curr_na_goodness(int cpu) { return cpu_data[cpu].curr_na_goodness; }
-int mq_test_na_goodness(struct task *p) { return na_goodness(p); }
-int mq_test_counter(struct task *p) { return mq(p)->counter; }
-void mq_test_set_counter(struct task *p, int counter) { mq(p)->counter = counter; }
-int mq_test_rt_queued(void) { return rt_queue.nr_running; }
-#endif

@@ -183,11 +183,7 @@ struct o1_task {
 };
 
 static struct o1_task *o1(struct task *p) { return SCHED_TASK(p, struct o1_task); }
-static struct task *task_of(struct list_head *node)
-{
-    /* run_list is the first member of struct o1_task, which is sched_private. */
-    return container_of((void *)node, struct task, sched_private);
-}
+static struct task *task_of(struct list_head *node) { return sched_task_of(node, offsetof(struct o1_task, run_list)); }
 
 /* ---- runqueues ---- */
 
@@ -199,9 +195,9 @@ struct prio_array {
     struct list_head queue[MAX_PRIO];
 };
 
+/* The lock and rq->nr_running (the tasks queued here, the running one
+ * included) are the core's: sched_rq_lock(cpu), sched_nr_queued(cpu). */
 struct runqueue {
-    spinlock_t lock;
-    volatile int nr_running;      /* queued tasks, the running one included */
     uint64_t nr_switches;
     uint64_t expired_timestamp;   /* jiffies when the first task expired; 0: none */
     struct prio_array *active, *expired, arrays[2];
@@ -210,6 +206,9 @@ struct runqueue {
 } __attribute__((aligned(64)));
 
 static struct runqueue runqueues[MAX_CPUS];
+
+static inline int cpu_of(const struct runqueue *rq) { return (int)(rq - runqueues); }
+static inline int nr_running(const struct runqueue *rq) { return sched_nr_queued(cpu_of(rq)); }
 
 static inline bool rt_prio(int prio) { return prio < MAX_RT_PRIO; }
 
@@ -373,11 +372,7 @@ static int curr_prio(int cpu)
     return curr->is_idle ? MAX_PRIO : o1(curr)->prio;
 }
 
-static void __activate_task(struct task *p, struct runqueue *rq)
-{
-    enqueue_task(p, rq->active);
-    rq->nr_running++;
-}
+static void __activate_task(struct task *p, struct runqueue *rq) { enqueue_task(p, rq->active); }
 
 static void activate_task(struct task *p, struct runqueue *rq, bool from_interrupt)
 {
@@ -390,14 +385,12 @@ static void activate_task(struct task *p, struct runqueue *rq, bool from_interru
     __activate_task(p, rq);
 }
 
-static void deactivate_task(struct task *p, struct runqueue *rq)
+static void deactivate_task(struct task *p)
 {
     struct o1_task *t = o1(p);
     if (!t->array)
         sched_bug("o1: dequeue of %s (pid %d), which is not queued", p->name, p->pid);
-    rq->nr_running--;
     dequeue_task(p, t->array);
-    t->array = NULL;
 }
 
 /* ---- hooks ---- */
@@ -407,8 +400,6 @@ static void o1_init(int ncpus)
     (void)ncpus;
     for (int cpu = 0; cpu < MAX_CPUS; cpu++) {
         struct runqueue *rq = &runqueues[cpu];
-        spin_lock_init(&rq->lock, "o1 runqueue");
-        rq->nr_running = 0;
         rq->nr_switches = 0;
         rq->expired_timestamp = 0;
         rq->last_tick_jiffies = 0;
@@ -427,8 +418,6 @@ static void o1_init(int ncpus)
         rq->expired = &rq->arrays[1];
     }
 }
-
-static spinlock_t *o1_runqueue_lock(int cpu) { return &runqueues[cpu].lock; }
 
 /*
  * The timeslice part of 2.6.0 scheduler_tick() for the running task curr of
@@ -466,7 +455,7 @@ static void timeslice_tick(int cpu, struct task *curr)
             rq->expired_timestamp = j;
         /* EXPIRED_STARVING: the first expired task has waited long enough. */
         bool starving = STARVATION_LIMIT && rq->expired_timestamp &&
-                        j - rq->expired_timestamp >= (uint64_t)STARVATION_LIMIT * rq->nr_running + 1;
+                        j - rq->expired_timestamp >= (uint64_t)STARVATION_LIMIT * nr_running(rq) + 1;
         if (!task_interactive(t) || starving)
             enqueue_task(curr, rq->expired);
         else
@@ -527,26 +516,18 @@ static void o1_task_fork(struct task *parent, struct task *child)
         c->prio = effective_prio(c);
 }
 
-static int first_allowed_cpu(const struct task *p)
-{
-    for (int cpu = 0; cpu < sched_nr_cpus(); cpu++)
-        if (task_allowed_on(p, cpu))
-            return cpu;
-    sched_bug("o1: %s (pid %d) may run on no online cpu (mask %#x)", p->name, p->pid, p->cpus_allowed);
-}
-
 /* try_to_wake_up()'s choice of runqueue; the new task's is wake_up_forked_process()'s. */
 static int o1_select_cpu(struct task *p, int waker_cpu, int flags)
 {
     o1(p)->waker_cpu = waker_cpu;
     if (flags & WAKE_NEW)
-        return task_allowed_on(p, waker_cpu) ? waker_cpu : first_allowed_cpu(p);
+        return task_allowed_on(p, waker_cpu) ? waker_cpu : sched_first_allowed_cpu(p);
     int cpu = p->cpu;
     /* Fast-migrate a sync wake-up to the waker's CPU; never violate affinity. */
     if ((flags & WAKE_SYNC) && cpu != waker_cpu && task_allowed_on(p, waker_cpu))
         cpu = waker_cpu;
     if (cpu >= sched_nr_cpus() || !task_allowed_on(p, cpu))
-        cpu = first_allowed_cpu(p);    /* as set_cpus_allowed's any_online_cpu() */
+        cpu = sched_first_allowed_cpu(p);    /* as set_cpus_allowed's any_online_cpu() */
     return cpu;
 }
 
@@ -572,7 +553,6 @@ static void o1_enqueue(int cpu, struct task *p, int flags)
             list_add_tail(&t->run_list, &pp->run_list);
             t->array = pp->array;
             t->array->nr_active++;
-            rq->nr_running++;
         } else {
             __activate_task(p, rq);
         }
@@ -593,33 +573,15 @@ static void o1_enqueue(int cpu, struct task *p, int flags)
         sched_resched_cpu(cpu);
 }
 
-static void o1_dequeue(int cpu, struct task *p, int flags)
-{
-    (void)flags;
-    deactivate_task(p, &runqueues[cpu]);
-}
+static void o1_dequeue(int cpu, struct task *p, int flags) { deactivate_task(p); }
 
 /* ---- load balancing ---- */
 
-/* Lock busiest while holding this_rq's lock: try, else take both in address
- * order.  If our lock was dropped, our load may have changed: re-read it. */
-static int double_lock_balance(struct runqueue *this_rq, struct runqueue *busiest, int this_cpu, bool idle,
-                               int nr_running)
+/* Our load, damped by the previous sample unless idle: the larger of now and then. */
+static int this_load(struct runqueue *this_rq, int this_cpu, bool idle)
 {
-    if (!spin_trylock(&busiest->lock)) {
-        if (busiest < this_rq) {
-            spin_unlock(&this_rq->lock);
-            spin_lock(&busiest->lock);
-            spin_lock(&this_rq->lock);
-            if (idle || this_rq->nr_running > this_rq->prev_cpu_load[this_cpu])
-                nr_running = this_rq->nr_running;
-            else
-                nr_running = this_rq->prev_cpu_load[this_cpu];
-        } else {
-            spin_lock(&busiest->lock);
-        }
-    }
-    return nr_running;
+    int now = nr_running(this_rq);
+    return idle || now > this_rq->prev_cpu_load[this_cpu] ? now : this_rq->prev_cpu_load[this_cpu];
 }
 
 /*
@@ -631,17 +593,13 @@ static int double_lock_balance(struct runqueue *this_rq, struct runqueue *busies
 static struct runqueue *find_busiest_queue(int this_cpu, bool idle, int *imbalance)
 {
     struct runqueue *this_rq = &runqueues[this_cpu];
-    int nr_running;
-    if (idle || this_rq->nr_running > this_rq->prev_cpu_load[this_cpu])
-        nr_running = this_rq->nr_running;
-    else
-        nr_running = this_rq->prev_cpu_load[this_cpu];
+    int load_here = this_load(this_rq, this_cpu, idle);
 
     struct runqueue *busiest = NULL;
     int max_load = 1;
     for (int i = 0; i < sched_nr_cpus(); i++) {
         struct runqueue *src = &runqueues[i];
-        int now_running = src->nr_running;
+        int now_running = nr_running(src);
         int load = (idle || now_running < this_rq->prev_cpu_load[i]) ? now_running : this_rq->prev_cpu_load[i];
         this_rq->prev_cpu_load[i] = now_running;
         if (load > max_load && src != this_rq) {
@@ -651,14 +609,16 @@ static struct runqueue *find_busiest_queue(int this_cpu, bool idle, int *imbalan
     }
     if (!busiest)
         return NULL;
-    *imbalance = max_load - nr_running;
+    *imbalance = max_load - load_here;
     /* A busy CPU needs an imbalance of at least ~25%. */
     if (!idle && *imbalance * 4 < max_load)
         return NULL;
-    nr_running = double_lock_balance(this_rq, busiest, this_cpu, idle, nr_running);
+    /* 2.6.0 double_lock_balance; if our lock was dropped, our load may have changed. */
+    if (sched_double_lock_balance(this_cpu, cpu_of(busiest)))
+        load_here = this_load(this_rq, this_cpu, idle);
     /* Make sure nothing changed since we looked without the lock. */
-    if (busiest->nr_running <= nr_running) {
-        spin_unlock(&busiest->lock);
+    if (nr_running(busiest) <= load_here) {
+        sched_unlock_other(this_cpu, cpu_of(busiest));
         return NULL;
     }
     return busiest;
@@ -676,14 +636,11 @@ static bool can_migrate_task(struct task *p, int this_cpu, bool idle, uint64_t n
     return true;
 }
 
-static void pull_task(struct runqueue *src_rq, struct prio_array *src_array, struct task *p, int this_cpu,
-                      bool in_schedule)
+static void pull_task(struct prio_array *src_array, struct task *p, int this_cpu, bool in_schedule)
 {
     struct runqueue *this_rq = &runqueues[this_cpu];
     dequeue_task(p, src_array);
-    src_rq->nr_running--;
     sched_set_task_cpu(p, this_cpu);
-    this_rq->nr_running++;
     enqueue_task(p, this_rq->active);
     /* 2.6.0 sets need_resched if it beats current.  Called from pick_next
      * (2.6.0's schedule()) the flag would be cleared before the switch
@@ -729,7 +686,7 @@ static void load_balance(int this_cpu, bool idle, bool in_schedule)
             curr = curr->prev;
             if (!can_migrate_task(p, this_cpu, idle, now))
                 continue;
-            pull_task(busiest, array, p, this_cpu, in_schedule);
+            pull_task(array, p, this_cpu, in_schedule);
             if (idle || !--imbalance) {
                 done = true;
                 break;
@@ -739,7 +696,7 @@ static void load_balance(int this_cpu, bool idle, bool in_schedule)
             break;
         idx++;
     }
-    spin_unlock(&busiest->lock);
+    sched_unlock_other(this_cpu, cpu_of(busiest));
 }
 
 /* rebalance_tick(): every tick while idle, every BUSY_REBALANCE_TICK while busy. */
@@ -762,9 +719,9 @@ static void o1_balance(int cpu, bool idle)
         if (j / BUSY_REBALANCE_TICK == last / BUSY_REBALANCE_TICK)
             return;
     }
-    spin_lock(&rq->lock);
+    spin_lock(sched_rq_lock(cpu));
     load_balance(cpu, idle, false);
-    spin_unlock(&rq->lock);
+    spin_release(sched_rq_lock(cpu));
 }
 
 /* ---- schedule() ---- */
@@ -788,11 +745,11 @@ static struct task *o1_pick_next(int cpu, struct task *prev)
 
     struct task *next = NULL;
     for (;;) {
-        if (rq->nr_running == 0) {
+        if (nr_running(rq) == 0) {
             /* About to go idle: pull one task from the busiest CPU. */
             if (sched_nr_cpus() > 1) {
                 load_balance(cpu, true, true);
-                if (rq->nr_running)
+                if (nr_running(rq))
                     continue;
             }
             rq->expired_timestamp = 0;
@@ -901,14 +858,7 @@ static void o1_task_exit(struct task *p)
         return;
     struct o1_task *t = o1(p), *pp = o1(parent);
     unsigned long flags;
-    int cpu;
-    for (;;) {
-        cpu = parent->cpu;
-        flags = spin_lock_irqsave(&runqueues[cpu].lock);
-        if (parent->cpu == cpu)
-            break;
-        spin_unlock_irqrestore(&runqueues[cpu].lock, flags);
-    }
+    int cpu = sched_task_rq_lock_irqsave(parent, &flags);
     if (t->first_time_slice) {
         pp->time_slice += t->time_slice;
         if (pp->time_slice > MAX_TIMESLICE)
@@ -916,15 +866,12 @@ static void o1_task_exit(struct task *p)
     }
     if (t->sleep_avg < pp->sleep_avg)
         pp->sleep_avg = pp->sleep_avg / (EXIT_WEIGHT + 1) * EXIT_WEIGHT + t->sleep_avg / (EXIT_WEIGHT + 1);
-    spin_unlock_irqrestore(&runqueues[cpu].lock, flags);
+    sched_rq_unlock_irqrestore(cpu, flags);
 }
-
-static int o1_nr_running(int cpu) { return runqueues[cpu].nr_running; }
 
 const struct sched_class scheduler = {
     .name = "o1",
     .init = o1_init,
-    .runqueue_lock = o1_runqueue_lock,
     .task_fork = o1_task_fork,
     .select_cpu = o1_select_cpu,
     .enqueue = o1_enqueue,
@@ -935,5 +882,4 @@ const struct sched_class scheduler = {
     .yield = o1_yield,
     .set_nice = o1_set_nice,
     .task_exit = o1_task_exit,
-    .nr_running = o1_nr_running,
 };

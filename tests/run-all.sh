@@ -16,12 +16,14 @@ run_host() {
     # -k: one test that does not build must not hide the others.
     rm -f "$ROOT"/build/host/test_*
     make -k -s -C "$ROOT/tests/host" >"$TEST_TMP/host-build.log" 2>&1
-    for src in "$ROOT"/tests/host/test_*.c; do
-        t="$ROOT/build/host/$(basename "$src" .c)"
-        case "$(basename "$t")" in *"$PATTERN"*) ;; *) continue ;; esac
+    # Every test the Makefile knows: one per tests/host/test_*.c, and the
+    # conformance suite once per sched/*.c (test_conformance_<sched>).
+    for bin in $(make -s -C "$ROOT/tests/host" list); do
+        t="$ROOT/build/host/$bin"
+        case "$bin" in *"$PATTERN"*) ;; *) continue ;; esac
         if [ ! -x "$t" ]; then
-            echo "FAIL build-$(basename "$t"): it does not build:"
-            grep -A3 "$(basename "$src")" "$TEST_TMP/host-build.log" | head -12 | sed 's/^/    /'
+            echo "FAIL build-$bin: it does not build:"
+            grep -B2 -A6 "error" "$TEST_TMP/host-build.log" | grep -A8 "${bin#test_}" | head -16 | sed 's/^/    /'
             continue
         fi
         # cmocka prints "[       OK ] name" and "[  FAILED  ] name" per test.

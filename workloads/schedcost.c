@@ -22,7 +22,7 @@
  * counters, on the measured CPU with interrupts off, so the two numbers are
  * consistent with each other (no tearing of 64-bit values read from another
  * CPU).  The window opens once the scheduler reports N tasks queued on the
- * CPU (scheduler.nr_running), i.e. all have been woken, plus a short
+ * CPU (sched_nr_queued), i.e. all have been woken, plus a short
  * warm-up, and closes after a fixed number of yields; no task exits inside
  * the window, so every pick in it saw N runnable tasks (the timer tick's
  * preemptions included).  Then the tasks see `stop`, exit, and are reaped.
@@ -117,7 +117,7 @@ static void account_yield(void)
 {
     unsigned long f = irq_save();
     struct cpu *c = this_cpu();
-    if (!st.stop && (st.measuring || scheduler.nr_running(st.cpu) >= (int)st.n)) {
+    if (!st.stop && (st.measuring || sched_nr_queued(st.cpu) >= (int)st.n)) {
         if (!st.measuring) {
             if (st.warmup_left > 0) {
                 st.warmup_left--;

@@ -1,0 +1,113 @@
+/*
+ * The timer tick and what hangs off it: sleep timers (task_sleep_ns), the
+ * watchdog, and the scheduler core's tick (kernel/sched_core.c).
+ *
+ * The watchdog counts a task switching in as progress (the core stamps
+ * watchdog_progress) and so does a pending sleep timer; when there has been
+ * none for watchdog= seconds, the tick stops the machine with exit 3 and a
+ * report of every CPU.  Every CPU watches, so one CPU stuck with interrupts
+ * off cannot hide a stall; when every CPU is stuck so, the spinlock stall
+ * check (kernel/spinlock.c) reports instead.
+ */
+#include "sched_core.h"
+#include "sched_env.h"
+#include "stall.h"
+#include "wait.h"
+#include "lib.h"
+
+static struct list_head timer_list = LIST_HEAD_INIT(timer_list);
+static spinlock_t timer_lock = SPINLOCK_INIT("timers");
+
+volatile uint32_t watchdog_progress;
+static uint64_t watchdog_ns = (uint64_t)DEFAULT_WATCHDOG_S * NSEC_PER_SEC;
+
+/* ---- sleep timers ---- */
+
+void task_sleep_ns(uint64_t ns)
+{
+    struct task *self = current_task();
+    self->timer_deadline_ns = clock_ns() + ns;
+    unsigned long f = spin_lock_irqsave(&timer_lock);
+    struct list_head *pos;
+    list_for_each(pos, &timer_list)     /* keep the list sorted by deadline */
+        if (list_entry(pos, struct task, timer_entry)->timer_deadline_ns > self->timer_deadline_ns)
+            break;
+    list_add_tail(&self->timer_entry, pos);
+    self->state = TASK_SLEEPING;
+    spin_release(&timer_lock);          /* keep interrupts off until schedule() */
+    schedule();
+    irq_restore(f);
+}
+
+static void run_timers(uint64_t now)
+{
+    for (;;) {
+        spin_lock(&timer_lock);
+        struct task *t = NULL;
+        if (!list_empty(&timer_list)) {
+            t = list_first_entry(&timer_list, struct task, timer_entry);
+            if (t->timer_deadline_ns > now)
+                t = NULL;
+            else
+                list_del(&t->timer_entry);
+        }
+        bool pending = !list_empty(&timer_list);
+        spin_release(&timer_lock);
+        if (!t) {
+            if (pending)
+                env_note_progress(now); /* waiting for a timer is not a stall */
+            return;
+        }
+        wake_up_task(t, WAKE_IRQ);
+    }
+}
+
+/* ---- the watchdog ---- */
+
+/* The same limit stops a CPU that waits that long for one spinlock (stall.h). */
+void watchdog_set_timeout(uint32_t seconds)
+{
+    watchdog_ns = (uint64_t)seconds * NSEC_PER_SEC;
+    spin_set_stall_limit_ns(watchdog_ns);
+}
+
+void watchdog_touch(void) { env_note_progress(clock_ns()); }
+
+static void watchdog_fire(uint64_t stalled_ns)
+{
+    static volatile int fired;
+    if (xchg(&fired, 1))
+        return;             /* another CPU is already reporting */
+    console_panic_mode();
+    char s[32];
+    kprintf("watchdog: no progress for %s s (watchdog=%llu)\n", fmt_fixed(s, stalled_ns, NSEC_PER_SEC, 1),
+            (unsigned long long)(watchdog_ns / NSEC_PER_SEC));
+    for (int i = 0; i < ncpus_online; i++) {
+        struct task *t = cpus[i].curr;
+        kprintf("watchdog: cpu=%d current=%s pid=%d state=%d runqueue=%d\n", i, t ? t->name : "?", t ? t->pid : -1,
+                t ? t->state : -1, cpus[i].nr_queued);
+    }
+    stall_report_cpus("watchdog");
+    machine_exit(EXIT_WATCHDOG);
+}
+
+static void watchdog_check(uint64_t now)
+{
+    uint64_t last = (uint64_t)watchdog_progress << PROGRESS_SHIFT;
+    if (watchdog_ns && now > last && now - last > watchdog_ns)
+        watchdog_fire(now - last);
+}
+
+/* ---- the tick ---- */
+
+/* The timer interrupt of this CPU (interrupts off). */
+void timer_tick(void)
+{
+    uint64_t now = clock_ns();
+    if (this_cpu_id() == 0) {
+        jiffies++;
+        run_timers(now);
+    }
+    watchdog_check(now);
+    sched_tick();
+}
