@@ -15,7 +15,8 @@
 # from objects built with other settings.
 
 SCHEDS      := $(sort $(basename $(notdir $(filter-out sched/sched.h,$(wildcard sched/*.c)))))
-SCHED       ?= o1
+DEFAULT_SCHED := o1
+SCHED       ?= $(DEFAULT_SCHED)
 SMP         ?= 2
 MEM         ?= 256
 ACCEL       ?= tcg
@@ -46,7 +47,7 @@ KERNEL_ASMS := boot/boot.S boot/trampoline.S $(wildcard kernel/*.S)
 KERNEL_OBJS := $(patsubst %.c,$(BUILD)/%.o,$(KERNEL_SRCS)) $(patsubst %.S,$(BUILD)/%.o,$(KERNEL_ASMS))
 
 .PHONY: all kernel iso run run-iso gdb test test-host test-qemu deps check-deps check-sched clean help list-scheds tools seed-table \
-        print-build
+        print-build print-default-sched
 
 all: kernel
 kernel: check-sched check-deps $(BUILD)/kernel.elf
@@ -63,6 +64,10 @@ list-scheds:
 # Where this configuration is built (tools/schedlab asks).
 print-build:
 	@echo $(BUILD)
+
+# The scheduler a plain `make` builds (tests that test the kernel, not a policy, boot it).
+print-default-sched:
+	@echo $(DEFAULT_SCHED)
 
 # The exact flags, rewritten only when they change; every object depends on it.
 KERNEL_FLAGS_TEXT = KCFLAGS=$(KCFLAGS) KASFLAGS=$(KASFLAGS) SCHED=$(SCHED) LOCK=$(LOCK) HZ=$(HZ) CFLAGS_EXTRA=$(CFLAGS_EXTRA)

@@ -93,3 +93,18 @@ cpuhog_shares() {
         [ "$_m" -gt "$SHARES_MAX" ] && SHARES_MAX=$_m
     done
 }
+
+# expectation SCHED KEY: the values of KEY in sched/SCHED.expect (the
+# scheduler's own policy predictions, docs/new-scheduler.md); empty when the
+# file or the key is absent, and then only the invariants are checked.
+expectation() {
+    [ -f "$ROOT/sched/$1.expect" ] || return 0
+    sed -n "s/#.*//; s/^$2[[:space:]]\{1,\}//p" "$ROOT/sched/$1.expect" | head -1 | sed 's/[[:space:]]*$//'
+}
+
+# The scheduler a test uses when it tests the kernel, not a policy: the Makefile's default.
+DEFAULT_SCHED=$(make -s -C "$ROOT" print-default-sched 2>/dev/null || echo o1)
+
+# scheds: the schedulers a generic script runs on: every sched/*.c, or only
+# those in TEST_SCHEDS (e.g. TEST_SCHEDS=mine tests/run-all.sh qemu).
+scheds() { echo "${TEST_SCHEDS:-$(make -s -C "$ROOT" list-scheds)}"; }

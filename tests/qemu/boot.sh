@@ -1,7 +1,7 @@
 # Booting, the boot line, the command line and exit codes, on every scheduler.
 . "$(dirname "$0")/../lib.sh"
 
-for sched in $(make -s -C "$ROOT" list-scheds); do
+for sched in $(scheds); do
     for smp in 1 2 4; do
         boot "$sched" "$smp" 'bench=boot'
         check "boot-$sched-smp$smp-exit0" [ "$RC" = 0 ]

@@ -44,7 +44,7 @@ check_all() {  # check_all NAME ALLOWED_MASK MESSAGES TASKS
     expect_not "$tag-no-leak" 'leak after the run'
 }
 
-for sched in $(make -s -C "$ROOT" list-scheds); do
+for sched in $(scheds); do
     boot "$sched" 1 "$ALL groups=2 loops=10" 256 90
     check_all "wl-$sched-smp1" 0x1 8000 80
     boot "$sched" 2 "$ALL groups=2 loops=10 mode=thread ipc=pipe" 256 90
