@@ -5,46 +5,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Metric keys of issue 4's workloads and of the scheduler benchmarks. */
-static const char *const metric_keys[] = {
-    "time_s", "usec_per_op", "usec_per_switch", "mb_per_s", "cycles_per_pick", "share",
-    "p50_us", "p90_us", "p99_us", "p999_us", "max_groups", NULL,
-};
-
-bool is_metric_key(const char *key)
-{
-    for (int i = 0; metric_keys[i]; i++)
-        if (strcmp(key, metric_keys[i]) == 0)
-            return true;
-    return false;
-}
-
-const char *default_metric(const char *bench)
-{
-    static const char *const map[][2] = {
-        { "hackbench", "time_s" },         { "pipe", "usec_per_op" },   { "lat_ctx", "usec_per_switch" },
-        { "tbench", "mb_per_s" },          { "schedcost", "cycles_per_pick" }, { "cpuhog", "share" },
-        { "wakeup", "p99_us" },            { "maxgroups", "max_groups" },
-    };
-    for (size_t i = 0; bench && i < sizeof(map) / sizeof(map[0]); i++)
-        if (strcmp(bench, map[i][0]) == 0)
-            return map[i][1];
-    return NULL;
-}
-
-int metric_direction(const char *metric)
-{
-    if (!metric)
-        return 0;
-    if (strcmp(metric, "mb_per_s") == 0 || strcmp(metric, "max_groups") == 0)
-        return +1;
-    if (strcmp(metric, "share") == 0)
-        return 0;
-    if (is_metric_key(metric))
-        return -1;
-    return 0;
-}
-
 /* Keys that hold a CPU list ("0,2-3"), not a list of values to sweep. */
 static bool is_cpu_list_key(const char *key)
 {

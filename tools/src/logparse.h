@@ -18,6 +18,7 @@
 #ifndef SCHEDLAB_LOGPARSE_H
 #define SCHEDLAB_LOGPARSE_H
 
+#include "metric.h"
 #include "table.h"
 
 #include <stdbool.h>
@@ -53,13 +54,6 @@ struct boot_verdict {
     char *boot_line;        /* NULL when missing */
     size_t expected, ok_rows, failed_rows;
 };
-
-/* The metrics the workloads print (issue 4 and the later workloads). */
-bool is_metric_key(const char *key);
-/* The metric a table shows by default for a workload, or NULL. */
-const char *default_metric(const char *bench);
-/* +1 when larger is better, -1 when smaller is better, 0 unknown. */
-int metric_direction(const char *metric);
 
 /* Parses log[0..len) of boot b against e and appends rows to out.  The
  * verdict's strings are owned by the caller (boot_verdict_free). */
