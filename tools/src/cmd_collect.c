@@ -103,14 +103,32 @@ static const char *agreed_value(const struct table *t, int c, const char *bench)
     return agreed;
 }
 
+/* Keys on the matrix's kernel command line or swept across boots: a failed
+ * row has its own value of each (or none), never one copied from other runs. */
+static bool command_line_key(const struct matrix *m, const char *key)
+{
+    for (size_t i = 0; i < m->nsweep; i++)
+        if (strcmp(m->sweep[i], key) == 0)
+            return true;
+    struct expectation e;
+    expectation_parse(&e, m->cmdline);
+    bool found = false;
+    for (size_t i = 0; i < e.nparams && !found; i++)
+        found = strcmp(e.key[i], key) == 0;
+    expectation_free(&e);
+    return found;
+}
+
 /* Failed rows carry only the parameters given on the command line; the
- * kernel prints its defaults too (datasize=100...).  Fill a missing
- * parameter of a failed row when every ok row of that workload agrees. */
-static void fill_defaults(struct table *t)
+ * kernel prints its defaults too (datasize=100...).  Fill a missing default
+ * of a failed row when every ok row of that workload agrees; never a
+ * command-line key, a counter (tasks_started...) or a metric. */
+static void fill_defaults(struct table *t, const struct matrix *m)
 {
     int bc = table_col(t, "bench"), sc = table_col(t, "status");
     for (size_t c = 0; c < t->ncols; c++) {
-        if (is_fixed_column(t->col[c]) || is_metric_key(t->col[c]))
+        const char *name = t->col[c];
+        if (is_fixed_column(name) || is_metric_key(name) || is_counter_key(name) || command_line_key(m, name))
             continue;
         for (size_t r = 0; r < t->nrows; r++) {
             if (table_get(t, r, (int)c) || streq(table_get(t, r, sc), "ok"))
@@ -173,18 +191,54 @@ static void read_rc_file(const char *path, struct rc_file *rf)
 
 /* One line of jobs.txt: "NAME SCHED SMP BOOT [key=value...]". */
 struct job {
-    char name[256], sched[128];
+    char *name, *sched;
     long smp, boot;
     const char *extra;   /* the words after the four fields */
 };
 
-static bool parse_job(const char *line, struct job *j)
+/* NAME becomes logs/NAME.log: one file name (NAME_MAX, 255 bytes, with ".log"). */
+#define MAX_JOB_NAME 250
+
+/* The next space-separated word of *p (allocated), or NULL at the end. */
+static char *next_word(const char **p)
 {
-    int used = 0;
-    if (sscanf(line, "%255s %127s %ld %ld%n", j->name, j->sched, &j->smp, &j->boot, &used) != 4)
-        return false;
-    j->extra = line + used;
-    return true;
+    while (**p == ' ' || **p == '\t')
+        (*p)++;
+    size_t n = strcspn(*p, " \t");
+    if (!n)
+        return NULL;
+    char *w = xstrndup(*p, n);
+    *p += n;
+    return w;
+}
+
+static void job_free(struct job *j)
+{
+    free(j->name);
+    free(j->sched);
+    memset(j, 0, sizeof(*j));
+}
+
+/* Parses a jobs.txt line; returns NULL or why it is not one (allocated). */
+static char *parse_job(const char *line, struct job *j)
+{
+    memset(j, 0, sizeof(*j));
+    const char *p = line;
+    j->name = next_word(&p);
+    j->sched = next_word(&p);
+    char *smp = next_word(&p), *boot = next_word(&p);
+    char *why = NULL;
+    if (!boot || !parse_long(smp, &j->smp) || !parse_long(boot, &j->boot))
+        why = xstrdup("expected NAME SCHED SMP BOOT [KEY=VALUE...]");
+    else if (strlen(j->name) > MAX_JOB_NAME || strchr(j->name, '/'))
+        why = xasprintf("boot name of %zu characters%s: logs/NAME.log needs a name of at most %d characters and no '/'",
+                        strlen(j->name), strchr(j->name, '/') ? " with a '/'" : "", MAX_JOB_NAME);
+    free(smp);
+    free(boot);
+    j->extra = p;
+    if (why)
+        job_free(j);
+    return why;
 }
 
 static const char *const boot_cols[] = { "name", "sched", "smp", "boot", "rc", "verdict", "reason", "ok_results",
@@ -218,16 +272,22 @@ static void add_boot_row(struct table *boots, const struct job *j, const struct 
     table_setn(boots, r, "boot_line", v->boot_line);
 }
 
+/* The expectation of one boot: the matrix's command line and the boot's own words. */
+static void job_expectation(const struct matrix *m, const char *extra, struct expectation *e)
+{
+    char *cmd = xasprintf("%s%s", m->cmdline ? m->cmdline : "", extra);
+    expectation_parse(e, cmd);
+    if (m->sweep_known)
+        expectation_set_sweep(e, m->sweep, m->nkernel);
+    free(cmd);
+}
+
 /* Parses one boot's logs into results and boots; returns whether it was ok. */
 static bool collect_job(const char *dir, const struct matrix *m, const struct job *j, struct table *results,
                         struct table *boots)
 {
-    char *cmd = xasprintf("%s%s", m->cmdline ? m->cmdline : "", j->extra);
     struct expectation e;
-    expectation_parse(&e, cmd);
-    if (m->sweep_known)
-        expectation_set_sweep(&e, m->sweep, m->nkernel);
-    free(cmd);
+    job_expectation(m, j->extra, &e);
     char *rcpath = xasprintf("%s/logs/%s.rc", dir, j->name);
     char *logpath = xasprintf("%s/logs/%s.log", dir, j->name);
     char *errpath = xasprintf("%s/logs/%s.err", dir, j->name);
@@ -249,6 +309,71 @@ static bool collect_job(const char *dir, const struct matrix *m, const struct jo
     free(logpath);
     free(errpath);
     return ok;
+}
+
+/* ---------------------------------------------------------------- jobs.txt */
+
+/* collect writes a row per expected run: a matrix that claims more than
+ * this in all is refused rather than written out. */
+#define MAX_MATRIX_RUNS 1000000
+
+struct jobs {
+    struct job *j;
+    size_t n;
+};
+
+static void jobs_free(struct jobs *js)
+{
+    for (size_t i = 0; i < js->n; i++)
+        job_free(&js->j[i]);
+    free(js->j);
+}
+
+/* How many runs one boot must report; 0 with *why when it cannot be counted
+ * (bad runs=, too many; an unknown workload set counts as 0 without a why). */
+static size_t job_runs(const struct matrix *m, const char *extra, char **why)
+{
+    struct expectation e;
+    job_expectation(m, extra, &e);
+    size_t n = expectation_count(&e, why);
+    expectation_free(&e);
+    return n;
+}
+
+/* Reads every line of jobs.txt (buf, NUL-terminated; modified) and checks
+ * what the matrix claims.  Returns 0 or 1 after an error naming the line. */
+static int read_jobs(const char *dir, const struct matrix *m, char *buf, size_t len, struct jobs *js)
+{
+    size_t total = 0, lineno = 0;
+    memset(js, 0, sizeof(*js));
+    if (strlen(buf) != len) {
+        errorf("%s/jobs.txt: NUL bytes in it (not a jobs.txt written by tools/schedlab)", dir);
+        return 1;
+    }
+    for (char *line = buf, *next; line && *line; line = next) {
+        next = strchr(line, '\n');
+        if (next)
+            *next++ = '\0';
+        lineno++;
+        if (line[strspn(line, " \t\r")] == '\0' || line[0] == '#')
+            continue;
+        line[strcspn(line, "\r")] = '\0';
+        struct job j;
+        char *why = parse_job(line, &j);
+        size_t runs = why ? 0 : job_runs(m, j.extra, &why);
+        total += runs;
+        if (!why && total > MAX_MATRIX_RUNS)
+            why = xasprintf("the matrix asks for more than %d runs in all", MAX_MATRIX_RUNS);
+        if (why) {
+            errorf("%s/jobs.txt:%zu: %s", dir, lineno, why);
+            free(why);
+            job_free(&j);
+            return 1;
+        }
+        js->j = xrealloc(js->j, (js->n + 1) * sizeof(*js->j));
+        js->j[js->n++] = j;
+    }
+    return 0;
 }
 
 /* ---------------------------------------------------------------- the verb */
@@ -277,36 +402,44 @@ static int write_outputs(const char *dir, const struct table *results, const str
     return rc;
 }
 
+/* The matrix's own command line must be one the runs can be counted for. */
+static int check_matrix(const char *dir, const struct matrix *m)
+{
+    char *why = NULL;
+    job_runs(m, "", &why);
+    if (!why)
+        return 0;
+    errorf("%s/matrix.txt: %s", dir, why);
+    free(why);
+    return 1;
+}
+
 static int collect_dir(const char *dir)
 {
     char *jpath = xasprintf("%s/jobs.txt", dir);
     size_t jlen;
     struct matrix m;
     bool have_matrix = read_matrix(dir, &m);
-    char *jobs = read_file(jpath, &jlen);
+    char *buf = read_file(jpath, &jlen);
+    struct jobs js = { 0 };
     int rc = 1;
-    if (!have_matrix || !jobs) {
+    if (!have_matrix || !buf)
         errorf("%s/%s: cannot be read (not a schedlab run directory?)", dir, have_matrix ? "jobs.txt" : "matrix.txt");
-    } else {
+    else if (check_matrix(dir, &m) == 0 && read_jobs(dir, &m, buf, jlen, &js) == 0) {
         struct table results = { 0 }, boots = { 0 };
         for (int i = 0; boot_cols[i]; i++)
             table_add_col(&boots, boot_cols[i]);
-        size_t nboots = 0, nbad = 0;
-        char *save = NULL;
-        for (char *line = strtok_r(jobs, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
-            struct job j;
-            if (!parse_job(line, &j))
-                continue;
-            nboots++;
-            nbad += !collect_job(dir, &m, &j, &results, &boots);
-        }
-        fill_defaults(&results);
-        rc = write_outputs(dir, &results, &boots, nboots, nbad);
+        size_t nbad = 0;
+        for (size_t i = 0; i < js.n; i++)
+            nbad += !collect_job(dir, &m, &js.j[i], &results, &boots);
+        fill_defaults(&results, &m);
+        rc = write_outputs(dir, &results, &boots, js.n, nbad);
         table_free(&results);
         table_free(&boots);
     }
+    jobs_free(&js);
     matrix_free(&m);
-    free(jobs);
+    free(buf);
     free(jpath);
     return rc;
 }

@@ -176,15 +176,39 @@ static void print_runs_lines(FILE *f, const struct view *v, const char *an, cons
     }
 }
 
-static void print_compare_block(FILE *f, const struct view *v, const struct table *t, const struct block *b)
+/* A Welch test that could not be computed is an error naming its cell, never a guess. */
+static int check_welch(const struct block_stats *bs, const struct view *v, const struct table *t,
+                       const struct block *b, const char *where)
+{
+    for (size_t s = 1; s < bs->ns; s++)
+        for (size_t a = 0; a < bs->na; a++) {
+            const struct welch *w = &bs->w[s * bs->na + a];
+            if (!w->error[0])
+                continue;
+            char *label = block_label(v, t, b);
+            errorf("%s: %s %s, %s, %s=%s, %s against %s: Welch's t-test failed: %s", where, v->bench, v->metric, label,
+                   across_name(v, t), v->across_v[a], v->series[s], v->series[0], w->error);
+            free(label);
+            return 1;
+        }
+    return 0;
+}
+
+/* One block's statistics; returns 0 or 1 (a test that failed, nothing printed). */
+static int print_compare_block(FILE *f, const struct view *v, const struct table *t, const struct block *b,
+                               const char *where)
 {
     const char *an = across_name(v, t);
+    struct block_stats bs;
+    block_stats(&bs, v, t, b);
+    if (check_welch(&bs, v, t, b, where)) {
+        block_stats_free(&bs);
+        return 1;
+    }
     char *label = block_label(v, t, b);
     fprintf(f, "%s %s, %s%s (%s)\n", v->bench, v->metric, label, b->oversub ? " (oversubscribed)" : "",
             direction_words(v->metric));
     free(label);
-    struct block_stats bs;
-    block_stats(&bs, v, t, b);
     fprintf(f, "%*s", (int)bs.lw, "");
     for (size_t s = 0; s < bs.ns; s++)
         if (bs.has[s])
@@ -195,6 +219,7 @@ static void print_compare_block(FILE *f, const struct view *v, const struct tabl
     print_runs_lines(f, v, an, &bs, b);
     fputc('\n', f);
     block_stats_free(&bs);
+    return 0;
 }
 
 /* One workload's comparison.  Returns 0 or 1. */
@@ -216,9 +241,12 @@ static int compare_bench(const struct opts *o, const struct table *t, const char
                v.bench, v.metric, v.nseries ? v.series[0] : "-", SIGNIFICANCE_LEVEL);
         if (v.nseries < 2)
             printf("(only one %s: nothing to compare against)\n\n", o->ndirs > 1 ? "directory has these results" : "scheduler");
-        for (size_t k = 0; k < v.nblk; k++)
-            print_compare_block(stdout, &v, t, &v.blk[k]);
-        print_cell_failures(stdout, &v, t);
+        char *where = o->ndirs > 1 ? xasprintf("%s and %s", o->dirs[0], o->dirs[1]) : xstrdup(o->dirs[0]);
+        for (size_t k = 0; k < v.nblk && rc == 0; k++)
+            rc = print_compare_block(stdout, &v, t, &v.blk[k], where);
+        free(where);
+        if (rc == 0)
+            print_cell_failures(stdout, &v, t);
     }
     view_free(&v);
     return rc;

@@ -1,6 +1,7 @@
 /* Reading results directories (see load.h). */
 #include "load.h"
 #include "logparse.h"
+#include "metric.h"
 #include "util.h"
 
 #include <stdlib.h>
@@ -182,6 +183,35 @@ static void set_source(struct table *t, size_t from, const char *label)
         table_set(t, r, sc, label);
 }
 
+/* The metrics of the ok rows [from, t->nrows) of the file at path: one that
+ * is no plausible number (1e100, inf, 1.2.3) is malformed input, an error;
+ * one the metric cannot have (a non-positive time) makes its run a failed
+ * run with that reason, listed and never averaged in.  Returns 0 or 1. */
+static int check_metrics(struct table *t, size_t from, const char *path)
+{
+    int sc = table_col(t, "status"), rc = table_col(t, "reason");
+    for (size_t r = from; r < t->nrows; r++) {
+        for (size_t c = 0; c < t->ncols && streq(table_get(t, r, sc), "ok"); c++) {
+            const char *value = table_get(t, r, (int)c);
+            char *why;
+            if (!value || !is_metric_key(t->col[c]))
+                continue;
+            enum metric_verdict mv = metric_check(t->col[c], value, NULL, &why);
+            if (mv == METRIC_BAD_NUMBER) {
+                errorf("%s:%zu: %s (a status=ok row)", path, t->row[r].line, why);
+                free(why);
+                return 1;
+            }
+            if (mv == METRIC_BAD_VALUE) {
+                table_set(t, r, sc, "failed");
+                table_set(t, r, rc, why);
+            }
+            free(why);
+        }
+    }
+    return 0;
+}
+
 /* One directory's results.csv into t.  Returns 0 or 1 (after an error line). */
 static int load_results(struct table *t, const char *dir, const char *label)
 {
@@ -199,6 +229,9 @@ static int load_results(struct table *t, const char *dir, const char *label)
         if (table_col(t, "bench") < 0 || table_col(t, "status") < 0) {
             errorf("%s: not a schedlab results file (no bench or status column)", path);
             rc = 1;
+        } else {
+            table_add_col(t, "reason");
+            rc = check_metrics(t, before, path);
         }
     }
     free(path);
@@ -210,8 +243,11 @@ static void load_boots(struct table *boots, const char *dir, const char *label)
 {
     char *bp = xasprintf("%s/boots.csv", dir);
     size_t bb = boots->nrows, w;
-    if (!table_read_csv(boots, bp, &w))
+    const char *err = table_read_csv(boots, bp, &w);
+    if (!err)
         set_source(boots, bb, label);
+    else if (strncmp(err, "line ", 5) == 0)   /* there, but broken: say so (the results are still shown) */
+        fprintf(stderr, "warning: %s: %s; its failed boots may not be listed\n", bp, err);
     free(bp);
 }
 

@@ -1,7 +1,8 @@
 /*
- * The metrics the workloads print: which result keys they are, the one a
- * table shows by default for each workload, which direction is better and
- * what they measure in words.
+ * What the columns of the results are: the metrics the workloads print
+ * (the one a table shows by default for each workload, which direction is
+ * better, what they measure in words, which values they may have), the
+ * fixed columns that say what a run was, and the per-run counters.
  */
 #ifndef SCHEDLAB_METRIC_H
 #define SCHEDLAB_METRIC_H
@@ -9,11 +10,29 @@
 #include <stdbool.h>
 
 bool is_metric_key(const char *key);
+/* Columns that describe a run rather than a workload parameter (sched, run, status...). */
+bool is_fixed_column(const char *name);
+/* Per-run counters the workloads print beside their metric (tasks_started...): never parameters. */
+bool is_counter_key(const char *name);
 /* The metric a table shows by default for a workload, or NULL. */
 const char *default_metric(const char *bench);
 /* +1 when larger is better, -1 when smaller is better, 0 unknown. */
 int metric_direction(const char *metric);
 /* "seconds", "MB/s"...; NULL for an unknown metric. */
 const char *metric_words(const char *metric);
+
+/* Values beyond this are no measurement (a time of 1e12 s is 30,000
+ * years): they are rejected before any arithmetic, which keeps the
+ * statistics finite (Welch's degrees of freedom overflow near 1e77). */
+#define METRIC_LIMIT 1e12
+
+enum metric_verdict {
+    METRIC_OK,
+    METRIC_BAD_NUMBER,   /* not a finite decimal number below METRIC_LIMIT: malformed input */
+    METRIC_BAD_VALUE,    /* a number the metric cannot have: a non-positive time or rate, a negative share */
+};
+/* Checks one metric value of a run; *x gets the number (when it is one)
+ * and *why an allocated reason unless the verdict is METRIC_OK. */
+enum metric_verdict metric_check(const char *key, const char *value, double *x, char **why);
 
 #endif

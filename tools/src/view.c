@@ -6,30 +6,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Columns that describe a run rather than a workload parameter. */
-bool is_fixed_column(const char *name)
-{
-    static const char *const fixed[] = {
-        "sched", "smp", "cpus", "boot", "run", "bench", "status", "reason", "oversubscribed", "log", "source", NULL,
-    };
-    for (int i = 0; fixed[i]; i++)
-        if (strcmp(name, fixed[i]) == 0)
-            return true;
-    return false;
-}
-
-/* Per-run counters the workloads print beside the metric: never parameters. */
-bool is_counter_key(const char *name)
-{
-    static const char *const counters[] = {
-        "tasks_started", "messages", "cpus_used", "attempts", "first_failure", "reason", NULL,
-    };
-    for (int i = 0; counters[i]; i++)
-        if (strcmp(name, counters[i]) == 0)
-            return true;
-    return false;
-}
-
 static bool row_ok(const struct table *t, size_t r)
 {
     return streq(table_getn(t, r, "status"), "ok");
