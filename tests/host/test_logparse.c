@@ -402,6 +402,11 @@ static void test_command_line_result_words(void **state)
     find_row(&p.t, "0", "50");
     find_row(&p.t, "0", "100");
     parsed_free(&p);
+    /* Nor is a metric's comma list a sweep (fuzz input tests/tools/fuzz/cmdline-swept-metric). */
+    parse_buf(&p, "", 0, 124, "bench=hackbench groups=50,100 p50_us=50,100");
+    assert_int_equal(p.t.nrows, 2);
+    assert_int_equal(count_rows_with(&p.t, "p50_us"), 0);
+    parsed_free(&p);
 }
 
 /* A command line that claims more runs than can be matched is a failed boot

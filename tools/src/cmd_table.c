@@ -111,6 +111,13 @@ static bool series_present(const struct view *v, const struct block *b, size_t s
     return false;
 }
 
+static char *percent(double x)
+{
+    char *num = fmt_number(x, 2), *text = xasprintf("%s%%", num);
+    free(num);
+    return text;
+}
+
 /* A series' mean line (and stddev / cv lines); its means go to mean[]. */
 static void add_series_lines(struct lines *ls, const struct table_ctx *x, const struct block *b, size_t s, double *mean)
 {
@@ -127,9 +134,9 @@ static void add_series_lines(struct lines *ls, const struct table_ctx *x, const 
         mean[a] = sum.mean;
         cells[a] = cell_text(c, sum.mean, x->dec_mean);
         if (sd)
-            sd[a] = c->n >= 2 ? xasprintf("%.*f", x->dec_sd, sum.sd) : xstrdup("-");
+            sd[a] = c->n >= 2 ? fmt_number(sum.sd, x->dec_sd) : xstrdup("-");
         if (cv)
-            cv[a] = c->n >= 2 && isfinite(sum.cv) ? xasprintf("%.2f%%", sum.cv) : xstrdup("-");
+            cv[a] = c->n >= 2 && isfinite(sum.cv) ? percent(sum.cv) : xstrdup("-");
     }
     add_line(ls, xasprintf("   %s", x->v->series[s]), cells);
     if (sd)
@@ -148,7 +155,7 @@ static void add_ratio_lines(struct lines *ls, const struct view *v, const struct
         for (size_t a = 0; a < na; a++) {
             double m = cell_mean(&b->cell[s * na + a]);
             if (isfinite(m) && isfinite(base_mean[a]) && base_mean[a] != 0) {
-                cells[a] = xasprintf("%.2f", m / base_mean[a]);
+                cells[a] = fmt_number(m / base_mean[a], 2);
                 any = true;
             } else {
                 cells[a] = xstrdup("-");
@@ -169,7 +176,7 @@ static void add_growth_line(struct lines *ls, const struct view *v, const struct
         return;
     char **cells = xcalloc(na + 1, sizeof(char *));
     for (size_t a = 0; a < na; a++)
-        cells[a] = isfinite(base_mean[a]) ? xasprintf("%.2f", base_mean[a] / base_mean[0]) : xstrdup("-");
+        cells[a] = isfinite(base_mean[a]) ? fmt_number(base_mean[a] / base_mean[0], 2) : xstrdup("-");
     add_line(ls, xasprintf("   ratio to %s=%s", across_name(v, t), v->across_v[0]), cells);
 }
 

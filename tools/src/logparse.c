@@ -94,6 +94,19 @@ void boot_verdict_free(struct boot_verdict *v)
     memset(v, 0, sizeof(*v));
 }
 
+/* Columns a command-line word must never set in a row: what identifies the
+ * run, its outcome and its measurements (a "time_s=" word is no result). */
+static bool run_column(const char *key)
+{
+    return is_fixed_column(key) || is_metric_key(key);
+}
+
+/* A key the runs are swept over (a metric's or run='s "list" is not one). */
+static bool sweeps(const struct expectation *e, size_t i)
+{
+    return e->swept[i] && !run_column(e->key[i]);
+}
+
 size_t expectation_count(const struct expectation *e, char **why)
 {
     *why = NULL;
@@ -107,7 +120,7 @@ size_t expectation_count(const struct expectation *e, char **why)
     struct strbuf how = { 0 };
     sb_printf(&how, "runs=%ld", e->runs);
     for (size_t i = 0; i < e->nparams; i++) {
-        if (!e->swept[i])
+        if (!sweeps(e, i))
             continue;
         size_t values = 1;
         for (const char *c = e->value[i]; *c; c++)
@@ -358,7 +371,7 @@ static void slots_init(struct slots *sl, const struct expectation *e, char **why
     sl->listn = xcalloc(e->nparams + 1, sizeof(size_t));
     sl->per_run = 1;
     for (size_t i = 0; i < e->nparams; i++)
-        if (e->swept[i]) {
+        if (sweeps(e, i)) {
             sl->param[sl->nswept] = i;
             sl->list[sl->nswept] = split_commas(e->value[i], &sl->listn[sl->nswept]);
             sl->per_run *= sl->listn[sl->nswept];   /* bounded: expectation_count checked the product */
@@ -669,13 +682,6 @@ static char *boot_reason(const struct walk *w)
     if (!reason && w->sl.n == 0 && w->v->ok_rows + w->v->failed_rows == 0)
         reason = xstrdup("no result lines");
     return reason;
-}
-
-/* Columns a command-line word must never set in a row: what identifies the
- * run, its outcome and its measurements (a "time_s=" word is no result). */
-static bool run_column(const char *key)
-{
-    return is_fixed_column(key) || is_metric_key(key);
 }
 
 /* A row for every expected run that never reported. */

@@ -107,8 +107,9 @@ enum metric_verdict metric_check(const char *key, const char *value, double *x, 
         *why = xasprintf("%s=%.40s is not a number", key, value);
         return METRIC_BAD_NUMBER;
     }
-    if (fabs(v) >= METRIC_LIMIT) {
-        *why = xasprintf("%s=%.40s is not a plausible value (magnitude %g or more)", key, value, METRIC_LIMIT);
+    if (fabs(v) >= METRIC_LIMIT || (v != 0 && fabs(v) < METRIC_FLOOR)) {
+        *why = xasprintf("%s=%.40s is not a plausible value (magnitude %g or more, or under %g)", key, value,
+                         METRIC_LIMIT, METRIC_FLOOR);
         return METRIC_BAD_NUMBER;
     }
     if (x)

@@ -21,10 +21,13 @@ int metric_direction(const char *metric);
 /* "seconds", "MB/s"...; NULL for an unknown metric. */
 const char *metric_words(const char *metric);
 
-/* Values beyond this are no measurement (a time of 1e12 s is 30,000
- * years): they are rejected before any arithmetic, which keeps the
- * statistics finite (Welch's degrees of freedom overflow near 1e77). */
+/* Values beyond these are no measurement (a time of 1e12 s is 30,000
+ * years; the kernel prints at most nanosecond resolution): they are
+ * rejected before any arithmetic, which keeps the statistics finite
+ * (Welch's degrees of freedom overflow near 1e77) and every printed number
+ * short (a ratio or CV of such values had hundreds of digits). */
 #define METRIC_LIMIT 1e12
+#define METRIC_FLOOR 1e-9
 
 enum metric_verdict {
     METRIC_OK,

@@ -86,11 +86,20 @@ double cell_mean(const struct cell *c)
     return s.mean;
 }
 
+char *fmt_number(double x, int decimals)
+{
+    if (fabs(x) >= 1e9)   /* bounded width whatever the value: 1.234e+11 */
+        return xasprintf("%.4g", x);
+    return xasprintf("%.*f", decimals, x);
+}
+
 char *cell_text(const struct cell *c, double value, int decimals)
 {
     if (c->n == 0)
         return xstrdup(c->nfail ? "FAILED" : "-");
-    return xasprintf("%.*f%s", decimals, value, c->nfail ? "*" : "");
+    char *num = fmt_number(value, decimals), *text = xasprintf("%s%s", num, c->nfail ? "*" : "");
+    free(num);
+    return text;
 }
 
 static int table_decimals(double min_abs)

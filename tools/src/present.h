@@ -22,6 +22,8 @@ void print_cell_failures(FILE *f, const struct view *v, const struct table *t);
 
 /* The mean of a cell's ok runs (NAN when none). */
 double cell_mean(const struct cell *c);
+/* x with that many decimals, or in %g form from 1e9 on (never hundreds of digits). */
+char *fmt_number(double x, int decimals);
 /* A cell as the table shows it: the mean, "0.227*" with failed runs, "FAILED", "-". */
 char *cell_text(const struct cell *c, double value, int decimals);
 /* Decimals of a view's means and standard deviations: three significant
