@@ -22,37 +22,12 @@
 #ifndef SCHEDLAB_LOGPARSE_H
 #define SCHEDLAB_LOGPARSE_H
 
+#include "expect.h"
 #include "metric.h"
 #include "table.h"
 
 #include <stdbool.h>
 #include <stddef.h>
-
-/* The kernel's own limit on runs= (workloads/runner.c). */
-#define MAX_RUNS 10000
-/* At most this many expected runs per boot (runs x every swept value):
- * beyond it collect refuses the matrix instead of allocating without end. */
-#define MAX_EXPECTED_RUNS 100000
-
-/* What the kernel command line asked for. */
-struct expectation {
-    char *bench;          /* the single workload, or NULL (bench=all, a list, or absent) */
-    long runs;            /* runs= (default 1) */
-    size_t nparams;
-    char **key, **value;  /* every other key=value word except runs/bench/watchdog */
-    bool *swept;          /* a comma list of values, each run in turn (bind= is a CPU list, not swept) */
-    char *problem;        /* why runs= cannot be the kernel's (it would reject it), or NULL */
-};
-void expectation_parse(struct expectation *e, const char *cmdline);
-void expectation_free(struct expectation *e);
-/* Marks as swept only the comma-list keys in keys[0..n) (the kernel's own
- * list keys, from DIR/matrix.txt), instead of every comma list but bind=. */
-void expectation_set_sweep(struct expectation *e, char *const *keys, size_t n);
-/* The runs a boot must report (runs x every swept value), or 0 when they
- * cannot be counted (no single workload, a bad runs=, more than
- * MAX_EXPECTED_RUNS); then *why (allocated) says why, unless it is only
- * that the workload set is unknown. */
-size_t expectation_count(const struct expectation *e, char **why);
 
 /* One boot of the matrix. */
 struct boot_desc {
