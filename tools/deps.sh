@@ -2,7 +2,7 @@
 # Checks for (or installs, as root on Debian) every package schedlab needs.
 #   tools/deps.sh check     exit 0 when all is there; otherwise install them if root, or print the command
 #   tools/deps.sh install   apt-get install them
-PKGS="build-essential gcc-multilib qemu-system-x86 grub-pc-bin grub-common xorriso mtools libcmocka-dev libgsl-dev gnuplot-nox"
+PKGS="build-essential gcc-multilib qemu-system-x86 grub-pc-bin grub-common xorriso mtools libcmocka-dev libgsl-dev gnuplot-nox clang libclang-rt-14-dev"
 
 missing() {
     for p in $PKGS; do

@@ -61,23 +61,49 @@ echo "run: smp=$SMP host_cpus=$HOST_CPUS accel=$ACCEL oversubscribed=$OVER${OVER
 [ "$OVER" = yes ] && echo "run: note: $SMP vCPUs share $HOST_CPUS host cores, so vCPUs are time-shared and parallel speed-up is not real" >&2
 [ "$ACCEL" = icount ] && echo "run: note: icount time sums the instructions of all vCPUs: it shows total work, not parallel speed-up" >&2
 
+# QEMU's multiboot loader puts the kernel's path in front of the command
+# line; the kernel skips that first word only when it has a '/' and no '='
+# (kernel_arguments() in kernel/main.c), and a space would split it into two
+# words.  QEMU's -cdrom splits its file name at commas.  So a path with any
+# other character reaches QEMU as a plain-named symlink in a temporary
+# directory, removed when this script ends.
+LINKDIR=
+cleanup() { [ -z "$LINKDIR" ] || rm -rf "$LINKDIR"; }
+trap cleanup EXIT
+trap 'exit 130' INT
+trap 'exit 143' TERM
+plain_path() { case "$1" in *[!A-Za-z0-9/._+-]*) return 1 ;; *) return 0 ;; esac; }
+# safe_file PATH NAME: sets SAFE to PATH, or to a symlink LINKDIR/NAME to it.
+safe_file() {
+    SAFE=$1
+    plain_path "$1" && return 0
+    base=${TMPDIR:-/tmp}
+    plain_path "$base" || base=/tmp
+    LINKDIR=$(mktemp -d "$base/qemu-run.XXXXXX") || die "cannot create a temporary directory in $base"
+    ln -s "$1" "$LINKDIR/$2" || die "cannot link $1 into $LINKDIR"
+    SAFE=$LINKDIR/$2
+}
+
 if [ -n "$ISO" ]; then
-    BOOT="-cdrom $ISO -boot d"
+    safe_file "$(realpath "$ISO")" kernel.iso
+    set -- -cdrom "$SAFE" -boot d
 else
     KERNEL=$(realpath "$KERNEL")   # a path with a slash: the kernel skips it on its command line
-    BOOT="-kernel $KERNEL"
+    safe_file "$KERNEL" kernel.elf
+    set -- -kernel "$SAFE" -append "$CMDLINE"
 fi
-set -- -M pc -m "$MEM" -smp "$SMP" $ACCEL_ARGS $BOOT \
+# $ACCEL_ARGS is split on purpose: it is a fixed list of words.
+set -- -M pc -m "$MEM" -smp "$SMP" $ACCEL_ARGS "$@" \
     -device isa-debug-exit,iobase=0xf4,iosize=0x04 \
     -display none -serial stdio -monitor none -no-reboot -nodefaults -vga none
-[ -n "$KERNEL" ] && set -- "$@" -append "$CMDLINE"
 
 if [ "$GDB" = 1 ]; then
     [ -n "$KERNEL" ] || die "--gdb needs --kernel"
     script="$(dirname "$KERNEL")/gdbinit"
-    printf 'file %s\ntarget remote localhost:1234\nbreak kmain\n' "$KERNEL" > "$script"
-    echo "gdb: QEMU is halted at the first instruction; in another terminal run: gdb -x $script" >&2
-    exec qemu-system-i386 "$@" -s -S
+    printf 'file "%s"\ntarget remote localhost:1234\nbreak kmain\n' "$KERNEL" > "$script"
+    echo "gdb: QEMU is halted at the first instruction; in another terminal run: gdb -x '$script'" >&2
+    qemu-system-i386 "$@" -s -S   # no exec: the symlink, if any, is removed afterwards
+    exit $?
 fi
 
 timeout -k 5 "$TIMEOUT" qemu-system-i386 "$@" </dev/null

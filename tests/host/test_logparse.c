@@ -11,6 +11,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <cmocka.h>
 
 #include "../../tools/src/logparse.h"
@@ -304,6 +305,156 @@ static void test_csv(void **state)
     table_free(&t);
 }
 
+/* How many rows have a value in column col. */
+static size_t count_rows_with(const struct table *t, const char *col)
+{
+    size_t n = 0;
+    for (size_t r = 0; r < t->nrows; r++)
+        n += table_getn(t, r, col) != NULL;
+    return n;
+}
+
+/* A cut-off last line that does not say its run= is not a run of its own:
+ * the run it would have been is missing, and nothing is counted twice or
+ * given another run's groups=. */
+static void test_cut_line_without_run(void **state)
+{
+    (void)state;
+    const char *log = "boot: cpus=2 sched=goodness hz=1000 tsc_khz=1 accel=tcg mem_mib=254\n"
+                      "result bench=hackbench sched=goodness cpus=2 run=0 groups=50 loops=100 time_s=0.5 status=ok\n"
+                      "result bench=hackbench sched=goodness cp";
+    struct parsed p;
+    parse_buf(&p, log, strlen(log), 124, CMDLINE);
+    assert_false(p.v.ok);
+    assert_int_equal(p.v.expected, 4);
+    assert_int_equal(p.t.nrows, 4);                 /* was 5: the cut line counted as a run besides the missing one */
+    assert_int_equal(count_status(&p.t, "ok"), 1);
+    assert_int_equal(p.v.failed_rows, 3);
+    check_failed_rows(&p.t);
+    assert_true(reason_has(&p.t, find_row(&p.t, "0", "100"), "missing result: timeout"));
+    parsed_free(&p);
+    /* A cut value that could be two runs' ("groups=10" of 10 or 100) names neither. */
+    log = "boot: cpus=2 sched=goodness\n"
+          "result bench=hackbench sched=goodness cpus=2 run=0 groups=10";
+    parse_buf(&p, log, strlen(log), 124, "bench=hackbench groups=10,100");
+    assert_int_equal(p.t.nrows, 2);
+    assert_true(reason_has(&p.t, find_row(&p.t, "0", "10"), "missing result"));
+    assert_true(reason_has(&p.t, find_row(&p.t, "0", "100"), "missing result"));
+    parsed_free(&p);
+    /* ... while one that fits only one run stands for it. */
+    log = "boot: cpus=2 sched=goodness\n"
+          "result bench=hackbench sched=goodness cpus=2 run=0 groups=1";
+    parse_buf(&p, log, strlen(log), 124, "bench=hackbench groups=10,200");
+    assert_int_equal(p.t.nrows, 2);
+    assert_true(reason_has(&p.t, find_row(&p.t, "0", "10"), "cut off"));
+    assert_true(reason_has(&p.t, find_row(&p.t, "0", "200"), "missing result"));
+    parsed_free(&p);
+}
+
+/* A time or rate that is not positive fails its run; so does a value that is no measurement. */
+static void test_impossible_metrics(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *value, *reason;
+    } cases[] = {
+        { "time_s=-15.185", "non-positive time_s=-15.185" },
+        { "time_s=0.000", "non-positive time_s=0.000" },
+        { "time_s=1e100", "time_s=1e100 is not a plausible value" },
+        { "time_s=0.5 mb_per_s=-3", "non-positive mb_per_s=-3" },
+        { "time_s=0.5 share=-0.1", "negative share=-0.1" },
+    };
+    for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+        char *log = xasprintf("boot: cpus=2 sched=goodness\n"
+                              "result bench=hackbench sched=goodness cpus=2 run=0 groups=50 %s status=ok\n"
+                              "done: exit=0\n",
+                              cases[i].value);
+        struct parsed p;
+        parse_buf(&p, log, strlen(log), 0, "bench=hackbench groups=50");
+        assert_int_equal(p.t.nrows, 1);
+        assert_string_equal(table_getn(&p.t, 0, "status"), "failed");
+        if (!reason_has(&p.t, 0, cases[i].reason))
+            fail_msg("%s: reason '%s'", cases[i].value, table_getn(&p.t, 0, "reason"));
+        assert_null(table_getn(&p.t, 0, "time_s"));   /* never averaged in */
+        assert_false(p.v.ok);
+        parsed_free(&p);
+        free(log);
+    }
+    /* A share of 0 is a share (a starved task), not an error. */
+    const char *log = "boot: cpus=2 sched=goodness\n"
+                      "result bench=cpuhog sched=goodness cpus=2 run=0 task=0 share=0.000 status=ok\ndone: exit=0\n";
+    struct parsed p;
+    parse_buf(&p, log, strlen(log), 0, "bench=cpuhog");
+    assert_int_equal(count_status(&p.t, "ok"), 1);
+    parsed_free(&p);
+}
+
+/* Words of the command line that name a result column (found by the fuzz
+ * target): a missing run never gets time_s= or another run= from them. */
+static void test_command_line_result_words(void **state)
+{
+    (void)state;
+    struct parsed p;
+    parse_buf(&p, "", 0, 124, "bench=hackbench groups=50,100 time_s=0.512 run=7 status=ok");
+    assert_int_equal(p.t.nrows, 2);
+    assert_int_equal(count_rows_with(&p.t, "time_s"), 0);
+    assert_int_equal(count_status(&p.t, "failed"), 2);
+    find_row(&p.t, "0", "50");
+    find_row(&p.t, "0", "100");
+    parsed_free(&p);
+    /* Nor is a metric's comma list a sweep (fuzz input tests/tools/fuzz/cmdline-swept-metric). */
+    parse_buf(&p, "", 0, 124, "bench=hackbench groups=50,100 p50_us=50,100");
+    assert_int_equal(p.t.nrows, 2);
+    assert_int_equal(count_rows_with(&p.t, "p50_us"), 0);
+    parsed_free(&p);
+}
+
+/* A command line that claims more runs than can be matched is a failed boot
+ * with the reason, not hundreds of thousands of rows (nor gigabytes). */
+static void test_too_many_runs(void **state)
+{
+    (void)state;
+    struct strbuf cmd = { 0 };
+    sb_add(&cmd, "bench=hackbench runs=10000 groups=1");
+    for (int g = 2; g <= 20; g++)
+        sb_printf(&cmd, ",%d", g);
+    const char *log = "boot: cpus=2 sched=goodness\ndone: exit=0\n";
+    struct parsed p;
+    parse_buf(&p, log, strlen(log), 0, cmd.s);
+    assert_int_equal(p.v.expected, 0);
+    assert_int_equal(p.t.nrows, 1);
+    assert_false(p.v.ok);
+    assert_non_null(strstr(p.v.reason, "more than 100000 runs per boot (runs=10000 x 20 groups)"));
+    parsed_free(&p);
+    sb_free(&cmd);
+    /* runs= beyond what the kernel takes (it would refuse the boot). */
+    parse_buf(&p, log, strlen(log), 0, "bench=hackbench runs=20000 groups=5");
+    assert_int_equal(p.v.expected, 0);
+    assert_false(p.v.ok);
+    assert_non_null(strstr(p.v.reason, "runs=20000 is not a run count the kernel accepts"));
+    parsed_free(&p);
+}
+
+/* An unterminated quote in a results file is an error naming its line, not
+ * the rest of the file read as one field. */
+static void test_csv_unclosed_quote(void **state)
+{
+    (void)state;
+    char path[] = "/tmp/test_logparse.XXXXXX";
+    int fd = mkstemp(path);
+    assert_true(fd >= 0);
+    const char csv[] = "bench,status\nhackbench,ok\n\"hackbench,ok\nhackbench,ok\n";
+    assert_int_equal(write(fd, csv, sizeof(csv) - 1), (ssize_t)(sizeof(csv) - 1));
+    close(fd);
+    struct table t = { 0 };
+    size_t warn;
+    const char *err = table_read_csv(&t, path, &warn);
+    unlink(path);
+    assert_non_null(err);
+    assert_non_null(strstr(err, "line 3"));
+    table_free(&t);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -312,6 +463,9 @@ int main(void)
         cmocka_unit_test(test_malformed),   cmocka_unit_test(test_wrong_cpus_and_sched),
         cmocka_unit_test(test_empty_log),   cmocka_unit_test(test_random_bytes),
         cmocka_unit_test(test_expectation), cmocka_unit_test(test_csv),
+        cmocka_unit_test(test_cut_line_without_run), cmocka_unit_test(test_impossible_metrics),
+        cmocka_unit_test(test_command_line_result_words), cmocka_unit_test(test_too_many_runs),
+        cmocka_unit_test(test_csv_unclosed_quote),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -32,6 +32,75 @@ ok_if tools-fixture-failed-runs "the timed-out boot's runs are not counted as fa
 ok_if tools-fixture-table "the 2-CPU o1 cells are not marked" grep -qE '^   o1 +0\.227\* +0\.456\*$' "$D/last.log"
 ok_if tools-fixture-ratio "no o1/goodness ratio line" grep -qE '^   o1/goodness +0\.88 +0\.55$' "$D/last.log"
 
+# --- every verb answers --help; --flag=value is --flag value
+TOOL="$ROOT/build/tools/schedlab-tool"
+for verb in collect parse table compare plot failures seed-table; do
+    "$TOOL" $verb --help >"$D/last.log" 2>&1
+    rc=$?
+    ok_if "tools-help-$verb" "--help exited $rc or printed no usage" sh -c "[ $rc = 0 ] && grep -q '^usage: schedlab-tool $verb' '$D/last.log'"
+done
+"$TOOL" table --metric=time_s --across=groups "$R" >"$D/eq.out" 2>&1
+"$TOOL" table --metric time_s --across groups "$R" >"$D/last.log" 2>&1
+ok_if tools-opt-equals "--metric=time_s and --metric time_s differ" cmp -s "$D/eq.out" "$D/last.log"
+
+# --- bad input never gives a silent wrong number (each of these passed silently once)
+HDR='sched,smp,boot,run,bench,groups,time_s,cpus,status,reason,oversubscribed,log'
+rows() {  # rows DIR GOODNESS-PREFIX O1-PREFIX: a results.csv of 3 runs each, values PREFIX0..2
+    mkdir -p "$1"
+    { echo "$HDR"; for r in 0 1 2; do echo "goodness,1,1,$r,hackbench,10,$2$r,1,ok,,no,g"; echo "o1,1,1,$r,hackbench,10,$3$r,1,ok,,no,o"; done; } >"$1/results.csv"
+}
+rows "$D/huge" 1.5e7 2.5e8     # 1.5e70 .. 2.5e80: GSL aborted (SIGABRT) in Welch's test
+"$TOOL" compare "$D/huge" --base goodness >"$D/last.log" 2>&1
+rc=$?
+ok_if tools-bad-huge-compare "compare of 1e80 values exited $rc, not 1 with an error naming the file and line" \
+    sh -c "[ $rc = 1 ] && grep -q '^error: .*huge/results.csv:2: time_s=1.5e70 is not a plausible value' '$D/last.log'"
+rows "$D/huge100" 1.5e10 2.5e10   # 1.5e100: a 310-digit mean
+"$TOOL" table "$D/huge100" >"$D/last.log" 2>&1
+rc=$?
+ok_if tools-bad-huge-table "table of 1e100 exited $rc or printed a line of 200+ characters" \
+    sh -c "[ $rc = 1 ] && grep -q '^error: .*results.csv:2: ' '$D/last.log' && ! grep -q '.\{200\}' '$D/last.log'"
+rows "$D/neg" 1.5 -15.18        # a negative time was averaged into a "significant" -1105%
+"$TOOL" compare "$D/neg" --base goodness >"$D/last.log" 2>&1
+ok_if tools-bad-negative-compare "negative times are averaged in" \
+    sh -c "grep -qE '^Runs +groups-10 +3 ok +0 ok, 3 FAILED' '$D/last.log' && ! grep -q 'signif' '$D/last.log' && grep -q 'non-positive time_s=-15.180' '$D/last.log'"
+"$TOOL" failures "$D/neg" >"$D/last.log" 2>&1
+ok_if tools-bad-negative-failures "failures does not list the negative times" \
+    sh -c "grep -q '^3 of 6 runs did not end with status=ok' '$D/last.log' && grep -q 'status=failed: non-positive time_s=-15.181' '$D/last.log'"
+mkdir -p "$D/quote"
+printf '%s\n' "$HDR" 'rr,1,1,0,hackbench,10,0.5,1,ok,,no,r' 'rr,1,1,1,"hackbench,10,0.6,1,ok,,no,r' 'rr,1,1,2,hackbench,10,0.7,1,ok,,no,r' >"$D/quote/results.csv"
+"$TOOL" table "$D/quote" >"$D/last.log" 2>&1
+rc=$?
+ok_if tools-bad-quote "an unterminated quote exited $rc, not 1 with the line" \
+    sh -c "[ $rc = 1 ] && grep -q '^error: .*results.csv: line 3: a quoted field' '$D/last.log'"
+TR="$D/trunc"        # every boot timed out inside a result line, cut off before run=
+cp -r "$ROOT/tests/tools/run-trunc" "$TR"
+"$TOOL" collect "$TR" >"$D/last.log" 2>&1
+ok_if tools-trunc-collect "the cut-off lines are counted as runs" \
+    grep -q 'collect: 2 boots (2 failed), 12 result rows (2 ok, 10 not ok)' "$D/last.log"
+cp "$TR/results.csv" "$D/last.log"
+with_tasks=$(csv_col "$TR/results.csv" tasks_started | grep -c .) with_groups=$(csv_col "$TR/results.csv" groups | grep -c .)
+ok_if tools-trunc-no-copies "$with_tasks rows have tasks_started (2 ran), $with_groups of 12 have groups" \
+    sh -c "[ $with_tasks = 2 ] && [ $with_groups = 12 ]"
+"$TOOL" table "$TR" >"$D/last.log" 2>&1
+ok_if tools-trunc-table "the table does not say 6 runs per cell" grep -q 'of 6 runs per cell' "$D/last.log"
+L="$D/longname"
+mkdir -p "$L/logs"
+printf 'cmdline bench=boot\nsweep\nsweep_boots\n' >"$L/matrix.txt"
+printf 'rr-smp1-boot1 rr 1 1\nrr-smp1-%0260d-boot2 rr 1 2\n' 0 >"$L/jobs.txt"
+"$TOOL" collect "$L" >"$D/last.log" 2>&1
+rc=$?
+ok_if tools-bad-long-job "a 270-character boot name exited $rc, not 1 naming jobs.txt:2" \
+    sh -c "[ $rc = 1 ] && grep -q '^error: .*jobs.txt:2: boot name of 274 characters' '$D/last.log'"
+M="$D/hugematrix"
+mkdir -p "$M/logs"
+printf 'cmdline bench=hackbench runs=100000 groups=%s\nsweep groups\nsweep_boots\n' "$(seq -s, 1 300)" >"$M/matrix.txt"
+printf 'rr-smp1-boot1 rr 1 1\n' >"$M/jobs.txt"
+printf 'boot: cpus=1 sched=rr\n' >"$M/logs/rr-smp1-boot1.log"
+( ulimit -v 1000000; timeout 60 "$TOOL" collect "$M" ) >"$D/last.log" 2>&1   # it once allocated 6.3 GB
+rc=$?
+ok_if tools-bad-huge-matrix "runs=100000 x 300 groups exited $rc, not 1 with the reason" \
+    sh -c "[ $rc = 1 ] && grep -q '^error: .*matrix.txt: runs=100000 is not a run count the kernel accepts' '$D/last.log'"
+
 # --- the matrix: rr at 1 and 2 vCPUs, hackbench with two group counts, 2 runs per boot
 A="$D/a"
 "$SL" run --sched rr --smp 1,2 --bench hackbench --groups 2,4 --loops 10 --runs 2 --timeout 60 --out "$A" \
@@ -57,6 +126,24 @@ done
 ok_if tools-meta-cmdline "the kernel command line is not recorded exactly" \
     grep -qx 'kernel_cmdline: bench=hackbench runs=2 groups=2,4 loops=10' "$A/meta.txt"
 ok_if tools-logs "not one serial log per boot" [ "$(ls "$A"/logs/*.log | wc -l)" = 2 ]
+
+# --- kernel paths the kernel would misread: a space (an unquoted variable
+# split it: exit 6) and a '=' (the kernel took its own path for a key)
+for dir in "sp ace" "k=v"; do
+    mkdir -p "$D/$dir" "$D/tmpdir"
+    cp "$ROOT/build/rr/kernel.elf" "$D/$dir/kernel.elf"
+    TMPDIR="$D/tmpdir" "$ROOT/tools/qemu-run.sh" --kernel "$D/$dir/kernel.elf" --smp 1 --cmdline bench=boot --timeout 60 \
+        >"$D/last.log" 2>&1
+    rc=$?
+    ok_if "tools-path-$(echo "$dir" | tr ' =' '_-')" "a kernel in '$dir/' exited $rc" \
+        sh -c "[ $rc = 0 ] && grep -q '^result bench=boot .*status=ok' '$D/last.log'"
+done
+ok_if tools-path-cleanup "the temporary symlink was not removed: $(ls -A "$D/tmpdir" 2>/dev/null)" \
+    sh -c "[ -z \"\$(ls -A '$D/tmpdir')\" ]"
+"$SL" run --sched rr --smp 1 --bench boot --timeout 60 --out "$D/sp dir/r1" >/dev/null 2>"$D/last.log"
+rc=$?
+ok_if tools-run-space-out "run --out 'sp dir/r1' exited $rc" \
+    sh -c "[ $rc = 0 ] && grep -q ',ok,' '$D/sp dir/r1/results.csv'"
 
 # --- table: the seed's layout
 "$SL" table "$A" >"$D/table.out" 2>"$D/last.log"

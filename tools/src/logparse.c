@@ -5,119 +5,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Metric keys of issue 4's workloads and of the scheduler benchmarks. */
-static const char *const metric_keys[] = {
-    "time_s", "usec_per_op", "usec_per_switch", "mb_per_s", "cycles_per_pick", "share",
-    "p50_us", "p90_us", "p99_us", "p999_us", "max_groups", NULL,
-};
-
-bool is_metric_key(const char *key)
-{
-    for (int i = 0; metric_keys[i]; i++)
-        if (strcmp(key, metric_keys[i]) == 0)
-            return true;
-    return false;
-}
-
-const char *default_metric(const char *bench)
-{
-    static const char *const map[][2] = {
-        { "hackbench", "time_s" },         { "pipe", "usec_per_op" },   { "lat_ctx", "usec_per_switch" },
-        { "tbench", "mb_per_s" },          { "schedcost", "cycles_per_pick" }, { "cpuhog", "share" },
-        { "wakeup", "p99_us" },            { "maxgroups", "max_groups" },
-    };
-    for (size_t i = 0; bench && i < sizeof(map) / sizeof(map[0]); i++)
-        if (strcmp(bench, map[i][0]) == 0)
-            return map[i][1];
-    return NULL;
-}
-
-int metric_direction(const char *metric)
-{
-    if (!metric)
-        return 0;
-    if (strcmp(metric, "mb_per_s") == 0 || strcmp(metric, "max_groups") == 0)
-        return +1;
-    if (strcmp(metric, "share") == 0)
-        return 0;
-    if (is_metric_key(metric))
-        return -1;
-    return 0;
-}
-
-/* Keys that hold a CPU list ("0,2-3"), not a list of values to sweep. */
-static bool is_cpu_list_key(const char *key)
-{
-    return strcmp(key, "bind") == 0;
-}
-
-void expectation_parse(struct expectation *e, const char *cmdline)
-{
-    memset(e, 0, sizeof(*e));
-    e->runs = 1;
-    const char *p = cmdline ? cmdline : "";
-    while (*p) {
-        while (*p == ' ' || *p == '\t')
-            p++;
-        if (!*p)
-            break;
-        const char *end = p;
-        while (*end && *end != ' ' && *end != '\t' && *end != '\n')
-            end++;
-        char *word = xstrndup(p, (size_t)(end - p));
-        p = *end ? end + 1 : end;
-        char *eq = strchr(word, '=');
-        if (!eq || eq == word) {
-            free(word);
-            continue;
-        }
-        *eq = '\0';
-        const char *key = word, *value = eq + 1;
-        if (strcmp(key, "bench") == 0) {
-            free(e->bench);
-            e->bench = NULL;
-            if (*value && !strchr(value, ',') && strcmp(value, "all") != 0)
-                e->bench = xstrdup(value);
-        } else if (strcmp(key, "runs") == 0) {
-            long r;
-            if (parse_long(value, &r) && r >= 1 && r <= 100000)
-                e->runs = r;
-        } else if (strcmp(key, "watchdog") != 0) {
-            e->key = xrealloc(e->key, (e->nparams + 1) * sizeof(char *));
-            e->value = xrealloc(e->value, (e->nparams + 1) * sizeof(char *));
-            e->swept = xrealloc(e->swept, (e->nparams + 1) * sizeof(bool));
-            e->key[e->nparams] = xstrdup(key);
-            e->value[e->nparams] = xstrdup(value);
-            e->swept[e->nparams] = strchr(value, ',') && !is_cpu_list_key(key);
-            e->nparams++;
-        }
-        free(word);
-    }
-}
-
-void expectation_set_sweep(struct expectation *e, char *const *keys, size_t n)
-{
-    for (size_t i = 0; i < e->nparams; i++) {
-        bool listed = false;
-        for (size_t k = 0; k < n && !listed; k++)
-            listed = strcmp(keys[k], e->key[i]) == 0;
-        e->swept[i] = listed && strchr(e->value[i], ',');
-    }
-}
-
-void expectation_free(struct expectation *e)
-{
-    for (size_t i = 0; i < e->nparams; i++) {
-        free(e->key[i]);
-        free(e->value[i]);
-    }
-    free(e->key);
-    free(e->value);
-    free(e->swept);
-    free(e->bench);
-    memset(e, 0, sizeof(*e));
-}
-
 void boot_verdict_free(struct boot_verdict *v)
 {
     free(v->reason);
@@ -133,6 +20,8 @@ struct kvline {
     size_t n;
     char *key[MAX_KV], *value[MAX_KV];
     char *problem;      /* NULL when the line is a valid result line */
+    bool truncated;     /* the log ends inside this line */
+    char *cut_key, *cut_value;   /* its last, possibly partial, word (not in key[]) */
 };
 
 static const char *kv_get(const struct kvline *l, const char *key)
@@ -150,6 +39,8 @@ static void kv_free(struct kvline *l)
         free(l->value[i]);
     }
     free(l->problem);
+    free(l->cut_key);
+    free(l->cut_value);
     memset(l, 0, sizeof(*l));
 }
 
@@ -171,11 +62,114 @@ static bool is_key_char(char c)
     return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_';
 }
 
+/* Keeps reason strings to one short printable line. */
+static char *clean_text(const char *s, size_t len)
+{
+    if (len > 200)
+        len = 200;
+    char *t = xstrndup(s, len);
+    for (char *c = t; *c; c++)
+        if (!printable((unsigned char)*c))
+            *c = '?';
+    return t;
+}
+
+/* At most 40 printable characters of a word, for messages. */
+static char *word_text(const char *w, size_t wl)
+{
+    return clean_text(w, wl < 40 ? wl : 40);
+}
+
+/* The key of word w[0..wl) when it is a well-formed key=value, else 0. */
+static size_t key_length(const char *w, size_t wl)
+{
+    const char *eq = memchr(w, '=', wl);
+    if (!eq || eq == w || eq == w + wl - 1 || eq - w > 40)
+        return 0;
+    for (const char *k = w; k < eq; k++)
+        if (!is_key_char(*k))
+            return 0;
+    return (size_t)(eq - w);
+}
+
+/* The value of key=value with the characters a CSV cell or a message must not hold replaced. */
+static char *word_value(const char *v, size_t n)
+{
+    char *value = xstrndup(v, n);
+    for (char *c = value; *c; c++)
+        if (!printable((unsigned char)*c) || *c == '"')
+            *c = '?';
+    return value;
+}
+
+/* A line's last word when the log ends inside it: kept aside, since it may
+ * be cut ("groups=10" of "groups=100"). */
+static void keep_cut_word(struct kvline *l, const char *w, size_t wl)
+{
+    size_t kl = key_length(w, wl);
+    if (kl) {
+        l->cut_key = xstrndup(w, kl);
+        l->cut_value = word_value(w + kl + 1, wl - kl - 1);
+    }
+}
+
+/* One word of a result line into l. */
+static void add_word(struct kvline *l, const char *w, size_t wl)
+{
+    size_t kl = key_length(w, wl);
+    if (!kl) {
+        char *text = word_text(w, wl);
+        kv_problem(l, memchr(w, '=', wl) && w[0] != '=' && w[wl - 1] != '=' ? xasprintf("bad key in '%s'", text)
+                                                                            : xasprintf("word '%s' is not key=value", text));
+        free(text);
+        return;
+    }
+    char *key = xstrndup(w, kl);
+    if (kv_get(l, key)) {
+        kv_problem(l, xasprintf("key '%s' given twice", key));
+        free(key);
+    } else if (l->n == MAX_KV) {
+        kv_problem(l, xstrdup("too many words"));
+        free(key);
+    } else {
+        l->key[l->n] = key;
+        l->value[l->n] = word_value(w + kl + 1, wl - kl - 1);
+        l->n++;
+    }
+}
+
+/* What a complete result line must have. */
+static void check_fields(struct kvline *l)
+{
+    static const char *const required[] = { "bench", "sched", "cpus", "run", "status", NULL };
+    for (int r = 0; required[r]; r++)
+        if (!kv_get(l, required[r]))
+            kv_problem(l, xasprintf("no %s=", required[r]));
+    long num;
+    const char *v;
+    if ((v = kv_get(l, "run")) && (!parse_long(v, &num) || num < 0))
+        kv_problem(l, xasprintf("run=%s is not a run index", v));
+    if ((v = kv_get(l, "cpus")) && (!parse_long(v, &num) || num < 1))
+        kv_problem(l, xasprintf("cpus=%s is not a CPU count", v));
+    if ((v = kv_get(l, "status")) && strcmp(v, "ok") && strcmp(v, "error") && strcmp(v, "oom"))
+        kv_problem(l, xasprintf("status=%s is not ok, error or oom", v));
+    for (size_t k = 0; k < l->n; k++) {
+        char *why = NULL;
+        if (!is_metric_key(l->key[k]))
+            continue;
+        if (metric_check(l->key[k], l->value[k], NULL, &why) == METRIC_BAD_NUMBER)
+            kv_problem(l, why);
+        else
+            free(why);
+    }
+}
+
 /* Splits "result k=v k=v ..." (line without its end) into key/value pairs,
  * keeping whatever can be read, and notes the first thing wrong with it. */
 static void parse_result_line(const char *line, size_t len, bool truncated, struct kvline *l)
 {
     memset(l, 0, sizeof(*l));
+    l->truncated = truncated;
     for (size_t i = 0; i < len; i++)
         if (!printable((unsigned char)line[i])) {
             kv_problem(l, xstrdup("unprintable bytes in the result line"));
@@ -192,59 +186,12 @@ static void parse_result_line(const char *line, size_t len, bool truncated, stru
         size_t start = i;
         while (i < len && line[i] != ' ' && line[i] != '\t')
             i++;
-        const char *w = line + start;
-        size_t wl = i - start;
-        const char *eq = memchr(w, '=', wl);
-        if (!eq || eq == w || eq == w + wl - 1) {
-            kv_problem(l, xasprintf("word '%.40s' is not key=value", w));
-            continue;
-        }
-        size_t kl = (size_t)(eq - w);
-        bool keyok = true;
-        for (size_t k = 0; k < kl; k++)
-            keyok = keyok && is_key_char(w[k]);
-        if (!keyok || kl > 40) {
-            kv_problem(l, xasprintf("bad key in '%.40s'", w));
-            continue;
-        }
-        char *key = xstrndup(w, kl);
-        char *value = xstrndup(eq + 1, wl - kl - 1);
-        for (char *c = value; *c; c++)
-            if (!printable((unsigned char)*c) || *c == '"')
-                *c = '?';
-        if (kv_get(l, key)) {
-            kv_problem(l, xasprintf("key '%s' given twice", key));
-            free(key);
-            free(value);
-            continue;
-        }
-        if (l->n == MAX_KV) {
-            kv_problem(l, xstrdup("too many words"));
-            free(key);
-            free(value);
-            break;
-        }
-        l->key[l->n] = key;
-        l->value[l->n] = value;
-        l->n++;
+        if (truncated && i >= len)
+            keep_cut_word(l, line + start, i - start);
+        else
+            add_word(l, line + start, i - start);
     }
-    static const char *const required[] = { "bench", "sched", "cpus", "run", "status", NULL };
-    for (int r = 0; required[r]; r++)
-        if (!kv_get(l, required[r]))
-            kv_problem(l, xasprintf("no %s=", required[r]));
-    long num;
-    const char *v;
-    if ((v = kv_get(l, "run")) && (!parse_long(v, &num) || num < 0))
-        kv_problem(l, xasprintf("run=%s is not a run index", v));
-    if ((v = kv_get(l, "cpus")) && (!parse_long(v, &num) || num < 1))
-        kv_problem(l, xasprintf("cpus=%s is not a CPU count", v));
-    if ((v = kv_get(l, "status")) && strcmp(v, "ok") && strcmp(v, "error") && strcmp(v, "oom"))
-        kv_problem(l, xasprintf("status=%s is not ok, error or oom", v));
-    for (size_t k = 0; k < l->n; k++) {
-        double d;
-        if (is_metric_key(l->key[k]) && !parse_double(l->value[k], &d))
-            kv_problem(l, xasprintf("%s=%s is not a number", l->key[k], l->value[k]));
-    }
+    check_fields(l);
     if (l->problem) {
         char *why = xasprintf("malformed result line: %s", l->problem);
         free(l->problem);
@@ -252,39 +199,21 @@ static void parse_result_line(const char *line, size_t len, bool truncated, stru
     }
 }
 
-/* ---- expected runs ---- */
-
-struct slot {
-    long run;
-    const char **value;   /* per swept parameter */
-    bool filled;
-};
-
-static bool same_value(const char *a, const char *b)
+/* The expected run a result line reports, or NULL (see slots_match). */
+static bool *match_slot(struct slots *sl, const struct expectation *e, const struct kvline *l, bool *duplicate)
 {
-    long x, y;
-    if (parse_long(a, &x) && parse_long(b, &y))
-        return x == y;
-    return strcmp(a, b) == 0;
-}
-
-/* Splits a comma list into pieces (the caller frees the array and strings). */
-static char **split_commas(const char *s, size_t *n)
-{
-    char **out = NULL;
-    size_t cap = 0;
-    *n = 0;
-    const char *p = s;
-    for (;;) {
-        const char *c = strchr(p, ',');
-        size_t len = c ? (size_t)(c - p) : strlen(p);
-        grow(&out, &cap, *n, sizeof(char *));
-        out[(*n)++] = xstrndup(p, len);
-        if (!c)
-            break;
-        p = c + 1;
+    *duplicate = false;
+    if (!sl->n || !streq(kv_get(l, "bench"), e->bench))
+        return NULL;
+    struct wanted *want = xcalloc(sl->nswept + 1, sizeof(*want));
+    for (size_t k = 0; k <= sl->nswept; k++) {
+        const char *key = k == 0 ? "run" : e->key[sl->param[k - 1]];
+        want[k].exact = kv_get(l, key);
+        want[k].prefix = streq(l->cut_key, key) ? l->cut_value : NULL;
     }
-    return out;
+    bool *match = slots_match(sl, want, l->truncated, duplicate);
+    free(want);
+    return match;
 }
 
 /* ---- the verdict on a whole boot ---- */
@@ -305,18 +234,6 @@ static char *rc_reason(int rc, const char *panic, const char *watchdog, const ch
     }
 }
 
-/* Keeps reason strings to one short printable line. */
-static char *clean_text(const char *s, size_t len)
-{
-    if (len > 200)
-        len = 200;
-    char *t = xstrndup(s, len);
-    for (char *c = t; *c; c++)
-        if (!printable((unsigned char)*c))
-            *c = '?';
-    return t;
-}
-
 static void add_row_common(struct table *out, size_t r, const struct boot_desc *b)
 {
     char buf[32];
@@ -329,183 +246,211 @@ static void add_row_common(struct table *out, size_t r, const struct boot_desc *
     table_setn(out, r, "log", b->name);
 }
 
-void collect_boot(const struct boot_desc *b, const char *log, size_t len, const struct expectation *e,
-                  struct table *out, struct boot_verdict *v)
+/* One boot being read. */
+struct walk {
+    const struct boot_desc *b;
+    const struct expectation *e;
+    struct table *out;
+    struct boot_verdict *v;
+    struct slots sl;
+    char *count_problem;           /* why the expected runs cannot be counted */
+    char *panic, *watchdog, *error;
+    long done_exit;
+    size_t garbage;
+};
+
+static void note_first(char **slot, const char *line, size_t ll)
 {
-    memset(v, 0, sizeof(*v));
-    char *panic = NULL, *watchdog = NULL, *error = NULL;
-    long done_exit = -1;
-    size_t garbage = 0;
+    if (!*slot)
+        *slot = clean_text(line, ll);
+}
 
-    /* The expected runs: runs x the product of the swept lists. */
-    size_t nswept = 0, nslots = 1;
-    size_t *swept_idx = xcalloc(e->nparams + 1, sizeof(size_t));
-    char ***lists = xcalloc(e->nparams + 1, sizeof(char **));
-    size_t *listn = xcalloc(e->nparams + 1, sizeof(size_t));
-    for (size_t i = 0; i < e->nparams; i++)
-        if (e->swept[i]) {
-            swept_idx[nswept] = i;
-            lists[nswept] = split_commas(e->value[i], &listn[nswept]);
-            if (nslots < 1000000)
-                nslots *= listn[nswept];
-            nswept++;
-        }
-    if (!e->bench || nslots >= 1000000)
-        nslots = 0;   /* unknown workload set: take whatever arrives */
-    else
-        nslots *= (size_t)e->runs;
-    struct slot *slots = xcalloc(nslots + 1, sizeof(struct slot));
-    for (size_t s = 0; s < nslots; s++) {
-        size_t rest = s;
-        slots[s].value = xcalloc(nswept + 1, sizeof(char *));
-        for (size_t k = nswept; k-- > 0;) {
-            slots[s].value[k] = lists[k][rest % listn[k]];
-            rest /= listn[k];
-        }
-        slots[s].run = (long)rest;
+/* The kernel's sched= and cpus= against the boot's. */
+static void check_boot_match(struct kvline *l, const struct boot_desc *b)
+{
+    char buf[64];
+    const char *sched = kv_get(l, "sched"), *cpus = kv_get(l, "cpus");
+    if (!l->problem && !streq(sched, b->sched))
+        kv_problem(l, xasprintf("the kernel reports sched=%s, expected %s", sched, b->sched));
+    snprintf(buf, sizeof(buf), "%ld", b->smp);
+    if (!l->problem && !same_value(cpus, buf))
+        kv_problem(l, xasprintf("only cpus=%s online of smp=%ld", cpus, b->smp));
+}
+
+/* A workload status=ok that holds an impossible metric (a negative time): why, or NULL. */
+static char *bad_metric(const struct kvline *l)
+{
+    for (size_t k = 0; k < l->n; k++) {
+        char *why = NULL;
+        if (is_metric_key(l->key[k]) && metric_check(l->key[k], l->value[k], NULL, &why) != METRIC_OK)
+            return why;
+        free(why);
     }
-    v->expected = nslots;
+    return NULL;
+}
 
-    /* Walk the lines. */
+/* A result row's status and, unless it is ok, why (allocated). */
+static const char *row_status(const struct kvline *l, char **why)
+{
+    const char *st = kv_get(l, "status");
+    *why = l->problem ? xstrdup(l->problem) : NULL;
+    if (!*why && strcmp(st, "ok") == 0)
+        *why = bad_metric(l);
+    if (*why)
+        return "failed";
+    if (strcmp(st, "ok") != 0) {
+        const char *kr = kv_get(l, "reason");
+        *why = xasprintf("the workload reported status=%s%s%s", st, kr ? ": " : "", kr ? kr : "");
+    }
+    return st;
+}
+
+/* The row of a result line; match: the expected run it reports, or NULL. */
+static void add_result_row(struct walk *w, const struct kvline *l, const bool *match)
+{
+    size_t r = table_add_row(w->out);
+    char *why;
+    const char *st = row_status(l, &why);
+    bool failed = strcmp(st, "failed") == 0;   /* a failed row never carries a metric */
+    add_row_common(w->out, r, w->b);
+    for (size_t k = 0; k < l->n; k++)
+        if (strcmp(l->key[k], "sched") && strcmp(l->key[k], "status") && strcmp(l->key[k], "reason"))
+            if (!failed || !is_metric_key(l->key[k]))
+                table_setn(w->out, r, l->key[k], l->value[k]);
+    if (match) {   /* a damaged line that still matched an expected run gets that run's values */
+        size_t s = (size_t)(match - w->sl.filled);
+        char buf[32];
+        snprintf(buf, sizeof(buf), "%ld", slot_run(&w->sl, s));
+        table_setn(w->out, r, "run", buf);
+        for (size_t k = 0; k < w->sl.nswept; k++)
+            table_setn(w->out, r, w->e->key[w->sl.param[k]], slot_value(&w->sl, s, k));
+        if (!kv_get(l, "bench"))
+            table_setn(w->out, r, "bench", w->e->bench);
+    }
+    table_setn(w->out, r, "status", st);
+    if (why)
+        table_setn(w->out, r, "reason", why);
+    if (why)
+        w->v->failed_rows++;
+    else
+        w->v->ok_rows++;
+    free(why);
+}
+
+static void result_line(struct walk *w, const char *line, size_t ll, bool truncated)
+{
+    struct kvline l;
+    parse_result_line(line, ll, truncated, &l);
+    check_boot_match(&l, w->b);
+    bool duplicate;
+    bool *match = match_slot(&w->sl, w->e, &l, &duplicate);
+    if (duplicate)
+        kv_problem(&l, xstrdup("duplicate result line"));
+    if (match)
+        *match = true;
+    /* A cut-off line that names no single missing run is not a run of its
+     * own: the run it was is missing (and says why). */
+    if (match || !truncated || !w->sl.n)
+        add_result_row(w, &l, match);
+    kv_free(&l);
+}
+
+static void one_line(struct walk *w, const char *line, size_t ll, bool truncated)
+{
+    for (size_t i = 0; i < ll; i++)
+        w->garbage += !printable((unsigned char)line[i]);
+    if (ll >= 6 && memcmp(line, "boot: ", 6) == 0) {
+        note_first(&w->v->boot_line, line, ll);
+    } else if (ll >= 6 && memcmp(line, "panic:", 6) == 0) {
+        note_first(&w->panic, line, ll);
+    } else if (ll >= 9 && memcmp(line, "watchdog:", 9) == 0) {
+        note_first(&w->watchdog, line, ll);
+    } else if (ll >= 6 && memcmp(line, "error:", 6) == 0) {
+        note_first(&w->error, line, ll);
+    } else if (ll >= 11 && memcmp(line, "done: exit=", 11) == 0 && !truncated) {
+        char *t = xstrndup(line + 11, ll - 11);
+        long x;
+        if (parse_long(t, &x))
+            w->done_exit = x;
+        free(t);
+    } else if (ll >= 7 && memcmp(line, "result ", 7) == 0) {
+        result_line(w, line, ll, truncated);
+    }
+}
+
+static void walk_lines(struct walk *w, const char *log, size_t len)
+{
     size_t pos = 0;
     while (pos < len) {
         const char *line = log + pos;
         const char *nl = memchr(line, '\n', len - pos);
         size_t ll = nl ? (size_t)(nl - line) : len - pos;
-        bool truncated = nl == NULL;
         pos += ll + (nl ? 1 : 0);
         if (ll && line[ll - 1] == '\r')
             ll--;
-        for (size_t i = 0; i < ll; i++)
-            garbage += !printable((unsigned char)line[i]);
-        if (ll >= 6 && memcmp(line, "boot: ", 6) == 0) {
-            if (!v->boot_line)
-                v->boot_line = clean_text(line, ll);
-        } else if (ll >= 6 && memcmp(line, "panic:", 6) == 0) {
-            if (!panic)
-                panic = clean_text(line, ll);
-        } else if (ll >= 9 && memcmp(line, "watchdog:", 9) == 0) {
-            if (!watchdog)
-                watchdog = clean_text(line, ll);
-        } else if (ll >= 6 && memcmp(line, "error:", 6) == 0) {
-            if (!error)
-                error = clean_text(line, ll);
-        } else if (ll >= 11 && memcmp(line, "done: exit=", 11) == 0 && !truncated) {
-            char *t = xstrndup(line + 11, ll - 11);
-            long x;
-            if (parse_long(t, &x))
-                done_exit = x;
-            free(t);
-        } else if (ll >= 7 && memcmp(line, "result ", 7) == 0) {
-            struct kvline l;
-            parse_result_line(line, ll, truncated, &l);
-            char buf[64];
-            const char *sched = kv_get(&l, "sched"), *cpus = kv_get(&l, "cpus");
-            if (!l.problem && !streq(sched, b->sched))
-                kv_problem(&l, xasprintf("the kernel reports sched=%s, expected %s", sched, b->sched));
-            snprintf(buf, sizeof(buf), "%ld", b->smp);
-            if (!l.problem && !same_value(cpus, buf))
-                kv_problem(&l, xasprintf("only cpus=%s online of smp=%ld", cpus, b->smp));
-
-            /* Which expected run is this? */
-            struct slot *match = NULL;
-            bool duplicate = false;
-            long run;
-            const char *bench = kv_get(&l, "bench");
-            if (nslots && streq(bench, e->bench) && parse_long(kv_get(&l, "run"), &run)) {
-                for (size_t s = 0; s < nslots && !match; s++) {
-                    if (slots[s].run != run)
-                        continue;
-                    bool fits = true;
-                    for (size_t k = 0; k < nswept && fits; k++) {
-                        const char *rv = kv_get(&l, e->key[swept_idx[k]]);
-                        fits = !rv || same_value(rv, slots[s].value[k]);
-                    }
-                    if (!fits)
-                        continue;
-                    if (slots[s].filled)
-                        duplicate = true;
-                    else
-                        match = &slots[s];
-                }
-                if (!match && duplicate)
-                    kv_problem(&l, xstrdup("duplicate result line"));
-            }
-            if (match)
-                match->filled = true;
-
-            size_t r = table_add_row(out);
-            add_row_common(out, r, b);
-            for (size_t k = 0; k < l.n; k++)
-                if (strcmp(l.key[k], "sched") && strcmp(l.key[k], "status") && strcmp(l.key[k], "reason"))
-                    if (!l.problem || !is_metric_key(l.key[k]))
-                        table_setn(out, r, l.key[k], l.value[k]);
-            /* A damaged line that still matched an expected run gets that run's values. */
-            for (size_t k = 0; match && k < nswept; k++)
-                if (!kv_get(&l, e->key[swept_idx[k]]))
-                    table_setn(out, r, e->key[swept_idx[k]], match->value[k]);
-            if (match && !kv_get(&l, "bench"))
-                table_setn(out, r, "bench", e->bench);
-            if (l.problem) {
-                table_setn(out, r, "status", "failed");
-                table_setn(out, r, "reason", l.problem);
-                v->failed_rows++;
-            } else {
-                const char *st = kv_get(&l, "status");
-                table_setn(out, r, "status", st);
-                if (strcmp(st, "ok") == 0) {
-                    v->ok_rows++;
-                } else {
-                    const char *kr = kv_get(&l, "reason");
-                    char *why = xasprintf("the workload reported status=%s%s%s", st, kr ? ": " : "", kr ? kr : "");
-                    table_setn(out, r, "reason", why);
-                    free(why);
-                    v->failed_rows++;
-                }
-            }
-            kv_free(&l);
-        }
+        one_line(w, line, ll, nl == NULL);
     }
+}
 
-    /* The boot as a whole. */
-    char *reason = rc_reason(b->rc, panic, watchdog, error, b->err_tail);
-    if (!reason && !v->boot_line)
-        reason = xstrdup("no boot: line on the serial console");
-    if (!reason && done_exit != 0)
-        reason = done_exit < 0 ? xstrdup("no 'done: exit=0' line (log ends early)")
-                               : xasprintf("done: exit=%ld but QEMU exited 0", done_exit);
-    if (!reason && garbage)
-        reason = xasprintf("garbage on the serial line (%zu unprintable bytes)", garbage);
+/* Why the boot as a whole failed, or NULL. */
+static char *boot_reason(const struct walk *w)
+{
+    char *reason = rc_reason(w->b->rc, w->panic, w->watchdog, w->error, w->b->err_tail);
     size_t missing = 0;
-    for (size_t s = 0; s < nslots; s++)
-        missing += !slots[s].filled;
+    for (size_t s = 0; s < w->sl.n; s++)
+        missing += !w->sl.filled[s];
+    if (!reason && !w->v->boot_line)
+        reason = xstrdup("no boot: line on the serial console");
+    if (!reason && w->done_exit != 0)
+        reason = w->done_exit < 0 ? xstrdup("no 'done: exit=0' line (log ends early)")
+                                  : xasprintf("done: exit=%ld but QEMU exited 0", w->done_exit);
+    if (!reason && w->garbage)
+        reason = xasprintf("garbage on the serial line (%zu unprintable bytes)", w->garbage);
     if (!reason && missing)
-        reason = xasprintf("%zu of %zu expected results missing", missing, nslots);
-    if (!reason && nslots == 0 && v->ok_rows + v->failed_rows == 0)
+        reason = xasprintf("%zu of %zu expected results missing", missing, w->sl.n);
+    if (!reason && w->count_problem)
+        reason = xstrdup(w->count_problem);
+    if (!reason && w->sl.n == 0 && w->v->ok_rows + w->v->failed_rows == 0)
         reason = xstrdup("no result lines");
+    return reason;
+}
 
-    /* A row for every expected run that never reported. */
-    for (size_t s = 0; s < nslots; s++) {
-        if (slots[s].filled)
+/* A row for every expected run that never reported. */
+static void add_missing_rows(struct walk *w, const char *reason)
+{
+    for (size_t s = 0; s < w->sl.n; s++) {
+        if (w->sl.filled[s])
             continue;
-        size_t r = table_add_row(out);
+        size_t r = table_add_row(w->out);
+        add_row_common(w->out, r, w->b);
+        for (size_t i = 0; i < w->e->nparams; i++)
+            if (!w->e->swept[i] && !is_run_column(w->e->key[i]))
+                table_setn(w->out, r, w->e->key[i], w->e->value[i]);
         char buf[32];
-        add_row_common(out, r, b);
-        snprintf(buf, sizeof(buf), "%ld", slots[s].run);
-        table_setn(out, r, "run", buf);
-        table_setn(out, r, "bench", e->bench);
-        for (size_t i = 0; i < e->nparams; i++)
-            if (!e->swept[i])
-                table_setn(out, r, e->key[i], e->value[i]);
-        for (size_t k = 0; k < nswept; k++)
-            table_setn(out, r, e->key[swept_idx[k]], slots[s].value[k]);
-        table_setn(out, r, "status", "failed");
+        snprintf(buf, sizeof(buf), "%ld", slot_run(&w->sl, s));
+        table_setn(w->out, r, "run", buf);
+        table_setn(w->out, r, "bench", w->e->bench);
+        for (size_t k = 0; k < w->sl.nswept; k++)
+            table_setn(w->out, r, w->e->key[w->sl.param[k]], slot_value(&w->sl, s, k));
+        table_setn(w->out, r, "status", "failed");
         char *why = xasprintf("missing result: %s", reason ? reason : "not printed");
-        table_setn(out, r, "reason", why);
+        table_setn(w->out, r, "reason", why);
         free(why);
-        v->failed_rows++;
+        w->v->failed_rows++;
     }
-    if (nslots == 0 && reason && v->ok_rows + v->failed_rows == 0) {
+}
+
+void collect_boot(const struct boot_desc *b, const char *log, size_t len, const struct expectation *e,
+                  struct table *out, struct boot_verdict *v)
+{
+    memset(v, 0, sizeof(*v));
+    struct walk w = { .b = b, .e = e, .out = out, .v = v, .done_exit = -1 };
+    slots_init(&w.sl, e, &w.count_problem);
+    v->expected = w.sl.n;
+    walk_lines(&w, log, len);
+    char *reason = boot_reason(&w);
+    add_missing_rows(&w, reason);
+    if (w.sl.n == 0 && reason && v->ok_rows + v->failed_rows == 0) {
         /* Nothing to match against: still leave one row so the failure shows. */
         size_t r = table_add_row(out);
         add_row_common(out, r, b);
@@ -518,19 +463,9 @@ void collect_boot(const struct boot_desc *b, const char *log, size_t len, const 
         reason = xasprintf("%zu result(s) not ok", v->failed_rows);
     v->ok = reason == NULL;
     v->reason = reason;
-
-    for (size_t s = 0; s < nslots; s++)
-        free(slots[s].value);
-    free(slots);
-    for (size_t k = 0; k < nswept; k++) {
-        for (size_t i = 0; i < listn[k]; i++)
-            free(lists[k][i]);
-        free(lists[k]);
-    }
-    free(lists);
-    free(listn);
-    free(swept_idx);
-    free(panic);
-    free(watchdog);
-    free(error);
+    slots_free(&w.sl);
+    free(w.count_problem);
+    free(w.panic);
+    free(w.watchdog);
+    free(w.error);
 }

@@ -13,29 +13,21 @@
  * one row per expected run to the output table: the kernel's row when it
  * arrived intact, otherwise a row with status=failed and the reason (the
  * boot's panic, timeout, garbage, a malformed or missing line).  Nothing is
- * dropped, and a failed row never carries a metric.
+ * dropped, and a failed row never carries a metric.  A line the log ends
+ * inside (cut off) stands for its run only when what is left of it names
+ * exactly one run that did not report; otherwise it is dropped and that run
+ * is missing, so a cut-off line is never counted as a run of its own.  A
+ * time or rate that is not positive fails its run ("non-positive time_s=...").
  */
 #ifndef SCHEDLAB_LOGPARSE_H
 #define SCHEDLAB_LOGPARSE_H
 
+#include "expect.h"
+#include "metric.h"
 #include "table.h"
 
 #include <stdbool.h>
 #include <stddef.h>
-
-/* What the kernel command line asked for. */
-struct expectation {
-    char *bench;          /* the single workload, or NULL (bench=all, a list, or absent) */
-    long runs;            /* runs= (default 1) */
-    size_t nparams;
-    char **key, **value;  /* every other key=value word except runs/bench/watchdog */
-    bool *swept;          /* a comma list of values, each run in turn (bind= is a CPU list, not swept) */
-};
-void expectation_parse(struct expectation *e, const char *cmdline);
-void expectation_free(struct expectation *e);
-/* Marks as swept only the comma-list keys in keys[0..n) (the kernel's own
- * list keys, from DIR/matrix.txt), instead of every comma list but bind=. */
-void expectation_set_sweep(struct expectation *e, char *const *keys, size_t n);
 
 /* One boot of the matrix. */
 struct boot_desc {
@@ -53,13 +45,6 @@ struct boot_verdict {
     char *boot_line;        /* NULL when missing */
     size_t expected, ok_rows, failed_rows;
 };
-
-/* The metrics the workloads print (issue 4 and the later workloads). */
-bool is_metric_key(const char *key);
-/* The metric a table shows by default for a workload, or NULL. */
-const char *default_metric(const char *bench);
-/* +1 when larger is better, -1 when smaller is better, 0 unknown. */
-int metric_direction(const char *metric);
 
 /* Parses log[0..len) of boot b against e and appends rows to out.  The
  * verdict's strings are owned by the caller (boot_verdict_free). */

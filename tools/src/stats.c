@@ -8,8 +8,21 @@
 #include "stats.h"
 
 #include <gsl/gsl_cdf.h>
+#include <gsl/gsl_errno.h>
 #include <gsl/gsl_statistics_double.h>
 #include <math.h>
+#include <stdio.h>
+
+/* GSL's default error handler aborts the program; while welch_test calls
+ * GSL, this one notes the first error instead, and the test is reported
+ * as failed (struct welch's error) rather than taking the tool down. */
+static char gsl_failure[160];
+
+static void note_gsl_error(const char *reason, const char *file, int line, int gsl_errno)
+{
+    if (!gsl_failure[0])
+        snprintf(gsl_failure, sizeof(gsl_failure), "GSL: %s:%d: %s (%s)", file, line, reason, gsl_strerror(gsl_errno));
+}
 
 void summarize(const double *x, size_t n, struct summary *s)
 {
@@ -26,10 +39,25 @@ void summarize(const double *x, size_t n, struct summary *s)
     }
 }
 
+double two_sided_p(double t, double df, char *error, size_t size)
+{
+    gsl_failure[0] = '\0';
+    gsl_error_handler_t *old = gsl_set_error_handler(note_gsl_error);
+    double p = 2.0 * gsl_cdf_tdist_Q(fabs(t), df);
+    gsl_set_error_handler(old);
+    error[0] = '\0';
+    if (gsl_failure[0] || !isfinite(p)) {
+        snprintf(error, size, "%s", gsl_failure[0] ? gsl_failure : "the p-value is not a number");
+        return NAN;
+    }
+    return p > 1 ? 1 : p;
+}
+
 void welch_test(const double *a, size_t na, const double *b, size_t nb, struct welch *w)
 {
     w->valid = false;
     w->t = w->df = w->p = NAN;
+    w->error[0] = '\0';
     if (na < 2 || nb < 2)
         return;
     double ma = gsl_stats_mean(a, 1, na), mb = gsl_stats_mean(b, 1, nb);
@@ -40,8 +68,10 @@ void welch_test(const double *a, size_t na, const double *b, size_t nb, struct w
         return;   /* both samples constant: the t statistic is undefined */
     w->t = (ma - mb) / sqrt(se2);
     w->df = se2 * se2 / (va * va / (double)(na - 1) + vb * vb / (double)(nb - 1));
-    w->p = 2.0 * gsl_cdf_tdist_Q(fabs(w->t), w->df);
-    if (w->p > 1)
-        w->p = 1;
-    w->valid = true;
+    if (!isfinite(w->t) || !isfinite(w->df) || !(w->df > 0)) {   /* values near 1e77 overflow the squares */
+        snprintf(w->error, sizeof(w->error), "t=%g, df=%g: the values are too large for the test", w->t, w->df);
+        return;
+    }
+    w->p = two_sided_p(w->t, w->df, w->error, sizeof(w->error));
+    w->valid = !w->error[0];
 }

@@ -25,10 +25,16 @@ struct welch {
     double t;       /* (mean_a - mean_b) / sqrt(var_a/n_a + var_b/n_b) */
     double df;      /* Welch-Satterthwaite degrees of freedom */
     double p;       /* two-sided p-value: 2 * P(T_df > |t|) */
+    char error[200];   /* non-empty when the test could not be computed (overflow, a GSL error) */
 };
 
-/* Welch's unequal-variances two-sample t-test (two-sided). */
+/* Welch's unequal-variances two-sample t-test (two-sided).  GSL errors do
+ * not abort: they leave valid false and say why in error. */
 void welch_test(const double *a, size_t na, const double *b, size_t nb, struct welch *w);
+
+/* 2 * P(T_df > |t|) from GSL; a GSL error (df not a number...) gives NAN
+ * and its message in error[0..size) instead of GSL's abort. */
+double two_sided_p(double t, double df, char *error, size_t size);
 
 #define SIGNIFICANCE_LEVEL 0.05
 

@@ -28,6 +28,7 @@ size_t table_add_row(struct table *t)
     grow(&t->row, &t->rowcap, t->nrows, sizeof(*t->row));
     t->row[t->nrows].cell = NULL;
     t->row[t->nrows].n = 0;
+    t->row[t->nrows].line = 0;
     return t->nrows++;
 }
 
@@ -79,8 +80,9 @@ void table_free(struct table *t)
 }
 
 /* Splits one CSV record starting at *pos; returns the fields (count in *n)
- * and advances *pos past the record's line end. */
-static char **csv_record(const char *buf, size_t len, size_t *pos, size_t *n)
+ * and advances *pos past the record's line end.  *unclosed: the input ended
+ * inside a quoted field. */
+static char **csv_record(const char *buf, size_t len, size_t *pos, size_t *n, bool *unclosed)
 {
     char **fields = NULL;
     size_t nf = 0, cap = 0;
@@ -134,6 +136,7 @@ static char **csv_record(const char *buf, size_t len, size_t *pos, size_t *n)
     }
     grow(&fields, &cap, nf, sizeof(*fields));
     fields[nf++] = f.s ? f.s : xstrdup("");
+    *unclosed = quoted;
     *pos = i;
     *n = nf;
     return fields;
@@ -146,35 +149,31 @@ static void free_fields(char **fields, size_t n)
     free(fields);
 }
 
-const char *table_parse_csv(struct table *t, const char *buf, size_t len, size_t *warnings)
+static size_t count_lines(const char *buf, size_t from, size_t to)
 {
-    size_t pos = 0, n;
-    *warnings = 0;
-    /* Skip leading blank lines. */
-    while (pos < len && (buf[pos] == '\n' || buf[pos] == '\r'))
-        pos++;
-    if (pos >= len)
-        return "empty file";
-    char **header = csv_record(buf, len, &pos, &n);
-    int *map = xmalloc(n * sizeof(int));
-    size_t named = 0;
-    for (size_t i = 0; i < n; i++) {
-        map[i] = header[i][0] ? table_add_col(t, header[i]) : -1;
-        named += map[i] >= 0;
-    }
-    free_fields(header, n);
-    if (named == 0) {
-        free(map);
-        return "no header line";
-    }
-    size_t ncols = n;
+    size_t n = 0;
+    for (size_t i = from; i < to; i++)
+        n += buf[i] == '\n';
+    return n;
+}
+
+/* Reads the records after the header into t; returns the line of a record
+ * with an unterminated quoted field, or 0. */
+static size_t read_records(struct table *t, const char *buf, size_t len, size_t pos, size_t line, const int *map,
+                           size_t ncols, size_t *warnings)
+{
     while (pos < len) {
-        char **fields = csv_record(buf, len, &pos, &n);
+        size_t n, start = pos;
+        bool unclosed;
+        char **fields = csv_record(buf, len, &pos, &n, &unclosed);
+        size_t at = line;
+        line += count_lines(buf, start, pos);
         if (n == 1 && fields[0][0] == '\0') {   /* blank line */
             free_fields(fields, n);
             continue;
         }
         size_t r = table_add_row(t);
+        t->row[r].line = at;
         for (size_t i = 0; i < n; i++) {
             if (i >= ncols) {
                 (*warnings)++;
@@ -184,20 +183,62 @@ const char *table_parse_csv(struct table *t, const char *buf, size_t len, size_t
                 table_set(t, r, map[i], fields[i]);
         }
         free_fields(fields, n);
+        if (unclosed)
+            return at;
     }
+    return 0;
+}
+
+/* Parses buf; *unclosed_line: where a quoted field that never closes starts (0: none). */
+static const char *parse_csv(struct table *t, const char *buf, size_t len, size_t *warnings, size_t *unclosed_line)
+{
+    size_t pos = 0, n;
+    bool unclosed;
+    *warnings = 0;
+    *unclosed_line = 0;
+    /* Skip leading blank lines. */
+    while (pos < len && (buf[pos] == '\n' || buf[pos] == '\r'))
+        pos++;
+    if (pos >= len)
+        return "empty file";
+    size_t line = 1 + count_lines(buf, 0, pos), start = pos;
+    char **header = csv_record(buf, len, &pos, &n, &unclosed);
+    int *map = xmalloc(n * sizeof(int));
+    size_t named = 0;
+    for (size_t i = 0; i < n; i++) {
+        map[i] = header[i][0] ? table_add_col(t, header[i]) : -1;
+        named += map[i] >= 0;
+    }
+    free_fields(header, n);
+    if (unclosed)
+        *unclosed_line = line;
+    else if (named)
+        *unclosed_line = read_records(t, buf, len, pos, line + count_lines(buf, start, pos), map, n, warnings);
     free(map);
-    return NULL;
+    return named ? NULL : "no header line";
+}
+
+const char *table_parse_csv(struct table *t, const char *buf, size_t len, size_t *warnings)
+{
+    size_t unclosed_line;
+    return parse_csv(t, buf, len, warnings, &unclosed_line);
 }
 
 const char *table_read_csv(struct table *t, const char *path, size_t *warnings)
 {
-    size_t len;
+    static char msg[96];
+    size_t len, unclosed_line = 0;
     char *buf = read_file(path, &len);
     *warnings = 0;
     if (!buf)
         return "cannot be read";
-    const char *err = table_parse_csv(t, buf, len, warnings);
+    const char *err = parse_csv(t, buf, len, warnings, &unclosed_line);
     free(buf);
+    if (!err && unclosed_line) {
+        /* The rest of the file would be one field: no row after it could be trusted. */
+        snprintf(msg, sizeof(msg), "line %zu: a quoted field (\") that is never closed", unclosed_line);
+        err = msg;
+    }
     return err;
 }
 

@@ -13,6 +13,7 @@
 struct trow {
     char **cell;
     size_t n;          /* cells present */
+    size_t line;       /* where the row starts in the CSV file it came from (0: not from a file) */
 };
 
 struct table {
@@ -34,7 +35,9 @@ void table_free(struct table *t);
 /* Reads CSV (RFC 4180 quoting; CRLF or LF; NUL bytes become '?').  Appends
  * the rows to t, adding columns as needed (so several files can be merged).
  * Returns NULL on success, otherwise a static message (file unreadable, empty,
- * no header).  *warnings counts fields that were dropped from over-long rows. */
+ * no header, and for table_read_csv a quoted field that is never closed,
+ * with its line).  *warnings counts fields that were dropped from over-long
+ * rows.  table_parse_csv is lenient: an unclosed quote runs to the end. */
 const char *table_read_csv(struct table *t, const char *path, size_t *warnings);
 const char *table_parse_csv(struct table *t, const char *buf, size_t len, size_t *warnings);
 

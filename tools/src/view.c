@@ -6,30 +6,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Columns that describe a run rather than a workload parameter. */
-bool is_fixed_column(const char *name)
-{
-    static const char *const fixed[] = {
-        "sched", "smp", "cpus", "boot", "run", "bench", "status", "reason", "oversubscribed", "log", "source", NULL,
-    };
-    for (int i = 0; fixed[i]; i++)
-        if (strcmp(name, fixed[i]) == 0)
-            return true;
-    return false;
-}
-
-/* Per-run counters the workloads print beside the metric: never parameters. */
-bool is_counter_key(const char *name)
-{
-    static const char *const counters[] = {
-        "tasks_started", "messages", "cpus_used", "attempts", "first_failure", "reason", NULL,
-    };
-    for (int i = 0; counters[i]; i++)
-        if (strcmp(name, counters[i]) == 0)
-            return true;
-    return false;
-}
-
 static bool row_ok(const struct table *t, size_t r)
 {
     return streq(table_getn(t, r, "status"), "ok");
@@ -139,27 +115,26 @@ static void sort_blocks(struct view *v)
     free(key);
 }
 
-char *view_build(struct view *v, const struct table *t, const char *bench, const struct view_options *o)
+/* The rows of one workload (and how many of them are ok). */
+static size_t *bench_rows(const struct table *t, const char *bench, size_t *nrows, size_t *nokrows)
 {
-    memset(v, 0, sizeof(*v));
-    v->across = -1;
-    v->bench = xstrdup(bench);
     int bc = table_col(t, "bench");
     size_t *rows = xcalloc(t->nrows + 1, sizeof(size_t));
-    size_t nrows = 0, nokrows = 0;
+    *nrows = *nokrows = 0;
     for (size_t r = 0; r < t->nrows; r++)
         if (streq(table_get(t, r, bc), bench)) {
-            rows[nrows++] = r;
-            nokrows += row_ok(t, r);
+            rows[(*nrows)++] = r;
+            *nokrows += row_ok(t, r);
         }
-    v->nrows = nrows;
+    return rows;
+}
 
-    /* The metric. */
-    const char *metric = o->metric;
-    if (!metric) {
-        /* The workload's own metric, even when no run produced it (all failed). */
-        metric = default_metric(bench);
-    }
+/* --metric, else the workload's own metric (even when no run produced it:
+ * all failed), else the first metric column an ok row has. */
+static const char *choose_metric(const struct table *t, const char *bench, const size_t *rows, size_t nrows,
+                                 const char *wanted)
+{
+    const char *metric = wanted ? wanted : default_metric(bench);
     for (size_t c = 0; !metric && c < t->ncols; c++) {
         if (!is_metric_key(t->col[c]))
             continue;
@@ -167,44 +142,50 @@ char *view_build(struct view *v, const struct table *t, const char *bench, const
             if (row_ok(t, rows[i]) && table_get(t, rows[i], (int)c))
                 metric = t->col[c];
     }
-    v->metric = metric ? xstrdup(metric) : NULL;
-    if (o->metric && table_col(t, o->metric) < 0) {
-        free(rows);
-        return xasprintf("no column '%s' in the results", o->metric);
-    }
+    return metric;
+}
 
-    /* Parameters: columns every reference row has (ok rows if there are any),
-     * or the matrix's swept keys when they are known. */
+/* Parameters: the matrix's swept keys when they are known, otherwise the
+ * columns every reference row has (ok rows if there are any). */
+static int *parameter_columns(const struct table *t, const size_t *rows, size_t nrows, size_t nokrows,
+                              const char *metric, const struct view_options *o, size_t *nparam)
+{
     int *param = xcalloc(t->ncols + o->nsweep + 1, sizeof(int));
-    size_t nparam = 0;
+    *nparam = 0;
     if (o->sweep_known) {
         for (size_t k = 0; k < o->nsweep; k++) {
             int c = table_col(t, o->sweep[k]);
             bool dup = false;
-            for (size_t p = 0; p < nparam; p++)
+            for (size_t p = 0; p < *nparam; p++)
                 dup = dup || param[p] == c;
             if (c >= 0 && !dup)
-                param[nparam++] = c;
+                param[(*nparam)++] = c;
         }
-    } else {
-        for (size_t c = 0; c < t->ncols; c++) {
-            const char *name = t->col[c];
-            if (is_fixed_column(name) || is_metric_key(name) || streq(name, metric) || is_counter_key(name))
-                continue;
-            bool everywhere = true, any = false;
-            for (size_t i = 0; i < nrows && everywhere; i++) {
-                if (nokrows && !row_ok(t, rows[i]))
-                    continue;
-                any = true;
-                everywhere = table_get(t, rows[i], (int)c) != NULL;
-            }
-            if (everywhere && any)
-                param[nparam++] = (int)c;
-        }
+        return param;
     }
-    /* Which of them vary. */
+    for (size_t c = 0; c < t->ncols; c++) {
+        const char *name = t->col[c];
+        if (is_fixed_column(name) || is_metric_key(name) || streq(name, metric) || is_counter_key(name))
+            continue;
+        bool everywhere = true, any = false;
+        for (size_t i = 0; i < nrows && everywhere; i++) {
+            if (nokrows && !row_ok(t, rows[i]))
+                continue;
+            any = true;
+            everywhere = table_get(t, rows[i], (int)c) != NULL;
+        }
+        if (everywhere && any)
+            param[(*nparam)++] = (int)c;
+    }
+    return param;
+}
+
+/* The parameters whose value is not the same in every row. */
+static int *varying_columns(const struct table *t, const size_t *rows, size_t nrows, const int *param, size_t nparam,
+                            size_t *nvarying)
+{
     int *varying = xcalloc(nparam + 1, sizeof(int));
-    size_t nvarying = 0;
+    *nvarying = 0;
     for (size_t p = 0; p < nparam; p++) {
         const char *first = NULL;
         bool varies = false;
@@ -218,22 +199,23 @@ char *view_build(struct view *v, const struct table *t, const char *bench, const
                 varies = true;
         }
         if (varies)
-            varying[nvarying++] = param[p];
+            varying[(*nvarying)++] = param[p];
     }
+    return varying;
+}
+
+/* The column across: --across, the first varying parameter, the first
+ * swept one, or (nothing varies) the usual sweep key as a single column. */
+static void choose_across(struct view *v, const struct table *t, const size_t *rows, size_t nrows, const int *param,
+                          size_t nparam, const int *varying, size_t nvarying, const struct view_options *o)
+{
     if (o->across) {
         v->across = table_col(t, o->across);
-        if (v->across < 0) {
-            free(rows);
-            free(param);
-            free(varying);
-            return xasprintf("no parameter '%s' in the %s results", o->across, bench);
-        }
     } else if (nvarying) {
         v->across = varying[0];
     } else if (o->sweep_known && nparam) {
         v->across = param[0];
     } else {
-        /* Nothing varies: show the usual sweep key as a single column. */
         static const char *const usual[] = { "groups", "procs", "clients", "tasks", "runnable", "size", NULL };
         for (int u = 0; usual[u] && v->across < 0; u++) {
             int c = table_col(t, usual[u]);
@@ -242,97 +224,145 @@ char *view_build(struct view *v, const struct table *t, const char *bench, const
                     v->across = c;
         }
     }
-    v->variant = xcalloc(nvarying + 1, sizeof(int));
-    for (size_t p = 0; p < nvarying; p++)
-        if (varying[p] != v->across)
-            v->variant[v->nvariant++] = varying[p];
+}
+
+/* Which parameters make blocks and columns.  Returns NULL or a message. */
+static char *arrange(struct view *v, const struct table *t, const size_t *rows, size_t nrows, size_t nokrows,
+                     const struct view_options *o)
+{
+    size_t nparam, nvarying;
+    int *param = parameter_columns(t, rows, nrows, nokrows, v->metric, o, &nparam);
+    int *varying = varying_columns(t, rows, nrows, param, nparam, &nvarying);
+    char *err = NULL;
+    choose_across(v, t, rows, nrows, param, nparam, varying, nvarying, o);
+    if (o->across && v->across < 0) {
+        err = xasprintf("no parameter '%s' in the %s results", o->across, v->bench);
+    } else {
+        v->variant = xcalloc(nvarying + 1, sizeof(int));
+        for (size_t p = 0; p < nvarying; p++)
+            if (varying[p] != v->across)
+                v->variant[v->nvariant++] = varying[p];
+    }
     free(param);
     free(varying);
+    return err;
+}
 
-    /* Series, with the baseline first. */
-    int sc = table_col(t, o->by_source ? "source" : "sched");
+/* Series (schedulers or directories), the baseline first.  Returns NULL or a message. */
+static char *find_series(struct view *v, const struct table *t, const size_t *rows, size_t nrows, int sc,
+                         const struct view_options *o)
+{
     if (o->base)
         intern(&v->series, &v->nseries, o->base);
     for (size_t i = 0; i < nrows; i++)
         intern(&v->series, &v->nseries, val_or_dash(table_get(t, rows[i], sc)));
-    if (o->base) {
-        bool found = false;
-        for (size_t i = 0; i < nrows && !found; i++)
-            found = streq(table_get(t, rows[i], sc), o->base);
-        if (!found) {
-            free(rows);
-            return xasprintf("--base %s: no %s results for it", o->base, bench);
-        }
-    }
-
-    /* Columns. */
+    if (!o->base)
+        return NULL;
     for (size_t i = 0; i < nrows; i++)
-        intern(&v->across_v, &v->nacross, val_or_dash(table_get(t, rows[i], v->across)));
-    v->across_numeric = all_numeric(v->across_v, v->nacross);
-    if (v->across_numeric)
-        qsort(v->across_v, v->nacross, sizeof(char *), cmp_numeric_strings);
+        if (streq(table_get(t, rows[i], sc), o->base))
+            return NULL;
+    return xasprintf("--base %s: no %s results for it", o->base, v->bench);
+}
 
-    /* Blocks, keyed by (scheduler when by source, smp, variant values). */
-    int smpc = table_col(t, "smp"), schedc = table_col(t, "sched"), overc = table_col(t, "oversubscribed");
+/* The block of row r, made when it is the first of its (scheduler, smp, variant values). */
+static struct block *block_of(struct view *v, const struct table *t, size_t r, bool by_source)
+{
+    const char *smp = val_or_dash(table_getn(t, r, "smp"));
+    const char *sched = by_source ? val_or_dash(table_getn(t, r, "sched")) : NULL;
+    for (size_t k = 0; k < v->nblk; k++) {
+        struct block *c = &v->blk[k];
+        bool same = strcmp(c->smp, smp) == 0 && streq(c->sched, sched);
+        for (size_t p = 0; p < v->nvariant && same; p++)
+            same = strcmp(c->vval[p], val_or_dash(table_get(t, r, v->variant[p]))) == 0;
+        if (same)
+            return c;
+    }
+    v->blk = xrealloc(v->blk, (v->nblk + 1) * sizeof(*v->blk));
+    struct block *b = &v->blk[v->nblk++];
+    memset(b, 0, sizeof(*b));
+    b->smp = xstrdup(smp);
+    b->sched = sched ? xstrdup(sched) : NULL;
+    b->vval = xcalloc(v->nvariant + 1, sizeof(char *));
+    for (size_t p = 0; p < v->nvariant; p++)
+        b->vval[p] = xstrdup(val_or_dash(table_get(t, r, v->variant[p])));
+    b->cell = xcalloc(v->nseries * v->nacross + 1, sizeof(struct cell));
+    return b;
+}
+
+/* Row r into its cell: a value when ok with a numeric metric, else a failure. */
+static void add_to_cell(struct view *v, const struct table *t, size_t r, struct cell *c, int metricc)
+{
+    double x;
+    const char *mv = table_get(t, r, metricc);
+    if (row_ok(t, r) && mv && parse_double(mv, &x)) {
+        grow(&c->pt, &c->cap, c->n, sizeof(*c->pt));
+        c->pt[c->n].v = x;
+        long bootn = 0, runn = 0;
+        parse_long(table_getn(t, r, "boot"), &bootn);
+        parse_long(table_getn(t, r, "run"), &runn);
+        c->pt[c->n].boot = bootn;
+        c->pt[c->n].run = runn;
+        c->n++;
+        v->nok++;
+    } else if (row_ok(t, r) && !v->metric) {
+        /* A workload without a metric (bench=boot): count it as ok. */
+        v->nok++;
+    } else {
+        const char *why = table_getn(t, r, "reason");
+        char *tmp = NULL;
+        if (row_ok(t, r))
+            why = tmp = xasprintf("status=ok but no numeric %s", v->metric);
+        cell_add_failure(c, why);
+        free(tmp);
+        v->nfail++;
+    }
+}
+
+/* Every row into its block and cell. */
+static void fill_cells(struct view *v, const struct table *t, const size_t *rows, size_t nrows, int sc, bool by_source)
+{
+    int overc = table_col(t, "oversubscribed");
     int metricc = v->metric ? table_col(t, v->metric) : -1;
     for (size_t i = 0; i < nrows; i++) {
         size_t r = rows[i];
-        const char *smp = val_or_dash(table_get(t, r, smpc));
-        const char *sched = o->by_source ? val_or_dash(table_get(t, r, schedc)) : NULL;
-        struct block *b = NULL;
-        for (size_t k = 0; k < v->nblk && !b; k++) {
-            struct block *c = &v->blk[k];
-            bool same = strcmp(c->smp, smp) == 0 && streq(c->sched, sched);
-            for (size_t p = 0; p < v->nvariant && same; p++)
-                same = strcmp(c->vval[p], val_or_dash(table_get(t, r, v->variant[p]))) == 0;
-            if (same)
-                b = c;
-        }
-        if (!b) {
-            v->blk = xrealloc(v->blk, (v->nblk + 1) * sizeof(*v->blk));
-            b = &v->blk[v->nblk++];
-            memset(b, 0, sizeof(*b));
-            b->smp = xstrdup(smp);
-            b->sched = sched ? xstrdup(sched) : NULL;
-            b->vval = xcalloc(v->nvariant + 1, sizeof(char *));
-            for (size_t p = 0; p < v->nvariant; p++)
-                b->vval[p] = xstrdup(val_or_dash(table_get(t, r, v->variant[p])));
-            b->cell = xcalloc(v->nseries * v->nacross + 1, sizeof(struct cell));
-        }
+        struct block *b = block_of(v, t, r, by_source);
         if (streq(table_get(t, r, overc), "yes"))
             b->oversub = v->oversub_any = true;
         size_t s = intern(&v->series, &v->nseries, val_or_dash(table_get(t, r, sc)));
         size_t a = intern(&v->across_v, &v->nacross, val_or_dash(table_get(t, r, v->across)));
-        struct cell *c = &b->cell[s * v->nacross + a];
-        double x;
-        const char *mv = table_get(t, r, metricc);
-        if (row_ok(t, r) && mv && parse_double(mv, &x)) {
-            grow(&c->pt, &c->cap, c->n, sizeof(*c->pt));
-            c->pt[c->n].v = x;
-            long bootn = 0, runn = 0;
-            parse_long(table_getn(t, r, "boot"), &bootn);
-            parse_long(table_getn(t, r, "run"), &runn);
-            c->pt[c->n].boot = bootn;
-            c->pt[c->n].run = runn;
-            c->n++;
-            v->nok++;
-        } else if (row_ok(t, r) && !v->metric) {
-            /* A workload without a metric (bench=boot): count it as ok. */
-            v->nok++;
-        } else {
-            const char *why = table_getn(t, r, "reason");
-            char *tmp = NULL;
-            if (row_ok(t, r))
-                why = tmp = xasprintf("status=ok but no numeric %s", v->metric);
-            cell_add_failure(c, why);
-            free(tmp);
-            v->nfail++;
-        }
+        add_to_cell(v, t, r, &b->cell[s * v->nacross + a], metricc);
+    }
+}
+
+char *view_build(struct view *v, const struct table *t, const char *bench, const struct view_options *o)
+{
+    memset(v, 0, sizeof(*v));
+    v->across = -1;
+    v->bench = xstrdup(bench);
+    size_t nrows, nokrows;
+    size_t *rows = bench_rows(t, bench, &nrows, &nokrows);
+    v->nrows = nrows;
+    const char *metric = choose_metric(t, bench, rows, nrows, o->metric);
+    v->metric = metric ? xstrdup(metric) : NULL;
+    char *err = NULL;
+    if (o->metric && table_col(t, o->metric) < 0)
+        err = xasprintf("no column '%s' in the results", o->metric);
+    int sc = table_col(t, o->by_source ? "source" : "sched");
+    if (!err)
+        err = arrange(v, t, rows, nrows, nokrows, o);
+    if (!err)
+        err = find_series(v, t, rows, nrows, sc, o);
+    if (!err) {
+        for (size_t i = 0; i < nrows; i++)
+            intern(&v->across_v, &v->nacross, val_or_dash(table_get(t, rows[i], v->across)));
+        v->across_numeric = all_numeric(v->across_v, v->nacross);
+        if (v->across_numeric)
+            qsort(v->across_v, v->nacross, sizeof(char *), cmp_numeric_strings);
+        fill_cells(v, t, rows, nrows, sc, o->by_source);
+        sort_blocks(v);
     }
     free(rows);
-
-    sort_blocks(v);
-    return NULL;
+    return err;
 }
 
 void view_free(struct view *v)

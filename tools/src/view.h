@@ -9,6 +9,7 @@
 #ifndef SCHEDLAB_VIEW_H
 #define SCHEDLAB_VIEW_H
 
+#include "metric.h"
 #include "table.h"
 
 #include <stdbool.h>
@@ -79,8 +80,5 @@ char *block_label(const struct view *v, const struct table *t, const struct bloc
 double *cell_values(const struct cell *c);
 const char *across_name(const struct view *v, const struct table *t);
 
-bool is_fixed_column(const char *name);
-/* Per-run counters the workloads print beside their metric (tasks_started...). */
-bool is_counter_key(const char *name);
 
 #endif

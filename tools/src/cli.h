@@ -1,0 +1,60 @@
+/*
+ * Command-line options shared by every verb of schedlab-tool.  Each verb
+ * names the options it takes (a mask of OPT_* bits) and its usage text;
+ * cli_parse() reads them with getopt_long_only, so "--metric=time_s",
+ * "--metric time_s" and the old single-dash "-metric time_s" all work, and
+ * every verb answers --help (or -h) with its own usage on stdout.
+ */
+#ifndef SCHEDLAB_CLI_H
+#define SCHEDLAB_CLI_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#define EXIT_USAGE 2
+#define CLI_HELP (-1)   /* cli_parse's answer to --help: the verb exits 0 */
+
+enum {
+    OPT_BENCH = 1u << 0, OPT_METRIC = 1u << 1, OPT_ACROSS = 1u << 2, OPT_BASE = 1u << 3,
+    OPT_OUT = 1u << 4, OPT_LABELS = 1u << 5, OPT_PNG_TERM = 1u << 6, OPT_STDDEV = 1u << 7,
+    OPT_CV = 1u << 8, OPT_HTML = 1u << 9, OPT_SCHED = 1u << 10, OPT_CMDLINE = 1u << 11,
+    OPT_SMP = 1u << 12, OPT_BOOT = 1u << 13, OPT_RC = 1u << 14,
+};
+
+/* What a verb accepts: its name, its OPT_* mask and its usage (for --help). */
+struct verb_spec {
+    const char *name;
+    unsigned allowed;
+    const char *usage;
+};
+
+struct opts {
+    const char *bench, *metric, *across, *base, *out, *labels, *png_term;
+    bool stddev, cv, html;
+    const char **dirs;      /* the positional arguments */
+    size_t ndirs;
+    /* parse */
+    const char *sched, *cmdline;
+    long smp, boot, rc;
+    /* from the directories' matrix.txt (load.c) */
+    char **sweep;
+    size_t nsweep;
+    bool sweep_known;
+};
+
+/* Parses argv[1..argc) (argv[0] is the verb).  Returns 0, CLI_HELP after
+ * printing the usage, or EXIT_USAGE after an "error: ..." line.  Call
+ * cli_free() in every case. */
+int cli_parse(int argc, char **argv, struct opts *o, const struct verb_spec *spec);
+void cli_free(struct opts *o);
+
+/* Prints "error: <fmt with arg>" and the help hint; returns EXIT_USAGE. */
+int usage_error(const char *fmt, const char *arg);
+
+/* What a verb returns for a cli_parse() answer other than 0. */
+static inline int cli_exit(int rc)
+{
+    return rc == CLI_HELP ? 0 : rc;
+}
+
+#endif

@@ -1,0 +1,457 @@
+/*
+ * collect DIR: the serial logs of a run matrix (DIR/matrix.txt, DIR/jobs.txt,
+ * DIR/logs/NAME.{log,err,rc}) -> DIR/results.csv (a row per expected run)
+ * and DIR/boots.csv (a row per boot).
+ */
+#include "cmds.h"
+#include "cli.h"
+#include "load.h"
+#include "logparse.h"
+#include "util.h"
+#include "view.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const struct verb_spec spec = {
+    "collect", 0,
+    "usage: schedlab-tool collect DIR\n"
+    "  Re-reads the serial logs of the run matrix in DIR (matrix.txt, jobs.txt, logs/)\n"
+    "  into DIR/results.csv (a row per expected run, failed ones with a reason) and\n"
+    "  DIR/boots.csv (a row per boot).  Exit: 0, 1 unreadable or malformed input, 2 usage error.\n",
+};
+
+/* ---------------------------------------------------------------- results.csv */
+
+/* The column order of results.csv: what the run was, the workload
+ * parameters, the metrics, then status and bookkeeping. */
+static void results_columns(const struct table *t, struct table *order)
+{
+    static const char *const head[] = { "sched", "smp", "boot", "run", "bench", NULL };
+    static const char *const tail[] = { "cpus", "status", "reason", "oversubscribed", "log", NULL };
+    for (int i = 0; head[i]; i++)
+        table_add_col(order, head[i]);
+    for (int pass = 0; pass < 2; pass++)
+        for (size_t c = 0; c < t->ncols; c++)
+            if (!is_fixed_column(t->col[c]) && is_metric_key(t->col[c]) == (pass == 1))
+                table_add_col(order, t->col[c]);
+    for (int i = 0; tail[i]; i++)
+        table_add_col(order, tail[i]);
+}
+
+static void write_rows(FILE *f, const struct table *t, const struct table *cols)
+{
+    int *order = xcalloc(cols->ncols + 1, sizeof(int));
+    for (size_t c = 0; c < cols->ncols; c++)
+        order[c] = table_col(t, cols->col[c]);
+    for (size_t c = 0; c < cols->ncols; c++) {
+        if (c)
+            fputc(',', f);
+        csv_field(f, cols->col[c]);
+    }
+    fputc('\n', f);
+    for (size_t r = 0; r < t->nrows; r++) {
+        for (size_t c = 0; c < cols->ncols; c++) {
+            if (c)
+                fputc(',', f);
+            csv_field(f, table_get(t, r, order[c]));
+        }
+        fputc('\n', f);
+    }
+    free(order);
+}
+
+/* Writes t as CSV in the results.csv column order, through PATH.part. */
+static int write_results(const struct table *t, const char *path)
+{
+    struct table cols = { 0 };
+    results_columns(t, &cols);
+    char *part = xasprintf("%s.part", path);
+    FILE *f = fopen(part, "w");
+    int bad = 1;
+    if (!f) {
+        errorf("%s: %s", part, strerror(errno));
+    } else {
+        write_rows(f, t, &cols);
+        bad = ferror(f);
+        bad |= fclose(f);
+        if (!bad)
+            bad = rename(part, path);
+        if (bad)
+            errorf("%s: cannot write", path);
+    }
+    free(part);
+    table_free(&cols);
+    return bad ? 1 : 0;
+}
+
+/* The value every ok row of this workload has in column c, or NULL when
+ * they disagree or some lack it. */
+static const char *agreed_value(const struct table *t, int c, const char *bench)
+{
+    int bc = table_col(t, "bench"), sc = table_col(t, "status");
+    const char *agreed = NULL;
+    for (size_t q = 0; q < t->nrows; q++) {
+        if (!streq(table_get(t, q, bc), bench) || !streq(table_get(t, q, sc), "ok"))
+            continue;
+        const char *v = table_get(t, q, c);
+        if (!v || (agreed && strcmp(agreed, v)))
+            return NULL;
+        agreed = v;
+    }
+    return agreed;
+}
+
+/* Keys on the matrix's kernel command line or swept across boots: a failed
+ * row has its own value of each (or none), never one copied from other runs. */
+static bool command_line_key(const struct matrix *m, const char *key)
+{
+    for (size_t i = 0; i < m->nsweep; i++)
+        if (strcmp(m->sweep[i], key) == 0)
+            return true;
+    struct expectation e;
+    expectation_parse(&e, m->cmdline);
+    bool found = false;
+    for (size_t i = 0; i < e.nparams && !found; i++)
+        found = strcmp(e.key[i], key) == 0;
+    expectation_free(&e);
+    return found;
+}
+
+/* Failed rows carry only the parameters given on the command line; the
+ * kernel prints its defaults too (datasize=100...).  Fill a missing default
+ * of a failed row when every ok row of that workload agrees; never a
+ * command-line key, a counter (tasks_started...) or a metric. */
+static void fill_defaults(struct table *t, const struct matrix *m)
+{
+    int bc = table_col(t, "bench"), sc = table_col(t, "status");
+    for (size_t c = 0; c < t->ncols; c++) {
+        const char *name = t->col[c];
+        if (is_fixed_column(name) || is_metric_key(name) || is_counter_key(name) || command_line_key(m, name))
+            continue;
+        for (size_t r = 0; r < t->nrows; r++) {
+            if (table_get(t, r, (int)c) || streq(table_get(t, r, sc), "ok"))
+                continue;
+            const char *agreed = agreed_value(t, (int)c, table_get(t, r, bc));
+            if (agreed) {
+                char *copy = xstrdup(agreed);
+                table_set(t, r, (int)c, copy);
+                free(copy);
+            }
+        }
+    }
+}
+
+/* ---------------------------------------------------------------- one boot */
+
+/* The last line of QEMU's stderr that is not the wrapper's "run: " note. */
+static char *last_line_of(const char *path)
+{
+    size_t len;
+    char *buf = read_file(path, &len);
+    if (!buf)
+        return NULL;
+    char *last = NULL;
+    char *save = NULL;
+    for (char *line = strtok_r(buf, "\n", &save); line; line = strtok_r(NULL, "\n", &save))
+        if (strncmp(line, "run: ", 5) != 0 || !last)
+            last = line;
+    char *out = last ? xstrndup(last, strlen(last) > 160 ? 160 : strlen(last)) : NULL;
+    for (char *c = out; c && *c; c++)
+        if ((unsigned char)*c < 0x20 || (unsigned char)*c >= 0x7f)
+            *c = '?';
+    free(buf);
+    return out;
+}
+
+/* logs/NAME.rc: "rc=<status> wall_s=<s> oversubscribed=<yes|no>". */
+struct rc_file {
+    long rc, wall;
+    char over[16];
+};
+
+static void read_rc_file(const char *path, struct rc_file *rf)
+{
+    size_t len = 0;
+    char *buf = read_file(path, &len);
+    rf->rc = rf->wall = -1;
+    snprintf(rf->over, sizeof(rf->over), "unknown");
+    if (!buf)
+        return;
+    char *p;
+    if ((p = strstr(buf, "rc=")))
+        sscanf(p + 3, "%ld", &rf->rc);
+    if ((p = strstr(buf, "wall_s=")))
+        sscanf(p + 7, "%ld", &rf->wall);
+    if ((p = strstr(buf, "oversubscribed=")))
+        sscanf(p + 15, "%15[a-z]", rf->over);
+    free(buf);
+}
+
+/* One line of jobs.txt: "NAME SCHED SMP BOOT [key=value...]". */
+struct job {
+    char *name, *sched;
+    long smp, boot;
+    const char *extra;   /* the words after the four fields */
+};
+
+/* NAME becomes logs/NAME.log: one file name (NAME_MAX, 255 bytes, with ".log"). */
+#define MAX_JOB_NAME 250
+
+/* The next space-separated word of *p (allocated), or NULL at the end. */
+static char *next_word(const char **p)
+{
+    while (**p == ' ' || **p == '\t')
+        (*p)++;
+    size_t n = strcspn(*p, " \t");
+    if (!n)
+        return NULL;
+    char *w = xstrndup(*p, n);
+    *p += n;
+    return w;
+}
+
+static void job_free(struct job *j)
+{
+    free(j->name);
+    free(j->sched);
+    memset(j, 0, sizeof(*j));
+}
+
+/* Parses a jobs.txt line; returns NULL or why it is not one (allocated). */
+static char *parse_job(const char *line, struct job *j)
+{
+    memset(j, 0, sizeof(*j));
+    const char *p = line;
+    j->name = next_word(&p);
+    j->sched = next_word(&p);
+    char *smp = next_word(&p), *boot = next_word(&p);
+    char *why = NULL;
+    if (!boot || !parse_long(smp, &j->smp) || !parse_long(boot, &j->boot))
+        why = xstrdup("expected NAME SCHED SMP BOOT [KEY=VALUE...]");
+    else if (strlen(j->name) > MAX_JOB_NAME || strchr(j->name, '/'))
+        why = xasprintf("boot name of %zu characters%s: logs/NAME.log needs a name of at most %d characters and no '/'",
+                        strlen(j->name), strchr(j->name, '/') ? " with a '/'" : "", MAX_JOB_NAME);
+    free(smp);
+    free(boot);
+    j->extra = p;
+    if (why)
+        job_free(j);
+    return why;
+}
+
+static const char *const boot_cols[] = { "name", "sched", "smp", "boot", "rc", "verdict", "reason", "ok_results",
+                                         "failed_results", "expected", "wall_s", "oversubscribed", "boot_line", NULL };
+
+static void set_number(struct table *t, size_t r, const char *col, long n, bool known)
+{
+    char buf[32];
+    snprintf(buf, sizeof(buf), "%ld", n);
+    table_setn(t, r, col, known ? buf : NULL);
+}
+
+/* The boots.csv row of one boot. */
+static void add_boot_row(struct table *boots, const struct job *j, const struct rc_file *rf, const struct boot_verdict *v)
+{
+    size_t r = table_add_row(boots);
+    table_setn(boots, r, "name", j->name);
+    table_setn(boots, r, "sched", j->sched);
+    set_number(boots, r, "smp", j->smp, true);
+    set_number(boots, r, "boot", j->boot, true);
+    table_setn(boots, r, "rc", "none");
+    if (rf->rc >= 0)
+        set_number(boots, r, "rc", rf->rc, true);
+    table_setn(boots, r, "verdict", v->ok ? "ok" : "failed");
+    table_setn(boots, r, "reason", v->reason);
+    set_number(boots, r, "ok_results", (long)v->ok_rows, true);
+    set_number(boots, r, "failed_results", (long)v->failed_rows, true);
+    set_number(boots, r, "expected", (long)v->expected, true);
+    set_number(boots, r, "wall_s", rf->wall, rf->wall >= 0);
+    table_setn(boots, r, "oversubscribed", rf->over);
+    table_setn(boots, r, "boot_line", v->boot_line);
+}
+
+/* The expectation of one boot: the matrix's command line and the boot's own words. */
+static void job_expectation(const struct matrix *m, const char *extra, struct expectation *e)
+{
+    char *cmd = xasprintf("%s%s", m->cmdline ? m->cmdline : "", extra);
+    expectation_parse(e, cmd);
+    if (m->sweep_known)
+        expectation_set_sweep(e, m->sweep, m->nkernel);
+    free(cmd);
+}
+
+/* Parses one boot's logs into results and boots; returns whether it was ok. */
+static bool collect_job(const char *dir, const struct matrix *m, const struct job *j, struct table *results,
+                        struct table *boots)
+{
+    struct expectation e;
+    job_expectation(m, j->extra, &e);
+    char *rcpath = xasprintf("%s/logs/%s.rc", dir, j->name);
+    char *logpath = xasprintf("%s/logs/%s.log", dir, j->name);
+    char *errpath = xasprintf("%s/logs/%s.err", dir, j->name);
+    struct rc_file rf;
+    read_rc_file(rcpath, &rf);
+    size_t llen = 0;
+    char *log = read_file(logpath, &llen);
+    char *err_tail = last_line_of(errpath);
+    struct boot_desc bd = { j->name, j->sched, j->smp, j->boot, (int)rf.rc, rf.over, err_tail };
+    struct boot_verdict v;
+    collect_boot(&bd, log ? log : "", log ? llen : 0, &e, results, &v);
+    add_boot_row(boots, j, &rf, &v);
+    bool ok = v.ok;
+    boot_verdict_free(&v);
+    expectation_free(&e);
+    free(err_tail);
+    free(log);
+    free(rcpath);
+    free(logpath);
+    free(errpath);
+    return ok;
+}
+
+/* ---------------------------------------------------------------- jobs.txt */
+
+/* collect writes a row per expected run: a matrix that claims more than
+ * this in all is refused rather than written out. */
+#define MAX_MATRIX_RUNS 1000000
+
+struct jobs {
+    struct job *j;
+    size_t n;
+};
+
+static void jobs_free(struct jobs *js)
+{
+    for (size_t i = 0; i < js->n; i++)
+        job_free(&js->j[i]);
+    free(js->j);
+}
+
+/* How many runs one boot must report; 0 with *why when it cannot be counted
+ * (bad runs=, too many; an unknown workload set counts as 0 without a why). */
+static size_t job_runs(const struct matrix *m, const char *extra, char **why)
+{
+    struct expectation e;
+    job_expectation(m, extra, &e);
+    size_t n = expectation_count(&e, why);
+    expectation_free(&e);
+    return n;
+}
+
+/* Reads every line of jobs.txt (buf, NUL-terminated; modified) and checks
+ * what the matrix claims.  Returns 0 or 1 after an error naming the line. */
+static int read_jobs(const char *dir, const struct matrix *m, char *buf, size_t len, struct jobs *js)
+{
+    size_t total = 0, lineno = 0;
+    memset(js, 0, sizeof(*js));
+    if (strlen(buf) != len) {
+        errorf("%s/jobs.txt: NUL bytes in it (not a jobs.txt written by tools/schedlab)", dir);
+        return 1;
+    }
+    for (char *line = buf, *next; line && *line; line = next) {
+        next = strchr(line, '\n');
+        if (next)
+            *next++ = '\0';
+        lineno++;
+        if (line[strspn(line, " \t\r")] == '\0' || line[0] == '#')
+            continue;
+        line[strcspn(line, "\r")] = '\0';
+        struct job j;
+        char *why = parse_job(line, &j);
+        size_t runs = why ? 0 : job_runs(m, j.extra, &why);
+        total += runs;
+        if (!why && total > MAX_MATRIX_RUNS)
+            why = xasprintf("the matrix asks for more than %d runs in all", MAX_MATRIX_RUNS);
+        if (why) {
+            errorf("%s/jobs.txt:%zu: %s", dir, lineno, why);
+            free(why);
+            job_free(&j);
+            return 1;
+        }
+        js->j = xrealloc(js->j, (js->n + 1) * sizeof(*js->j));
+        js->j[js->n++] = j;
+    }
+    return 0;
+}
+
+/* ---------------------------------------------------------------- the verb */
+
+static int write_outputs(const char *dir, const struct table *results, const struct table *boots, size_t nboots,
+                         size_t nbad)
+{
+    char *rpath = xasprintf("%s/results.csv", dir), *bpath = xasprintf("%s/boots.csv", dir);
+    int rc = write_results(results, rpath);
+    if (!rc) {
+        FILE *f = fopen(bpath, "w");
+        if (!f || table_write_csv(boots, f) != 0)
+            rc = 1, errorf("%s: cannot write", bpath);
+        if (f && fclose(f) != 0)
+            rc = 1;
+    }
+    size_t okrows = 0;
+    int sc = table_col(results, "status");
+    for (size_t r = 0; r < results->nrows; r++)
+        okrows += streq(table_get(results, r, sc), "ok");
+    if (!rc)
+        fprintf(stderr, "collect: %zu boots (%zu failed), %zu result rows (%zu ok, %zu not ok) -> %s\n", nboots, nbad,
+                results->nrows, okrows, results->nrows - okrows, rpath);
+    free(rpath);
+    free(bpath);
+    return rc;
+}
+
+/* The matrix's own command line must be one the runs can be counted for. */
+static int check_matrix(const char *dir, const struct matrix *m)
+{
+    char *why = NULL;
+    job_runs(m, "", &why);
+    if (!why)
+        return 0;
+    errorf("%s/matrix.txt: %s", dir, why);
+    free(why);
+    return 1;
+}
+
+static int collect_dir(const char *dir)
+{
+    char *jpath = xasprintf("%s/jobs.txt", dir);
+    size_t jlen;
+    struct matrix m;
+    bool have_matrix = read_matrix(dir, &m);
+    char *buf = read_file(jpath, &jlen);
+    struct jobs js = { 0 };
+    int rc = 1;
+    if (!have_matrix || !buf)
+        errorf("%s/%s: cannot be read (not a schedlab run directory?)", dir, have_matrix ? "jobs.txt" : "matrix.txt");
+    else if (check_matrix(dir, &m) == 0 && read_jobs(dir, &m, buf, jlen, &js) == 0) {
+        struct table results = { 0 }, boots = { 0 };
+        for (int i = 0; boot_cols[i]; i++)
+            table_add_col(&boots, boot_cols[i]);
+        size_t nbad = 0;
+        for (size_t i = 0; i < js.n; i++)
+            nbad += !collect_job(dir, &m, &js.j[i], &results, &boots);
+        fill_defaults(&results, &m);
+        rc = write_outputs(dir, &results, &boots, js.n, nbad);
+        table_free(&results);
+        table_free(&boots);
+    }
+    jobs_free(&js);
+    matrix_free(&m);
+    free(buf);
+    free(jpath);
+    return rc;
+}
+
+int cmd_collect(int argc, char **argv)
+{
+    struct opts o;
+    int rc = cli_parse(argc, argv, &o, &spec);
+    if (!rc && o.ndirs != 1)
+        rc = usage_error("%s", "collect needs exactly one results directory");
+    if (!rc)
+        rc = collect_dir(o.dirs[0]);
+    cli_free(&o);
+    return cli_exit(rc);
+}

@@ -1,0 +1,13 @@
+/* The verbs of schedlab-tool, one file each (cmd_<verb>.c); main.c dispatches. */
+#ifndef SCHEDLAB_CMDS_H
+#define SCHEDLAB_CMDS_H
+
+int cmd_collect(int argc, char **argv);
+int cmd_parse(int argc, char **argv);
+int cmd_table(int argc, char **argv);
+int cmd_compare(int argc, char **argv);
+int cmd_plot(int argc, char **argv);
+int cmd_failures(int argc, char **argv);
+int cmd_seed_table(int argc, char **argv);
+
+#endif
