@@ -91,6 +91,11 @@ static int select_benches(const char *v, const struct bench **out)
     while (*v) {
         const char *end = strchr(v, ',');
         size_t len = end ? (size_t)(end - v) : strlen(v);
+        if ((len == 3 && strncmp(v, "all", 3) == 0) || (len == 4 && strncmp(v, "list", 4) == 0)) {
+            char why[32];
+            snprintf(why, sizeof(why), "%.*s stands alone", (int)len, v);
+            cmdline_error("bench", why);
+        }
         const struct bench *b = find_bench(v, len);
         if (!b)
             unknown_bench(v, len);
