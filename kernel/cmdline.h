@@ -59,7 +59,8 @@ struct cmdline_key {
 #define CMDLINE_KEY_INT_LIST_AUTO(n, lo, hi, count, h)                                                      \
     { .name = n, .type = CMDLINE_INT_LIST, .flags = CMDLINE_AUTO, .min = (lo), .max = (hi),               \
       .max_values = (count), .help = h }
-#define CMDLINE_KEY_CHOICE(n, d, list, h) { .name = n, .type = CMDLINE_CHOICE, .def_text = d, .choices = list, .help = h }
+#define CMDLINE_KEY_CHOICE(n, d, list, h) \
+    { .name = n, .type = CMDLINE_CHOICE, .def_text = d, .choices = list, .help = h }
 #define CMDLINE_KEY_CPU_LIST_AUTO(n, h) \
     { .name = n, .type = CMDLINE_CPU_LIST, .flags = CMDLINE_AUTO, .min = 0, .max = MAX_CPUS - 1, .help = h }
 

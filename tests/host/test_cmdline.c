@@ -128,7 +128,8 @@ static void test_int_lists(void **state)
     parse("nice=0,20");
     expect_error(cmdline_key_int_list(&keys[K_NICE], n, 4), "error: nice=0,20: 20 is out of range -20..19");
     parse("nice=0,x");
-    expect_error(cmdline_key_int_list(&keys[K_NICE], n, 4), "error: nice=0,x: expected a comma-separated list of integers -20..19");
+    expect_error(cmdline_key_int_list(&keys[K_NICE], n, 4),
+                 "error: nice=0,x: expected a comma-separated list of integers -20..19");
     parse("nice=-");
     expect_error(cmdline_key_int_list(&keys[K_NICE], n, 4), "nice=-: expected");
     parse("nice=1,");
@@ -178,7 +179,8 @@ static void test_bad_tables_panic(void **state)
     expect_panic(cmdline_register("t3", bad_list, 1), "default '1,,2'");
     static const struct cmdline_key bad_choice[] = { CMDLINE_KEY_CHOICE("x", "fiber", modes, "x") };
     expect_panic(cmdline_register("t4", bad_choice, 1), "default 'fiber': expected one of process|thread");
-    static const struct cmdline_key twice[] = { CMDLINE_KEY_UINT("x", 1, 1, 2, "a"), CMDLINE_KEY_UINT("x", 1, 1, 2, "b") };
+    static const struct cmdline_key twice[] = { CMDLINE_KEY_UINT("x", 1, 1, 2, "a"),
+                                                CMDLINE_KEY_UINT("x", 1, 1, 2, "b") };
     expect_panic(cmdline_register("t5", twice, 2), "t5 declares key x twice");
     static const struct cmdline_key quote[] = { CMDLINE_KEY_UINT("x", 1, 1, 2, "a \"quoted\" word") };
     expect_panic(cmdline_register("t6", quote, 1), "double quote");

@@ -30,7 +30,8 @@ static void test_percentiles_nearest_rank(void **state)
     assert_int_equal(s.p999, 999000);
     assert_int_equal(s.max, 1000000);
     latrec_format(line, sizeof(line), &s);
-    assert_string_equal(line, " samples=1000 p50_us=500.0 p90_us=900.0 p99_us=990.0 p999_us=999.0 max_us=1000.0 dropped=0");
+    assert_string_equal(line,
+                        " samples=1000 p50_us=500.0 p90_us=900.0 p99_us=990.0 p999_us=999.0 max_us=1000.0 dropped=0");
 }
 
 /* The bug: on o1 at 8 vCPUs a wake-up waited more than 4.29 s and the line said p99_us=4294967.3. */
