@@ -1,5 +1,6 @@
-/* Parsing and validating the kernel command line (see cmdline.h). */
+/* Splitting the kernel command line into words and reading keys through their table entries (see cmdline.h). */
 #include "cmdline.h"
+#include "cmdline_internal.h"
 #include "lib.h"
 
 #define CMDLINE_MAX_LEN 1024
@@ -12,8 +13,10 @@ static char buffer[CMDLINE_MAX_LEN];
 static char raw[CMDLINE_MAX_LEN];
 static struct word words[CMDLINE_MAX_WORDS];
 static int nwords;
+static bool suite_defaults;
 
 const char *cmdline_raw(void) { return raw; }
+void cmdline_use_suite_defaults(bool on) { suite_defaults = on; }
 
 void cmdline_error(const char *key, const char *why)
 {
@@ -25,6 +28,39 @@ void cmdline_error(const char *key, const char *why)
     else
         kprintf("error: %s\n", why);
     machine_exit(EXIT_ERROR);
+}
+
+void cmdline_range_error(const char *key, int64_t v, int64_t min, int64_t max)
+{
+    char why[96];
+    cmdline_format_range(why, sizeof(why), v, min, max);
+    cmdline_error(key, why);
+}
+
+static void word_error(const char *fmt, const char *w) __attribute__((noreturn));
+static void word_error(const char *fmt, const char *w)
+{
+    kprintf(fmt, w);
+    machine_exit(EXIT_ERROR);
+}
+
+/* Adds one word (already cut out of buffer); malformed or repeated words are errors. */
+static void add_word(char *w)
+{
+    char *eq = strchr(w, '=');
+    if (!eq || eq == w)
+        word_error("error: '%s': expected key=value\n", w);
+    *eq = 0;
+    if (!eq[1])
+        word_error("error: %s=: missing value\n", w);
+    for (int i = 0; i < nwords; i++)
+        if (strcmp(words[i].key, w) == 0)
+            word_error("error: %s: given twice\n", w);
+    if (nwords == CMDLINE_MAX_WORDS) {
+        kprintf("error: more than %d words on the kernel command line\n", CMDLINE_MAX_WORDS);
+        machine_exit(EXIT_ERROR);
+    }
+    words[nwords++] = (struct word){ w, eq + 1 };
 }
 
 void cmdline_parse(const char *s)
@@ -47,26 +83,7 @@ void cmdline_parse(const char *s)
             p++;
         if (*p)
             *p++ = 0;
-        char *eq = strchr(w, '=');
-        if (!eq || eq == w) {
-            kprintf("error: '%s': expected key=value\n", w);
-            machine_exit(EXIT_ERROR);
-        }
-        *eq = 0;
-        if (!eq[1]) {
-            kprintf("error: %s=: missing value\n", w);
-            machine_exit(EXIT_ERROR);
-        }
-        for (int i = 0; i < nwords; i++)
-            if (strcmp(words[i].key, w) == 0) {
-                kprintf("error: %s: given twice\n", w);
-                machine_exit(EXIT_ERROR);
-            }
-        if (nwords == CMDLINE_MAX_WORDS) {
-            kprintf("error: more than %d words on the kernel command line\n", CMDLINE_MAX_WORDS);
-            machine_exit(EXIT_ERROR);
-        }
-        words[nwords++] = (struct word){ w, eq + 1 };
+        add_word(w);
     }
 }
 
@@ -78,124 +95,119 @@ const char *cmdline_get(const char *key)
     return NULL;
 }
 
-/* Parses one unsigned decimal number from s up to a ',' or '-' or end; returns the end or NULL. */
-static const char *parse_uint(const char *s, uint32_t *out)
+int cmdline_word_count(void) { return nwords; }
+const char *cmdline_word_key(int i) { return words[i].key; }
+
+/* ---- getters ---- */
+
+/* A getter of the wrong type, or of a table nobody registered, is a kernel bug. */
+static void check_key(const struct cmdline_key *k, enum cmdline_type type)
 {
-    uint64_t v = 0;
-    if (*s < '0' || *s > '9')
+    if (k->type != type)
+        panic("cmdline: key %s is a %s, read as a %s", k->name, cmdline_type_name(k->type), cmdline_type_name(type));
+    if (!cmdline_registered(k))
+        panic("cmdline: key %s read before its table was registered", k->name);
+}
+
+bool cmdline_given(const struct cmdline_key *k) { return cmdline_get(k->name) != NULL; }
+
+/* The value given, else the default text (the suite's when it has one and suite defaults are on). */
+static const char *text_or_default(const struct cmdline_key *k)
+{
+    const char *v = cmdline_get(k->name);
+    if (v)
+        return v;
+    if ((k->flags & CMDLINE_AUTO) && k->type != CMDLINE_UINT)
         return NULL;
-    for (; *s >= '0' && *s <= '9'; s++) {
-        v = v * 10 + (uint64_t)(*s - '0');
-        if (v > 0xffffffffu)
-            return NULL;
-    }
-    *out = (uint32_t)v;
-    return s;
+    return suite_defaults && k->suite_text ? k->suite_text : k->def_text;
 }
 
-static void check_range(const char *key, uint32_t v, uint32_t min, uint32_t max)
+static uint32_t uint_value(const struct cmdline_key *k, uint32_t def)
 {
-    if (v < min || v > max) {
-        char why[80];
-        snprintf(why, sizeof(why), "%u is out of range %u..%u", v, min, max);
-        cmdline_error(key, why);
-    }
-}
-
-uint32_t cmdline_uint(const char *key, uint32_t def, uint32_t min, uint32_t max)
-{
-    const char *v = cmdline_get(key);
+    const char *v = cmdline_get(k->name);
     if (!v)
         return def;
     uint32_t n;
-    const char *end = parse_uint(v, &n);
-    if (!end || *end)
-        cmdline_error(key, "not an unsigned integer");
-    check_range(key, n, min, max);
+    char why[96];
+    if (cmdline_parse_uint_value(k, v, &n, why, sizeof(why)) != 0)
+        cmdline_error(k->name, why);
     return n;
 }
 
-int cmdline_uint_list(const char *key, const char *def, uint32_t min, uint32_t max, uint32_t *out, int max_n)
+uint32_t cmdline_key_uint(const struct cmdline_key *k)
 {
-    const char *v = cmdline_get(key);
-    if (!v)
-        v = def;
-    int n = 0;
-    for (;;) {
-        uint32_t x;
-        const char *end = parse_uint(v, &x);
-        if (!end || (*end && *end != ','))
-            cmdline_error(key, "expected a comma-separated list of unsigned integers");
-        if (n == max_n) {
-            char why[64];
-            snprintf(why, sizeof(why), "more than %d values", max_n);
-            cmdline_error(key, why);
-        }
-        check_range(key, x, min, max);
-        out[n++] = x;
-        if (!*end)
-            return n;
-        v = end + 1;
-    }
+    check_key(k, CMDLINE_UINT);
+    if (k->flags & CMDLINE_AUTO)
+        panic("cmdline: key %s has a computed default: read it with cmdline_key_uint_auto", k->name);
+    return uint_value(k, (uint32_t)(suite_defaults ? k->suite_def : k->def));
 }
 
-int cmdline_choice(const char *key, const char *def, const char *const *choices)
+uint32_t cmdline_key_uint_auto(const struct cmdline_key *k, uint32_t automatic)
 {
-    const char *v = cmdline_get(key);
-    if (!v)
-        v = def;
-    for (int i = 0; choices[i]; i++)
-        if (strcmp(v, choices[i]) == 0)
-            return i;
-    char why[160];
-    int len = snprintf(why, sizeof(why), "expected one of");
-    for (int i = 0; choices[i] && len < (int)sizeof(why); i++)
-        len += snprintf(why + len, sizeof(why) - len, "%s%s", i ? "|" : " ", choices[i]);
-    cmdline_error(key, why);
+    check_key(k, CMDLINE_UINT);
+    if (!(k->flags & CMDLINE_AUTO))
+        panic("cmdline: key %s has a fixed default: read it with cmdline_key_uint", k->name);
+    return uint_value(k, automatic);
 }
 
-cpumask_t cmdline_cpu_list(const char *key, int ncpus)
+static void check_list_room(const struct cmdline_key *k, int size)
 {
-    const char *v = cmdline_get(key);
+    if (size < k->max_values)
+        panic("cmdline: key %s takes %d values, the reader has room for %d", k->name, k->max_values, size);
+}
+
+int cmdline_key_uint_list(const struct cmdline_key *k, uint32_t *out, int size)
+{
+    check_key(k, CMDLINE_UINT_LIST);
+    check_list_room(k, size);
+    const char *v = text_or_default(k);
+    char why[96];
+    int n = cmdline_parse_uint_list(k, v, out, why, sizeof(why));
+    if (n < 0)
+        cmdline_error(k->name, why);
+    return n;
+}
+
+int cmdline_key_int_list(const struct cmdline_key *k, int32_t *out, int size)
+{
+    check_key(k, CMDLINE_INT_LIST);
+    check_list_room(k, size);
+    const char *v = text_or_default(k);
     if (!v)
         return 0;
-    cpumask_t mask = 0;
-    for (;;) {
-        uint32_t a, b;
-        const char *end = parse_uint(v, &a);
-        if (!end)
-            cmdline_error(key, "expected a CPU list such as 0 or 0,2-3");
-        b = a;
-        if (*end == '-') {
-            end = parse_uint(end + 1, &b);
-            if (!end || b < a)
-                cmdline_error(key, "bad CPU range");
-        }
-        if (*end && *end != ',')
-            cmdline_error(key, "expected a CPU list such as 0 or 0,2-3");
-        if (b >= (uint32_t)ncpus) {
-            char why[64];
-            snprintf(why, sizeof(why), "cpu %u is not online (%d online)", b, ncpus);
-            cmdline_error(key, why);
-        }
-        for (uint32_t c = a; c <= b; c++)
-            mask |= CPU_BIT(c);
-        if (!*end)
-            return mask;
-        v = end + 1;
-    }
+    char why[96];
+    int n = cmdline_parse_int_list(k, v, out, why, sizeof(why));
+    if (n < 0)
+        cmdline_error(k->name, why);
+    return n;
 }
 
-void cmdline_reject_unknown(const char *const *const *key_lists)
+int cmdline_key_choice(const struct cmdline_key *k)
 {
-    for (int i = 0; i < nwords; i++) {
-        bool known = false;
-        for (int l = 0; key_lists[l] && !known; l++)
-            for (int k = 0; key_lists[l][k] && !known; k++)
-                known = strcmp(words[i].key, key_lists[l][k]) == 0;
-        if (!known) {
-            kprintf("error: %s=%s: unknown key for this run\n", words[i].key, words[i].value);
-            machine_exit(EXIT_ERROR);
-        }
-    }
+    check_key(k, CMDLINE_CHOICE);
+    char why[160];
+    int i = cmdline_parse_choice(k, text_or_default(k), why, sizeof(why));
+    if (i < 0)
+        cmdline_error(k->name, why);
+    return i;
+}
+
+cpumask_t cmdline_key_cpu_list(const struct cmdline_key *k, int ncpus)
+{
+    check_key(k, CMDLINE_CPU_LIST);
+    const char *v = text_or_default(k);
+    if (!v)
+        return 0;
+    cpumask_t mask;
+    char why[96];
+    if (cmdline_parse_cpu_list(k, v, ncpus, &mask, why, sizeof(why)) != 0)
+        cmdline_error(k->name, why);
+    return mask;
+}
+
+const char *cmdline_key_text(const struct cmdline_key *k)
+{
+    if (!cmdline_registered(k))
+        panic("cmdline: key %s read before its table was registered", k->name);
+    return text_or_default(k);
 }

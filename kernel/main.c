@@ -1,8 +1,9 @@
 /*
  * kmain: the boot CPU's C entry.  Order matters: per-CPU data and the console
  * first (so everything after can print and panic), then memory, the command
- * line, clocks, the scheduler, the other CPUs, and finally the task that runs
- * the workloads while this CPU becomes its idle task.
+ * line, clocks, the scheduler, the other CPUs, and finally the first task
+ * (whatever registered itself with KERNEL_INIT_TASK: the workload runner)
+ * while this CPU becomes its idle task.
  */
 #include "types.h"
 #include "cpu.h"
@@ -12,9 +13,9 @@
 #include "lib.h"
 #include "x86.h"
 #include "cmdline.h"
+#include "config.h"
+#include "init.h"
 #include "sched_core.h"
-#include "../sched/sched.h"
-#include "../workloads/bench.h"
 
 #define MULTIBOOT_BOOTLOADER_MAGIC 0x2badb002
 #define MB_FLAG_MEM 0x001
@@ -32,6 +33,13 @@ struct multiboot_mmap_entry {
     uint64_t base, length;
     uint32_t type;
 } __attribute__((packed));
+
+/* The kernel's own keys; the first task registers and reads the rest. */
+enum { KEY_WATCHDOG };
+static const struct cmdline_key kernel_keys[] = {
+    [KEY_WATCHDOG] = CMDLINE_KEY_UINT("watchdog", DEFAULT_WATCHDOG_S, 0, 86400,
+                                      "exit 3 when nothing progresses for this many seconds (0: off)"),
+};
 
 extern char _end[];
 void console_percpu_ready(void);
@@ -119,7 +127,8 @@ void kmain(uint32_t magic, uint32_t mbi)
      * after the kernel image, where mem_init places the page bitmap. */
     cmdline_parse(kernel_arguments(mb));
     mem_init(regions, nregions, (uintptr_t)_end);
-    watchdog_set_timeout(cmdline_uint("watchdog", DEFAULT_WATCHDOG_S, 0, 86400));
+    cmdline_register("kernel", kernel_keys, ARRAY_SIZE(kernel_keys));
+    watchdog_set_timeout(cmdline_key_uint(&kernel_keys[KEY_WATCHDOG]));
 
     tsc_calibrate();
     lapic_init();
@@ -130,9 +139,9 @@ void kmain(uint32_t magic, uint32_t mbi)
     smp_start_aps();
     lapic_timer_start();
 
-    kprintf("boot: cpus=%d sched=%s hz=%d tsc_khz=%u accel=%s mem_mib=%u lock=%s\n", ncpus_online, scheduler.name,
-            HZ, tsc_khz, detect_accel(), mem_usable_mib(), SPINLOCK_KIND);
-    bench_start();
+    kprintf("boot: cpus=%d sched=%s hz=%d tsc_khz=%u accel=%s mem_mib=%u lock=%s\n", ncpus_online, sched_name(), HZ,
+            tsc_khz, detect_accel(), mem_usable_mib(), SPINLOCK_KIND);
+    init_task_start();
     irq_enable();
     idle_loop();
 }

@@ -1,7 +1,8 @@
 /*
  * vsnprintf for the kernel: %d %i %u %x %X %p %s %c %%, with the flags '-'
- * and '0', a field width, a precision for %s, and the l, ll and z length
- * modifiers.  No floating point: the kernel never touches the FPU, so
+ * and '0', a field width (digits or '*'), a precision for %s (".N" or ".*",
+ * as C: print at most N bytes of the string, which need not be terminated
+ * within them), and the l, ll and z length modifiers.  No floating point: the kernel never touches the FPU, so
  * fractional figures go through fmt_fixed().
  */
 #include "lib.h"
@@ -75,11 +76,25 @@ int vsnprintf(char *buf, size_t size, const char *fmt, va_list ap)
                 break;
         }
         int width = 0, precision = -1;
+        if (*fmt == '*') {
+            fmt++;
+            width = va_arg(ap, int);
+            if (width < 0) {            /* C: a negative '*' width is '-' with that width */
+                left = true;
+                width = -width;
+            }
+        }
         while (*fmt >= '0' && *fmt <= '9')
             width = width * 10 + (*fmt++ - '0');
         if (*fmt == '.') {
             fmt++;
             precision = 0;
+            if (*fmt == '*') {
+                fmt++;
+                precision = va_arg(ap, int);   /* negative: as if there were none */
+                if (precision < 0)
+                    precision = -1;
+            }
             while (*fmt >= '0' && *fmt <= '9')
                 precision = precision * 10 + (*fmt++ - '0');
         }
@@ -111,9 +126,9 @@ int vsnprintf(char *buf, size_t size, const char *fmt, va_list ap)
             const char *s = va_arg(ap, const char *);
             if (!s)
                 s = "(null)";
-            size_t n = strlen(s);
-            if (precision >= 0 && (size_t)precision < n)
-                n = precision;
+            size_t n = 0;               /* never read past the precision: s may be a slice of a longer text */
+            while ((precision < 0 || n < (size_t)precision) && s[n])
+                n++;
             put_padded(&o, s, n, width, left, ' ');
             break;
         }

@@ -35,11 +35,17 @@
 #define MAX_TASKS 64
 #define SPIN_CHECK_EVERY 4096      /* loop iterations between clock reads */
 
-static const char *const cpuhog_params[] = { "tasks", "nice", "seconds", NULL };
+enum { KEY_TASKS, KEY_NICE, KEY_SECONDS };
+static const struct cmdline_key cpuhog_keys[] = {
+    [KEY_TASKS] = CMDLINE_KEY_UINT("tasks", 2, 1, MAX_TASKS, "CPU-bound tasks"),
+    [KEY_NICE] = CMDLINE_KEY_INT_LIST_AUTO("nice", NICE_MIN, NICE_MAX, MAX_TASKS,
+                                           "one nice level per task (default: 0 for every task)"),
+    [KEY_SECONDS] = CMDLINE_KEY_UINT("seconds", 2, 1, 3600, "how long the tasks spin"),
+};
 
 static uint32_t ntasks;
 static uint32_t seconds;
-static int nices[MAX_TASKS];
+static int32_t nices[MAX_TASKS];
 
 struct hog {
     uint64_t runtime_ns;           /* CPU time from the start signal to the deadline */
@@ -49,52 +55,16 @@ static volatile int go;
 static volatile uint64_t deadline_ns;
 static struct waitqueue start_wq = { SPINLOCK_INIT("cpuhog start"), LIST_HEAD_INIT(start_wq.waiters) };
 
-/* Parses nice=: signed decimal integers separated by commas, each -20..19. */
-static int parse_nice_list(const char *v, int *out, int max_n)
-{
-    int n = 0;
-    for (;;) {
-        bool negative = false;
-        if (*v == '-' || *v == '+') {
-            negative = *v == '-';
-            v++;
-        }
-        if (*v < '0' || *v > '9')
-            cmdline_error("nice", "expected a comma-separated list of integers -20..19");
-        int x = 0;
-        while (*v >= '0' && *v <= '9') {
-            x = x * 10 + (*v++ - '0');
-            if (x > 100)
-                break;
-        }
-        if (*v && *v != ',')
-            cmdline_error("nice", "expected a comma-separated list of integers -20..19");
-        if (negative)
-            x = -x;
-        if (x < NICE_MIN || x > NICE_MAX)
-            cmdline_error("nice", "each nice level must be in -20..19");
-        if (n == max_n)
-            cmdline_error("nice", "more values than tasks=");
-        out[n++] = x;
-        if (!*v)
-            return n;
-        v++;
-        if (!*v)
-            cmdline_error("nice", "expected a comma-separated list of integers -20..19");
-    }
-}
-
 static void cpuhog_setup(void)
 {
-    ntasks = cmdline_uint("tasks", 2, 1, MAX_TASKS);
-    seconds = cmdline_uint("seconds", 2, 1, 3600);
-    const char *v = cmdline_get("nice");
-    if (!v) {
+    ntasks = cmdline_key_uint(&cpuhog_keys[KEY_TASKS]);
+    seconds = cmdline_key_uint(&cpuhog_keys[KEY_SECONDS]);
+    int n = cmdline_key_int_list(&cpuhog_keys[KEY_NICE], nices, MAX_TASKS);
+    if (n == 0) {                       /* absent: every task at nice 0 */
         for (uint32_t i = 0; i < ntasks; i++)
             nices[i] = 0;
         return;
     }
-    int n = parse_nice_list(v, nices, (int)ntasks);
     if ((uint32_t)n != ntasks) {
         char why[80];
         snprintf(why, sizeof(why), "%d nice levels for tasks=%u: give one per task", n, ntasks);
@@ -187,7 +157,7 @@ static int cpuhog_run(int run_index)
 static const struct bench cpuhog_bench = {
     .name = "cpuhog",
     .summary = "CPU-bound tasks at given nice levels: CPU share of each (tasks=<n> nice=<list> seconds=<s>)",
-    .params = cpuhog_params,
+    BENCH_KEYS(cpuhog_keys),
     .in_default_suite = false,
     .setup = cpuhog_setup,
     .run = cpuhog_run,

@@ -264,34 +264,77 @@ static void hackbench_once(const struct hb_config *c, uint32_t groups, struct hb
     strlcpy(out->why, r->why, sizeof(out->why));
 }
 
+/* ---- the keys ---- */
+
+/* Keys hackbench and maxgroups share: the same block, at offset *_SHARED in both tables (read_config). */
+enum { K_LOOPS, K_DATASIZE, K_FDS, K_MODE, K_IPC, K_PIPE_SIZE, K_SHARED };
+#define HB_SHARED_KEYS(base)                                                                                \
+    [base + K_DATASIZE] = CMDLINE_KEY_UINT("datasize", 100, MSG_MIN_SIZE, PIPE_MAX_SIZE,                    \
+                                           "bytes per message (at most pipe_size)"),                       \
+    [base + K_FDS] = CMDLINE_KEY_UINT("fds", 20, 1, HB_MAX_FDS, "receivers and senders per group"),       \
+    [base + K_MODE] = MSG_KEY_MODE,                                                                         \
+    [base + K_IPC] = CMDLINE_KEY_CHOICE("ipc", "socket", ipc_names, "each receiver's channel"),            \
+    [base + K_PIPE_SIZE] = MSG_KEY_PIPE_SIZE
+
+enum { HB_GROUPS, HB_SHARED, HB_CORRUPT = HB_SHARED + K_SHARED, HB_DROP };
+static const struct cmdline_key hackbench_keys[] = {
+    [HB_GROUPS] = CMDLINE_KEY_UINT_LIST("groups", "10", "4", 1, HB_MAX_GROUPS, CMDLINE_MAX_LIST,
+                                        "groups, or a list of group counts run one after another"),
+    [HB_SHARED + K_LOOPS] = CMDLINE_KEY_UINT_SUITE("loops", 100, 50, 1, HB_MAX_LOOPS,
+                                                   "messages from each sender to each receiver of its group"),
+    HB_SHARED_KEYS(HB_SHARED),
+    [HB_CORRUPT] = CMDLINE_KEY_UINT("corrupt", 0, 0, HB_MAX_LOOPS,
+                                    "test aid: flip a byte of this message of sender 0 to receiver 0 "
+                                    "(0: off; at most loops)"),
+    [HB_DROP] = CMDLINE_KEY_UINT("drop", 0, 0, HB_MAX_LOOPS,
+                                 "test aid: skip this message of sender 0 to receiver 0 (0: off; at most loops)"),
+};
+
+enum { MG_STEP, MG_LIMIT, MG_SHARED };
+static const struct cmdline_key maxgroups_keys[] = {
+    [MG_STEP] = CMDLINE_KEY_UINT("step", 25, 1, HB_MAX_GROUPS, "first attempt and resolution, in groups"),
+    [MG_LIMIT] = CMDLINE_KEY_UINT("limit", 2000, 1, HB_MAX_GROUPS, "largest attempt, in groups (at least step)"),
+    [MG_SHARED + K_LOOPS] = CMDLINE_KEY_UINT("loops", 10, 1, HB_MAX_LOOPS,
+                                             "messages from each sender to each receiver of its group"),
+    HB_SHARED_KEYS(MG_SHARED),
+};
+
+/* The channel and message keys, from a block laid out as HB_SHARED_KEYS. */
+static void read_config(struct hb_config *c, const struct cmdline_key *k)
+{
+    c->pipe_size = cmdline_key_uint(&k[K_PIPE_SIZE]);
+    c->loops = cmdline_key_uint(&k[K_LOOPS]);
+    c->fds = cmdline_key_uint(&k[K_FDS]);
+    c->datasize = cmdline_key_uint(&k[K_DATASIZE]);
+    if (c->datasize > c->pipe_size)
+        cmdline_error("datasize", "larger than pipe_size: a message must fit the pipe to be written atomically");
+    c->mode = cmdline_key_choice(&k[K_MODE]);
+    c->ipc = cmdline_key_choice(&k[K_IPC]);
+    c->corrupt = c->drop = 0;
+}
+
 /* ---- bench=hackbench ---- */
 
-static const char *const hackbench_keys[] = { "groups", "loops", "datasize", "fds", "mode", "ipc", "pipe_size",
-                                              "corrupt", "drop", NULL };
 static struct hb_config hb_cmdline;
 static uint32_t hb_groups[CMDLINE_MAX_LIST];
 static int hb_ngroups;
 
-static void read_config(struct hb_config *c, uint32_t default_loops, bool fault_keys)
+/* A test aid names one of the loops messages (or 0). */
+static uint32_t read_fault_key(const struct cmdline_key *k, uint32_t loops)
 {
-    c->pipe_size = param_pipe_size();
-    c->loops = cmdline_uint("loops", default_loops, 1, HB_MAX_LOOPS);
-    c->fds = cmdline_uint("fds", 20, 1, HB_MAX_FDS);
-    c->datasize = cmdline_uint("datasize", 100, MSG_MIN_SIZE, PIPE_MAX_SIZE);
-    if (c->datasize > c->pipe_size)
-        cmdline_error("datasize", "larger than pipe_size: a message must fit the pipe to be written atomically");
-    c->mode = param_mode();
-    c->ipc = cmdline_choice("ipc", "socket", ipc_names);
-    c->corrupt = fault_keys ? cmdline_uint("corrupt", 0, 0, c->loops) : 0;
-    c->drop = fault_keys ? cmdline_uint("drop", 0, 0, c->loops) : 0;
+    uint32_t n = cmdline_key_uint(k);
+    if (n > loops)
+        cmdline_range_error(k->name, n, 0, loops);
+    return n;
 }
 
 /* Defaults: rt-tests hackbench (10 groups, 100 loops); the short suite uses 4 groups of 50. */
 static void hackbench_setup(void)
 {
-    bool suite = bench_suite_mode();
-    read_config(&hb_cmdline, suite ? 50 : 100, true);
-    hb_ngroups = cmdline_uint_list("groups", suite ? "4" : "10", 1, HB_MAX_GROUPS, hb_groups, CMDLINE_MAX_LIST);
+    read_config(&hb_cmdline, &hackbench_keys[HB_SHARED]);
+    hb_cmdline.corrupt = read_fault_key(&hackbench_keys[HB_CORRUPT], hb_cmdline.loops);
+    hb_cmdline.drop = read_fault_key(&hackbench_keys[HB_DROP], hb_cmdline.loops);
+    hb_ngroups = cmdline_key_uint_list(&hackbench_keys[HB_GROUPS], hb_groups, CMDLINE_MAX_LIST);
 }
 
 static int format_config(char *buf, size_t size, const struct hb_config *c)
@@ -334,7 +377,7 @@ static int hackbench_run(int run_index)
 static const struct bench hackbench_bench = {
     .name = "hackbench",
     .summary = "groups of senders and receivers over sockets or pipes (Russell 2001, rt-tests)",
-    .params = hackbench_keys,
+    BENCH_KEYS(hackbench_keys),
     .in_default_suite = true,
     .setup = hackbench_setup,
     .run = hackbench_run,
@@ -343,16 +386,14 @@ BENCH(hackbench_bench);
 
 /* ---- bench=maxgroups ---- */
 
-static const char *const maxgroups_keys[] = { "step", "limit", "loops", "datasize", "fds", "mode", "ipc",
-                                              "pipe_size", NULL };
 static struct hb_config mg_config;
 static uint32_t mg_step, mg_limit;
 
 static void maxgroups_setup(void)
 {
-    read_config(&mg_config, 10, false);
-    mg_step = cmdline_uint("step", 25, 1, HB_MAX_GROUPS);
-    mg_limit = cmdline_uint("limit", 2000, 1, HB_MAX_GROUPS);
+    read_config(&mg_config, &maxgroups_keys[MG_SHARED]);
+    mg_step = cmdline_key_uint(&maxgroups_keys[MG_STEP]);
+    mg_limit = cmdline_key_uint(&maxgroups_keys[MG_LIMIT]);
     if (mg_limit < mg_step)
         cmdline_error("limit", "smaller than step");
 }
@@ -426,7 +467,7 @@ static int maxgroups_run(int run_index)
 static const struct bench maxgroups_bench = {
     .name = "maxgroups",
     .summary = "hackbench with more and more groups until memory runs out (seed: max groups)",
-    .params = maxgroups_keys,
+    BENCH_KEYS(maxgroups_keys),
     .in_default_suite = false,
     .setup = maxgroups_setup,
     .run = maxgroups_run,

@@ -24,10 +24,17 @@
 #include "../kernel/time.h"
 #include "../kernel/sched_core.h"
 
-static const char *const lat_ctx_keys[] = { "procs", "size", "loops", "pipe_size", NULL };
-
 #define LC_MAX_PROCS 10000u
 #define LC_MAX_SIZE_KIB 65536u
+
+enum { KEY_PROCS, KEY_SIZE, KEY_LOOPS, KEY_PIPE_SIZE };
+static const struct cmdline_key lat_ctx_keys[] = {
+    [KEY_PROCS] = CMDLINE_KEY_UINT_LIST("procs", "2", NULL, 2, LC_MAX_PROCS, CMDLINE_MAX_LIST,
+                                        "tasks in the ring, or a list of ring sizes run one after another"),
+    [KEY_SIZE] = CMDLINE_KEY_UINT("size", 0, 0, LC_MAX_SIZE_KIB, "KiB of working set each task sums per pass"),
+    [KEY_LOOPS] = CMDLINE_KEY_UINT_SUITE("loops", 10000, 1000, 1, 100000000, "timed trips of the token round the ring"),
+    [KEY_PIPE_SIZE] = MSG_KEY_PIPE_SIZE,
+};
 
 static uint32_t lc_procs[CMDLINE_MAX_LIST];
 static int lc_nprocs;
@@ -148,10 +155,10 @@ static uint64_t measure_overhead(const uint32_t *work)
 
 static void lat_ctx_setup(void)
 {
-    lc_nprocs = cmdline_uint_list("procs", "2", 2, LC_MAX_PROCS, lc_procs, CMDLINE_MAX_LIST);
-    lc_size_kib = cmdline_uint("size", 0, 0, LC_MAX_SIZE_KIB);
-    lc_loops = cmdline_uint("loops", bench_suite_mode() ? 1000 : 10000, 1, 100000000);
-    lc_pipe_size = param_pipe_size();
+    lc_nprocs = cmdline_key_uint_list(&lat_ctx_keys[KEY_PROCS], lc_procs, CMDLINE_MAX_LIST);
+    lc_size_kib = cmdline_key_uint(&lat_ctx_keys[KEY_SIZE]);
+    lc_loops = cmdline_key_uint(&lat_ctx_keys[KEY_LOOPS]);
+    lc_pipe_size = cmdline_key_uint(&lat_ctx_keys[KEY_PIPE_SIZE]);
 }
 
 /* Signed microseconds from nanoseconds, 3 decimals. */
@@ -227,7 +234,7 @@ static int lat_ctx_run(int run_index)
 static const struct bench lat_ctx_bench = {
     .name = "lat_ctx",
     .summary = "lmbench lat_ctx: a ring of tasks passing a token through pipes",
-    .params = lat_ctx_keys,
+    BENCH_KEYS(lat_ctx_keys),
     .in_default_suite = true,
     .setup = lat_ctx_setup,
     .run = lat_ctx_run,

@@ -185,9 +185,3 @@ int run_exit_code(int status)
 {
     return status == RUN_OK ? EXIT_OK : status == RUN_OOM ? EXIT_OOM : EXIT_ERROR;
 }
-
-/* ---- parameters ---- */
-
-uint32_t param_pipe_size(void) { return cmdline_uint("pipe_size", PIPE_DEFAULT_SIZE, PIPE_MIN_SIZE, PIPE_MAX_SIZE); }
-
-int param_mode(void) { return cmdline_choice("mode", "process", mode_names); }

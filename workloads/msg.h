@@ -11,7 +11,7 @@
  *                  received byte can be checked;
  *   patterns       the same payload pattern for byte streams sent in chunks
  *                  (tbench);
- *   parameters     the channel keys shared by several workloads.
+ *   keys           table entries for the channel keys shared by several workloads.
  *
  * A worker task's life:
  *     if (run_wait_start(r)) { ...work...; run_done(r) once its timed part ends; }
@@ -26,6 +26,7 @@
 #include "../kernel/types.h"
 #include "../kernel/wait.h"
 #include "../kernel/pipe.h"
+#include "../kernel/cmdline.h"
 
 enum run_status { RUN_OK = 0, RUN_ERROR = 1, RUN_OOM = 2 };
 
@@ -185,9 +186,14 @@ static inline bool msg_check(const void *buf, uint32_t size, uint32_t *sender, u
 
 /* ---- shared parameters ---- */
 
-uint32_t param_pipe_size(void);    /* pipe_size=, default 4096 */
+/* Table entries (struct cmdline_key) for the channel keys several workloads read. */
 enum { MODE_PROCESS = 0, MODE_THREAD = 1 };
-int param_mode(void);              /* mode=process|thread */
 extern const char *const mode_names[];
+#define MSG_KEY_PIPE_SIZE                                                                                   \
+    CMDLINE_KEY_UINT("pipe_size", PIPE_DEFAULT_SIZE, PIPE_MIN_SIZE, PIPE_MAX_SIZE,                          \
+                     "bytes in each pipe's ring (one page, as in Linux 2.4)")
+#define MSG_KEY_MODE                                                                                        \
+    CMDLINE_KEY_CHOICE("mode", "process", mode_names,                                                       \
+                       "process: an address space per task; thread: one shared by the tasks of a group")
 
 #endif

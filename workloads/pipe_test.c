@@ -21,7 +21,13 @@
 #include "../kernel/lib.h"
 #include "../kernel/task.h"
 
-static const char *const pipe_keys[] = { "loops", "mode", "pipe_size", NULL };
+enum { KEY_LOOPS, KEY_MODE, KEY_PIPE_SIZE };
+static const struct cmdline_key pipe_keys[] = {
+    /* perf's default is 1,000,000 round trips; the short suite does 1000. */
+    [KEY_LOOPS] = CMDLINE_KEY_UINT_SUITE("loops", 1000000, 1000, 1, 1000000000, "round trips of the token"),
+    [KEY_MODE] = MSG_KEY_MODE,
+    [KEY_PIPE_SIZE] = MSG_KEY_PIPE_SIZE,
+};
 
 static uint32_t pt_loops, pt_pipe_size;
 static int pt_mode;
@@ -90,10 +96,9 @@ static void pipe_side_b(void *unused)
 
 static void pipe_setup(void)
 {
-    /* perf's default is 1,000,000 round trips; the short suite does 1000. */
-    pt_loops = cmdline_uint("loops", bench_suite_mode() ? 1000 : 1000000, 1, 1000000000);
-    pt_mode = param_mode();
-    pt_pipe_size = param_pipe_size();
+    pt_loops = cmdline_key_uint(&pipe_keys[KEY_LOOPS]);
+    pt_mode = cmdline_key_choice(&pipe_keys[KEY_MODE]);
+    pt_pipe_size = cmdline_key_uint(&pipe_keys[KEY_PIPE_SIZE]);
 }
 
 static int pipe_run(int run_index)
@@ -142,7 +147,7 @@ static int pipe_run(int run_index)
 static const struct bench pipe_bench = {
     .name = "pipe",
     .summary = "two tasks ping-pong a token through two pipes (perf bench sched pipe)",
-    .params = pipe_keys,
+    BENCH_KEYS(pipe_keys),
     .in_default_suite = true,
     .setup = pipe_setup,
     .run = pipe_run,

@@ -1,32 +1,56 @@
 /*
- * The workload runner: the first task.  It reads bench=, runs=, bind= and
- * watchdog= (read at boot), checks that every key on the command line
- * belongs to the kernel or to a selected workload, lets each workload check
- * its parameters, then runs them in order and ends the run.
+ * The workload runner: the kernel's first task (KERNEL_INIT_TASK).  It
+ * registers its own keys (bench=, runs=, bind=) and those of the selected
+ * workloads, checks that every key on the command line is registered (the
+ * kernel registered watchdog= at boot), lets each workload check its
+ * parameters, then runs them in order and ends the run with kernel_finish.
+ * bench=list describes every workload and key instead (docs/workloads.md).
  */
 #include "bench.h"
 #include "../kernel/cmdline.h"
+#include "../kernel/init.h"
 #include "../kernel/lib.h"
-#include "../kernel/task.h"
 #include "../kernel/cpu.h"
-#include "../kernel/sched_core.h"
 #include "../sched/sched.h"
 
 #define MAX_SELECTED 16
+#define MAX_BENCHES 32
 
 extern const struct bench *const __start_benches[], *const __stop_benches[];
 
-static const char *const kernel_keys[] = { "bench", "runs", "bind", "watchdog", NULL };
+/* bench='s choices: every workload, then all and list; filled when the task starts. */
+static const char *bench_names[MAX_BENCHES + 3];
+
+enum { KEY_BENCH, KEY_RUNS, KEY_BIND };
+static const struct cmdline_key runner_keys[] = {
+    [KEY_BENCH] = { .name = "bench", .type = CMDLINE_CHOICE_LIST, .def_text = "all", .choices = bench_names,
+                    .help = "workloads to run, comma separated; all: the short suite; list: describe them" },
+    [KEY_RUNS] = CMDLINE_KEY_UINT("runs", 1, 1, 10000, "repeat each workload this many times in this boot"),
+    [KEY_BIND] = CMDLINE_KEY_CPU_LIST_AUTO("bind", "restrict every task to these CPUs, e.g. 0 or 0,2-3 "
+                                                   "(default: every online CPU)"),
+};
+
 static cpumask_t bind_mask;
-static bool suite_mode;
 
 cpumask_t bench_cpus(void) { return bind_mask; }
-bool bench_suite_mode(void) { return suite_mode; }
 
 int bench_result_begin(char *buf, size_t size, const char *bench, int run_index)
 {
     return snprintf(buf, size, "result bench=%s sched=%s cpus=%d run=%d", bench, scheduler.name, ncpus_online,
                     run_index);
+}
+
+static void fill_bench_names(void)
+{
+    int n = 0;
+    for (const struct bench *const *b = __start_benches; b < __stop_benches; b++) {
+        if (n == MAX_BENCHES)
+            panic("runner: more than %d workloads", MAX_BENCHES);
+        bench_names[n++] = (*b)->name;
+    }
+    bench_names[n++] = "all";
+    bench_names[n++] = "list";
+    bench_names[n] = NULL;
 }
 
 static const struct bench *find_bench(const char *name, size_t len)
@@ -43,24 +67,35 @@ static void unknown_bench(const char *name, size_t len)
     int n = snprintf(why, sizeof(why), "unknown workload '%.*s'; known:", (int)len, name);
     for (const struct bench *const *b = __start_benches; b < __stop_benches && n < (int)sizeof(why); b++)
         n += snprintf(why + n, sizeof(why) - n, " %s", (*b)->name);
-    n += snprintf(why + n, sizeof(why) - n, " all");
+    if (n < (int)sizeof(why))
+        snprintf(why + n, sizeof(why) - n, " all list");
     cmdline_error("bench", why);
 }
 
-static int select_benches(const struct bench **out)
+/* bench=all (or no bench=): the short default suite, with the keys' suite defaults. */
+static int select_suite(const struct bench **out)
 {
-    const char *v = cmdline_get("bench");
     int n = 0;
-    if (!v || strcmp(v, "all") == 0) {
-        suite_mode = true;
-        for (const struct bench *const *b = __start_benches; b < __stop_benches; b++)
-            if ((*b)->in_default_suite && n < MAX_SELECTED)
-                out[n++] = *b;
-        return n;
-    }
+    for (const struct bench *const *b = __start_benches; b < __stop_benches; b++)
+        if ((*b)->in_default_suite && n < MAX_SELECTED)
+            out[n++] = *b;
+    cmdline_use_suite_defaults(true);
+    return n;
+}
+
+static int select_benches(const char *v, const struct bench **out)
+{
+    if (strcmp(v, "all") == 0)
+        return select_suite(out);
+    int n = 0;
     while (*v) {
         const char *end = strchr(v, ',');
         size_t len = end ? (size_t)(end - v) : strlen(v);
+        if ((len == 3 && strncmp(v, "all", 3) == 0) || (len == 4 && strncmp(v, "list", 4) == 0)) {
+            char why[32];
+            snprintf(why, sizeof(why), "%.*s stands alone", (int)len, v);
+            cmdline_error("bench", why);
+        }
         const struct bench *b = find_bench(v, len);
         if (!b)
             unknown_bench(v, len);
@@ -74,26 +109,38 @@ static int select_benches(const struct bench **out)
     return n;
 }
 
+/* bench=list: one line per workload and per key, then a normal end (exit 0). */
+static void list_benches(void)
+{
+    cmdline_reject_unknown();
+    cmdline_describe_registered();
+    for (const struct bench *const *b = __start_benches; b < __stop_benches; b++) {
+        if (strchr((*b)->summary, '"'))
+            panic("runner: the summary of %s has a double quote", (*b)->name);
+        kprintf("workload name=%s summary=\"%s\"\n", (*b)->name, (*b)->summary);
+        if ((*b)->keys)
+            cmdline_describe((*b)->name, (*b)->keys, (*b)->nkeys);
+    }
+    kernel_finish(EXIT_OK);
+}
+
 static void bench_main(void *unused)
 {
     (void)unused;
+    fill_bench_names();
+    cmdline_register("kernel", runner_keys, ARRAY_SIZE(runner_keys));
+    const char *v = cmdline_key_text(&runner_keys[KEY_BENCH]);
+    if (strcmp(v, "list") == 0)
+        list_benches();
     const struct bench *selected[MAX_SELECTED];
-    int n = select_benches(selected);
-    const char *const *key_lists[MAX_SELECTED + 2];
-    key_lists[0] = kernel_keys;
+    int n = select_benches(v, selected);
     for (int i = 0; i < n; i++)
-        key_lists[i + 1] = selected[i]->params;
-    key_lists[n + 1] = NULL;
-    /* A bench without params leaves a NULL hole: compact the list. */
-    int k = 1;
-    for (int i = 1; i <= n; i++)
-        if (key_lists[i])
-            key_lists[k++] = key_lists[i];
-    key_lists[k] = NULL;
-    cmdline_reject_unknown(key_lists);
+        if (selected[i]->keys)
+            cmdline_register(selected[i]->name, selected[i]->keys, selected[i]->nkeys);
+    cmdline_reject_unknown();
 
-    uint32_t runs = cmdline_uint("runs", 1, 1, 10000);
-    bind_mask = cmdline_cpu_list("bind", ncpus_online);
+    uint32_t runs = cmdline_key_uint(&runner_keys[KEY_RUNS]);
+    bind_mask = cmdline_key_cpu_list(&runner_keys[KEY_BIND], ncpus_online);
     if (!bind_mask)
         bind_mask = ncpus_online >= 32 ? CPUMASK_ALL : CPU_BIT(ncpus_online) - 1;
     for (int i = 0; i < n; i++)
@@ -104,18 +151,9 @@ static void bench_main(void *unused)
     for (int i = 0; i < n && code == EXIT_OK; i++)
         for (uint32_t r = 0; r < runs && code == EXIT_OK; r++)
             code = selected[i]->run((int)r);
-    sched_print_stats();
-    kprintf("done: exit=%d\n", code);
-    machine_exit(code);
+    kernel_finish(code);
 }
-
-void bench_start(void)
-{
-    struct task_attr attr = TASK_ATTR_DEFAULT;
-    attr.name = "bench-main";
-    if (!task_create(bench_main, NULL, &attr))
-        panic("cannot create the first task");
-}
+KERNEL_INIT_TASK(bench_main, "bench-main");
 
 /* bench=boot: nothing but the boot line and a clean exit. */
 static int boot_run(int run_index)

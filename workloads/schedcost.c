@@ -74,7 +74,13 @@
 #define WATCHDOG_EVERY 64          /* yields between watchdog_touch() calls */
 #define SEGMENTS 8                 /* parts of the window; the median part is reported */
 
-static const char *const schedcost_params[] = { "runnable", "rounds", NULL };
+enum { KEY_RUNNABLE, KEY_ROUNDS };
+static const struct cmdline_key schedcost_keys[] = {
+    [KEY_RUNNABLE] = CMDLINE_KEY_UINT_LIST("runnable", "10,100,1000,10000", NULL, 1, MAX_RUNNABLE, MAX_SIZES,
+                                           "runnable tasks on the measured CPU, or a list measured in turn"),
+    [KEY_ROUNDS] = CMDLINE_KEY_UINT_AUTO("rounds", 1, 1000000,
+                                         "the window is rounds x N yields (default: 2000 yields whatever N is)"),
+};
 
 static uint32_t sizes[MAX_SIZES];
 static int nsizes;
@@ -100,8 +106,8 @@ static struct waitqueue start_wq = { SPINLOCK_INIT("schedcost start"), LIST_HEAD
 
 static void schedcost_setup(void)
 {
-    nsizes = cmdline_uint_list("runnable", "10,100,1000,10000", 1, MAX_RUNNABLE, sizes, MAX_SIZES);
-    rounds = cmdline_uint("rounds", 0, 1, 1000000);
+    nsizes = cmdline_key_uint_list(&schedcost_keys[KEY_RUNNABLE], sizes, MAX_SIZES);
+    rounds = cmdline_key_uint_auto(&schedcost_keys[KEY_ROUNDS], 0);
 }
 
 static void snapshot(const struct cpu *c)
@@ -239,7 +245,7 @@ static int schedcost_run(int run_index)
 static const struct bench schedcost_bench = {
     .name = "schedcost",
     .summary = "cycles per pick-next with N runnable tasks on one CPU (runnable=<list> [rounds=<r>])",
-    .params = schedcost_params,
+    BENCH_KEYS(schedcost_keys),
     .in_default_suite = false,
     .setup = schedcost_setup,
     .run = schedcost_run,

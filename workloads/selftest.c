@@ -36,13 +36,18 @@ struct pingpong_pair {
 };
 
 static uint32_t pp_pairs, pp_rounds, pp_migrate;
-static const char *const pingpong_params[] = { "pairs", "rounds", "migrate", NULL };
+enum { KEY_PAIRS, KEY_ROUNDS, KEY_MIGRATE };
+static const struct cmdline_key pingpong_keys[] = {
+    [KEY_PAIRS] = CMDLINE_KEY_UINT("pairs", 2, 1, 1000, "pairs of tasks handing a token back and forth"),
+    [KEY_ROUNDS] = CMDLINE_KEY_UINT("rounds", 1000, 1, 10000000, "hand-offs each way per pair"),
+    [KEY_MIGRATE] = CMDLINE_KEY_UINT("migrate", 0, 0, 1, "1: each task moves itself to the next CPU every round"),
+};
 
 static void pingpong_setup(void)
 {
-    pp_pairs = cmdline_uint("pairs", 2, 1, 1000);
-    pp_rounds = cmdline_uint("rounds", 1000, 1, 10000000);
-    pp_migrate = cmdline_uint("migrate", 0, 0, 1);
+    pp_pairs = cmdline_key_uint(&pingpong_keys[KEY_PAIRS]);
+    pp_rounds = cmdline_key_uint(&pingpong_keys[KEY_ROUNDS]);
+    pp_migrate = cmdline_key_uint(&pingpong_keys[KEY_MIGRATE]);
 }
 
 static int next_allowed_cpu(int cpu, cpumask_t mask)
@@ -149,7 +154,7 @@ static int pingpong_run(int run_index)
 static const struct bench pingpong_bench = {
     .name = "pingpong",
     .summary = "pairs of tasks hand a token through wait queues (core self-test)",
-    .params = pingpong_params,
+    BENCH_KEYS(pingpong_keys),
     .setup = pingpong_setup,
     .run = pingpong_run,
 };
@@ -160,9 +165,11 @@ BENCH(pingpong_bench);
 static int fault_kind;
 static const char *const fault_kinds[] = { "pagefault", "divide", "ud", NULL };
 #define UNMAPPED_ADDRESS 0xd0000000u   /* boot/boot.S leaves 0xC0000000-0xDFFFFFFF unmapped */
-static const char *const fault_params[] = { "kind", NULL };
+static const struct cmdline_key fault_keys[] = {
+    CMDLINE_KEY_CHOICE("kind", "pagefault", fault_kinds, "the CPU exception to cause"),
+};
 
-static void fault_setup(void) { fault_kind = cmdline_choice("kind", "pagefault", fault_kinds); }
+static void fault_setup(void) { fault_kind = cmdline_key_choice(&fault_keys[0]); }
 
 static int fault_run(int run_index)
 {
@@ -186,7 +193,7 @@ static int fault_run(int run_index)
 static const struct bench fault_bench = {
     .name = "fault",
     .summary = "a deliberate CPU exception (must panic)",
-    .params = fault_params,
+    BENCH_KEYS(fault_keys),
     .setup = fault_setup,
     .run = fault_run,
 };
@@ -205,13 +212,16 @@ static struct waitqueue deadlock_wq = { SPINLOCK_INIT("deadlock"), LIST_HEAD_INI
 static volatile int never;
 static int deadlock_kind;
 static const char *const deadlock_kinds[] = { "wait", "spin", NULL };
-static const char *const deadlock_params[] = { "kind", NULL };
+static const struct cmdline_key deadlock_keys[] = {
+    CMDLINE_KEY_CHOICE("kind", "wait", deadlock_kinds,
+                       "wait: on a wait queue (the watchdog); spin: a spinlock cycle, interrupts off (the stall check)"),
+};
 static spinlock_t deadlock_locks[MAX_CPUS];
 static volatile int deadlock_holding;
 
 static void deadlock_setup(void)
 {
-    deadlock_kind = cmdline_choice("kind", "wait", deadlock_kinds);
+    deadlock_kind = cmdline_key_choice(&deadlock_keys[0]);
     if (deadlock_kind == 1 && ncpus_online < 2)
         cmdline_error("kind", "a spinlock cycle needs 2 or more CPUs");
 }
@@ -262,7 +272,7 @@ static int deadlock_run(int run_index)
 static const struct bench deadlock_bench = {
     .name = "deadlock",
     .summary = "tasks that wait forever (kind=wait: the watchdog must fire; kind=spin: the spinlock stall check)",
-    .params = deadlock_params,
+    BENCH_KEYS(deadlock_keys),
     .setup = deadlock_setup,
     .run = deadlock_run,
 };

@@ -44,9 +44,15 @@
 #include "../kernel/task.h"
 #include "../kernel/time.h"
 
-static const char *const tbench_keys[] = { "clients", "seconds", "pipe_size", NULL };
-
 #define TB_MAX_CLIENTS 10000u
+
+enum { KEY_CLIENTS, KEY_SECONDS, KEY_PIPE_SIZE };
+static const struct cmdline_key tbench_keys[] = {
+    [KEY_CLIENTS] = CMDLINE_KEY_UINT_LIST("clients", "4", NULL, 1, TB_MAX_CLIENTS, CMDLINE_MAX_LIST,
+                                          "client/server pairs, or a list of counts run one after another"),
+    [KEY_SECONDS] = CMDLINE_KEY_UINT_SUITE("seconds", 3, 1, 1, 86400, "how long the clients send requests"),
+    [KEY_PIPE_SIZE] = MSG_KEY_PIPE_SIZE,
+};
 #define TB_CHUNK 4096u            /* piece size for long messages; also each task's buffer */
 #define TB_DECK 200u
 #define TB_REQUEST_HEADER 16u     /* length, reply length, sequence, check */
@@ -252,9 +258,9 @@ static void tb_server(void *arg)
 
 static void tbench_setup(void)
 {
-    tb_nclients = cmdline_uint_list("clients", "4", 1, TB_MAX_CLIENTS, tb_clients, CMDLINE_MAX_LIST);
-    tb_seconds = cmdline_uint("seconds", bench_suite_mode() ? 1 : 3, 1, 86400);
-    tb_pipe_size = param_pipe_size();
+    tb_nclients = cmdline_key_uint_list(&tbench_keys[KEY_CLIENTS], tb_clients, CMDLINE_MAX_LIST);
+    tb_seconds = cmdline_key_uint(&tbench_keys[KEY_SECONDS]);
+    tb_pipe_size = cmdline_key_uint(&tbench_keys[KEY_PIPE_SIZE]);
     build_deck();
 }
 
@@ -328,7 +334,7 @@ static int tbench_run(int run_index)
 static const struct bench tbench_bench = {
     .name = "tbench",
     .summary = "client/server pairs replaying a NetBench-like request mix over socket pairs (tbench)",
-    .params = tbench_keys,
+    BENCH_KEYS(tbench_keys),
     .in_default_suite = true,
     .setup = tbench_setup,
     .run = tbench_run,

@@ -24,6 +24,27 @@ static void test_width_and_padding(void **state)
     assert_string_equal(buf, "[he][z][%][(null)]");
 }
 
+/* Precision and width from the argument list ("%.*s", "%*d"), as C99 7.19.6.1. */
+static void test_star_precision_and_width(void **state)
+{
+    const char *name = "hackbenh,pipe";
+    snprintf(buf, sizeof(buf), "unknown workload '%.*s'; known:", 8, name);
+    assert_string_equal(buf, "unknown workload 'hackbenh'; known:");
+    /* The arguments after a '*' are still read in order. */
+    snprintf(buf, sizeof(buf), "[%.*s][%d][%s]", 3, "abcdef", 42, "tail");
+    assert_string_equal(buf, "[abc][42][tail]");
+    snprintf(buf, sizeof(buf), "[%.*s][%.0s][%.*s]", 0, "abc", "abc", -1, "whole");  /* negative: no precision */
+    assert_string_equal(buf, "[][][whole]");
+    snprintf(buf, sizeof(buf), "[%.10s][%5.2s][%-5.2s]", "abc", "abcdef", "abcdef");
+    assert_string_equal(buf, "[abc][   ab][ab   ]");
+    snprintf(buf, sizeof(buf), "[%*d][%*d][%-*s]", 5, 42, -5, 42, 4, "x");
+    assert_string_equal(buf, "[   42][42   ][x   ]");
+    /* A precision lets the string end without a NUL: nothing past it is read. */
+    char unterminated[3] = { 'x', 'y', 'z' };
+    snprintf(buf, sizeof(buf), "<%.*s>", 3, unterminated);
+    assert_string_equal(buf, "<xyz>");
+}
+
 static void test_truncation(void **state)
 {
     char small[8];
@@ -49,6 +70,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_integers),
         cmocka_unit_test(test_width_and_padding),
+        cmocka_unit_test(test_star_precision_and_width),
         cmocka_unit_test(test_truncation),
         cmocka_unit_test(test_fmt_fixed),
     };

@@ -37,3 +37,61 @@ out=$("$ROOT/tools/qemu-run.sh" --kernel "$ROOT/build/rr/kernel.elf" --smp 0 2>&
 RC=$rc OUT=/dev/null check "wrapper-rejects-smp0" [ $rc = 1 ]
 out=$("$ROOT/tools/qemu-run.sh" --kernel "$ROOT/build/rr/kernel.elf" --accel warp 2>&1); rc=$?
 RC=$rc OUT=/dev/null check "wrapper-rejects-bad-accel" [ $rc = 1 ]
+
+# The unknown-workload message names the word exactly (printf's %.*s).
+boot rr 1 'bench=hackbenh'
+check "cmdline-unknown-workload-exit1" [ "$RC" = 1 ]
+expect "cmdline-unknown-workload-text" "^error: bench=hackbenh: unknown workload 'hackbenh'; known: .*hackbench.* all list$"
+expect_not "cmdline-unknown-workload-no-stray-conversion" '%'
+boot rr 1 'bench=pipe,hackbenh'
+expect "cmdline-unknown-workload-in-list" "^error: bench=pipe,hackbenh: unknown workload 'hackbenh'; known: "
+
+# Layering: nothing under kernel/ includes a workloads/ header, and the
+# kernel links without a single workloads/ object (no call into them).  It
+# then finds no first task, and a second KERNEL_INIT_TASK is refused too:
+# both are boot errors that say how many entries there were.
+hits=$(grep -rlE '#include +"[^"]*workloads/' "$ROOT/kernel" 2>/dev/null)
+RC=0 OUT=/dev/null check "layering-no-workloads-include" [ -z "$hits" ]
+objs() {  # objs SCHED [workloads]: the objects of build/SCHED/ for the sources of the tree
+    for src in "$ROOT"/kernel/*.c "$ROOT"/kernel/*.S "$ROOT"/boot/*.S "$ROOT/sched/$1.c"; do
+        o=${src#"$ROOT"/}; echo "$ROOT/build/$1/${o%.*}.o"
+    done
+    [ "${2:-}" = workloads ] && for src in "$ROOT"/workloads/*.c; do
+        o=${src#"$ROOT"/}; echo "$ROOT/build/$1/${o%.*}.o"
+    done
+}
+link_image() {  # link_image OUT.elf OBJECTS...: as the Makefile links kernel.elf
+    img=$1; shift
+    ld -m elf_i386 -z noexecstack -T "$ROOT/linker.ld" -o "$img" "$@" "$(gcc -m32 -print-libgcc-file-name)" \
+        >"$img.log" 2>&1
+}
+boot_image() {  # boot_image IMAGE CMDLINE: OUT and RC as boot() sets them
+    OUT="$TMP/out.$$.$(date +%s%N)"
+    "$ROOT/tools/qemu-run.sh" --kernel "$1" --smp 1 --cmdline "$2" --timeout 30 >"$OUT" 2>"$OUT.err"
+    RC=$?
+}
+build rr
+if link_image "$TMP/no-workloads.elf" $(objs rr); then
+    echo "ok layering-kernel-links-without-workloads"
+    boot_image "$TMP/no-workloads.elf" 'bench=boot'
+    check "init-task-missing-exit2" [ "$RC" = 2 ]
+    expect "init-task-missing-message" '^panic: .*boot: 0 first tasks registered with KERNEL_INIT_TASK \(need exactly one\)'
+else
+    echo "FAIL layering-kernel-links-without-workloads: kernel/ needs symbols of workloads/:"
+    grep -m5 'undefined reference' "$TMP/no-workloads.elf.log" | sed 's/^/    /'
+fi
+cat >"$TMP/second_init.c" <<'EOC'
+#include "kernel/init.h"
+#include "kernel/lib.h"
+static void second_init(void *unused) { (void)unused; kprintf("second init task ran\n"); machine_exit(EXIT_OK); }
+KERNEL_INIT_TASK(second_init, "second");
+EOC
+gcc -m32 -march=i686 -std=gnu11 -O2 -ffreestanding -fno-pic -fno-pie -fno-stack-protector -mno-sse -mno-mmx \
+    -mno-80387 -I"$ROOT" -c "$TMP/second_init.c" -o "$TMP/second_init.o" &&
+    link_image "$TMP/two-inits.elf" $(objs rr workloads) "$TMP/second_init.o"
+rc=$?
+RC=$rc OUT="$TMP/two-inits.elf.log" check "init-task-duplicate-links" [ "$rc" = 0 ]
+boot_image "$TMP/two-inits.elf" 'bench=boot'
+check "init-task-duplicate-exit2" [ "$RC" = 2 ]
+expect "init-task-duplicate-message" '^panic: .*boot: 2 first tasks registered with KERNEL_INIT_TASK \(need exactly one\)'
+expect_not "init-task-duplicate-none-ran" '^(second init task ran|result )'
