@@ -49,7 +49,7 @@ void mem_init(const struct mem_region *usable, int n, uintptr_t kernel_end)
     hint = (uint32_t)(first_free / PAGE_SIZE);
 }
 
-static bool run_free(uint32_t pfn, int npages)
+static bool pfn_run_free(uint32_t pfn, int npages)
 {
     for (int i = 0; i < npages; i++)
         if (pfn + i >= max_pfn || test_bit(pfn + i))
@@ -72,7 +72,7 @@ void *page_alloc(int npages)
                     pfn += BITS;
                     continue;
                 }
-                if (run_free(pfn, npages)) {
+                if (pfn_run_free(pfn, npages)) {
                     for (int i = 0; i < npages; i++)
                         set_bit(pfn + i);
                     free_pages -= npages;

@@ -9,7 +9,7 @@
  * the tick (tick(), then that CPU's balance()), affinity and nice changes
  * (DEQUEUE_MIGRATE / ENQUEUE_MIGRATE when a task must move), yield and exit.
  * The policy is the one scheduler compiled in (struct sched_class
- * scheduler, sched/sched.h).
+ * scheduler, kernel/sched_class.h).
  *
  * This file is compiled into the kernel and, unchanged, into the host unit
  * tests, over the machine layer of kernel/sched_env.h (x86 in the kernel,
@@ -33,7 +33,7 @@
  * Violations stop the machine with a report (sched_bug), never silently.
  */
 #include "sched_core.h"
-#include "../sched/sched.h"
+#include "sched_class.h"
 #include "sched_env.h"
 #include "lib.h"
 
@@ -87,7 +87,7 @@ static inline void move_to_cpu(struct task *p, int cpu)
     p->cpu = cpu;
 }
 
-/* ---- services for schedulers (sched/sched.h) ---- */
+/* ---- services for schedulers (kernel/sched_class.h) ---- */
 
 __switch_path void sched_resched_cpu(int cpu)
 {

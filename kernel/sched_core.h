@@ -1,6 +1,6 @@
 /*
  * The scheduler core (kernel/sched_core.c): what the rest of the kernel
- * calls.  Schedulers see sched/sched.h instead.
+ * calls.  Schedulers see kernel/sched_class.h, through sched/sched.h.
  */
 #ifndef KERNEL_SCHED_CORE_H
 #define KERNEL_SCHED_CORE_H

@@ -31,7 +31,7 @@ enum task_state {
 #define NICE_MIN (-20)
 #define NICE_MAX 19
 
-/* Words of per-task state that belong to the scheduler (see sched/sched.h). */
+/* Words of per-task state that belong to the scheduler (see kernel/sched_class.h). */
 #define SCHED_PRIVATE_WORDS 32
 
 #define TASK_NAME_LEN 16

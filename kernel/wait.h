@@ -10,7 +10,7 @@
  * about to sleep (Linux's sync wake-up, used by pipes).
  *
  * The WAKE_* flags say how a task is woken; the scheduler hears them in
- * select_cpu() (sched/sched.h).
+ * select_cpu() (kernel/sched_class.h).
  */
 #ifndef KERNEL_WAIT_H
 #define KERNEL_WAIT_H

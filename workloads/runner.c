@@ -11,7 +11,7 @@
 #include "../kernel/init.h"
 #include "../kernel/lib.h"
 #include "../kernel/cpu.h"
-#include "../sched/sched.h"
+#include "../kernel/sched_core.h"
 
 #define MAX_SELECTED 16
 #define MAX_BENCHES 32
@@ -36,7 +36,7 @@ cpumask_t bench_cpus(void) { return bind_mask; }
 
 int bench_result_begin(char *buf, size_t size, const char *bench, int run_index)
 {
-    return snprintf(buf, size, "result bench=%s sched=%s cpus=%d run=%d", bench, scheduler.name, ncpus_online,
+    return snprintf(buf, size, "result bench=%s sched=%s cpus=%d run=%d", bench, sched_name(), ncpus_online,
                     run_index);
 }
 

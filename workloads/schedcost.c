@@ -65,7 +65,7 @@
 #include "../kernel/wait.h"
 #include "../kernel/sched_core.h"
 #include "../kernel/x86.h"
-#include "../sched/sched.h"
+#include "../kernel/sched_class.h"
 
 #define MAX_SIZES 16
 #define MAX_RUNNABLE 50000
