@@ -361,8 +361,12 @@ static int hackbench_run(int run_index)
         n += snprintf(line + n, sizeof(line) - n, " tasks_started=%u messages=%llu cpus_used=0x%x", o.tasks_started,
                       (unsigned long long)o.messages, o.cpus_used);
         if (o.status == RUN_OK) {
-            fmt_fixed(num, o.elapsed_ns, NSEC_PER_SEC, 3);
-            kprintf("Time: %s\n", num);
+            /* hackbench's own line, milliseconds truncated as it prints them
+             * ("%lu.%03lu", tv_usec / 1000); the result keeps microseconds (a run
+             * of a few ms quantised to 1 ms makes every stddev 0). */
+            uint64_t ms = o.elapsed_ns / NSEC_PER_MSEC;
+            kprintf("Time: %llu.%03llu\n", (unsigned long long)(ms / 1000), (unsigned long long)(ms % 1000));
+            fmt_fixed(num, o.elapsed_ns, NSEC_PER_SEC, 6);
             snprintf(line + n, sizeof(line) - n, " time_s=%s status=ok", num);
         } else {
             snprintf(line + n, sizeof(line) - n, " status=%s reason=%s", run_status_name(o.status), o.why);
