@@ -174,7 +174,15 @@ static inline void note_cpu(const struct task *p, int cpu)
         last_cpu_[(uint32_t)p->pid % TRACE_CPU_SLOTS] = (uint32_t)p->pid << 5 | (uint32_t)cpu;
 }
 
-static void record_migrate(const struct task *p, int from, int to, uint64_t ts)
+/* ftrace's task column: the task running on the recording CPU (the waker, the balancer). */
+static inline void set_current(struct trace_record *r, const struct task *cur)
+{
+    r->pid2 = cur->pid;
+    r->prio2 = prio_of(cur);
+    copy_comm(r->comm2, cur->name);
+}
+
+static void record_migrate(const struct task *p, int from, int to, uint64_t ts, const struct task *cur)
 {
     struct trace_buf *b;
     struct trace_record *r;
@@ -182,16 +190,17 @@ static void record_migrate(const struct task *p, int from, int to, uint64_t ts)
         fill_task(r, TRACE_MIGRATE, ts, p);
         r->cpu = (uint8_t)to;
         r->cpu2 = (uint8_t)from;
+        set_current(r, cur);
         end_record(b);
     }
 }
 
 /* p is on cpu now: a migration if it was last seen elsewhere. */
-static inline void note_move(const struct task *p, int cpu, uint64_t ts)
+static inline void note_move(const struct task *p, int cpu, uint64_t ts, const struct task *cur)
 {
     int old = known_cpu(p);
     if (old >= 0 && old != cpu)
-        record_migrate(p, old, cpu, ts);
+        record_migrate(p, old, cpu, ts, cur);
     note_cpu(p, cpu);
 }
 
@@ -205,7 +214,7 @@ static struct task *trace_switch(struct task *prev, struct task *next)
         struct cpu *c = this_cpu();
         uint64_t ts = next->is_idle ? c->idle_since_ns : next->last_switch_in_ns;
         if (!next->is_idle)
-            note_move(next, c->id, ts);          /* a shared queue hands over another CPU's task */
+            note_move(next, c->id, ts, prev);    /* a shared queue hands over another CPU's task */
         if (prev->state == TASK_DEAD && (events_ & (1u << TRACE_EXIT)) && (r = begin_record(&b))) {
             fill_task(r, TRACE_EXIT, ts, prev);
             r->value = (int64_t)prev->runtime_ns;       /* final: its last slice is counted */
@@ -248,7 +257,7 @@ static void trace_enqueue(int cpu, struct task *p, int flags)
             end_record(b);
         }
     } else {
-        note_move(p, cpu, ts);                   /* a wake-up on another CPU, a requeue after an affinity change */
+        note_move(p, cpu, ts, current_task());   /* a wake-up on another CPU, a requeue after an affinity change */
     }
     if (!(flags & (ENQUEUE_WAKEUP | ENQUEUE_NEW)))
         return;
@@ -257,6 +266,7 @@ static void trace_enqueue(int cpu, struct task *p, int flags)
         fill_task(r, (uint8_t)type, ts, p);
         r->cpu = (uint8_t)cpu;
         r->flags = flags & ENQUEUE_SYNC ? TRACE_FLAG_SYNC : 0;
+        set_current(r, current_task());
         end_record(b);
     }
 }
@@ -267,7 +277,7 @@ void trace_migrate_slow(struct task *p, int from, int to)
     if (from == to || !recording_)
         return;
     unsigned long f = irq_save();
-    record_migrate(p, from, to, sched_clock_ns());
+    record_migrate(p, from, to, sched_clock_ns(), current_task());
     note_cpu(p, to);
     irq_restore(f);
 }

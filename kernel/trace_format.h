@@ -21,9 +21,10 @@
 /* Event types, also the bits of the event filter (trace_events=). */
 enum trace_type {
     TRACE_SWITCH = 0,       /* sched_switch: pid/comm/prio = prev, pid2/comm2/prio2 = next, state = prev's */
-    TRACE_WAKEUP = 1,       /* sched_wakeup: pid woken onto cpu; the record's CPU is the waker's; flags: sync */
+    TRACE_WAKEUP = 1,       /* sched_wakeup: pid woken onto cpu; the record's CPU is the waker's; flags: sync;
+                               pid2/comm2/prio2: the task current on the recording CPU (the waker) */
     TRACE_WAKEUP_NEW = 2,   /* sched_wakeup_new: the first wake-up of a new task, likewise */
-    TRACE_MIGRATE = 3,      /* sched_migrate_task: pid moves from cpu2 (orig) to cpu (dest) */
+    TRACE_MIGRATE = 3,      /* sched_migrate_task: pid moves from cpu2 (orig) to cpu (dest); pid2: current */
     TRACE_FORK = 4,         /* sched_process_fork: pid (parent) created pid2 (child) */
     TRACE_EXIT = 5,         /* sched_process_exit: pid exits; value = its CPU time in ns (the core's count) */
     TRACE_SCHED = 6,        /* sched_event: a scheduler's own moment; comm2 = its name, value, cpu */
