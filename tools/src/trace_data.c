@@ -75,6 +75,8 @@ void trace_sort(struct trace *t)
     qsort(t->ev, t->nev, sizeof(*t->ev), cmp_tev);
 }
 
+static void order_ties(struct trace *t);
+
 /* ---- the stream ---- */
 
 static bool fail(char **err, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -174,6 +176,7 @@ bool trace_parse_stream(const unsigned char *buf, size_t len, struct trace *t, c
         }
     }
     trace_sort(t);
+    order_ties(t);
     t->ts_resolution_ns = 1;
     return true;
 }
@@ -523,6 +526,72 @@ static bool parse_event_line(char *line, struct tev *e, uint32_t *seq, char **er
     return true;
 }
 
+/* Must b come before a, when both have the same timestamp?  Causes first:
+ * a task blocks (its switch-out) before it is woken, is woken or moved
+ * before it is switched in, and leaves one CPU before it runs on another. */
+static bool must_precede(const struct tev *b, const struct tev *a)
+{
+    if (a->type == TRACE_SWITCH && a->pid2 > 0) {
+        int32_t p = a->pid2;
+        if ((b->type == TRACE_WAKEUP || b->type == TRACE_WAKEUP_NEW || b->type == TRACE_MIGRATE) && b->pid == p)
+            return true;
+        if (b->type == TRACE_SWITCH && b->pid == p && b->cpu != a->cpu)
+            return true;
+    }
+    if ((a->type == TRACE_WAKEUP || a->type == TRACE_WAKEUP_NEW) && b->type == TRACE_SWITCH && b->pid == a->pid)
+        return true;
+    return false;
+}
+
+/* ftrace's microseconds (and a clock that two CPUs read in the same
+ * nanosecond) give causally related events on two CPUs the same timestamp
+ * (a wake-up and the switch-in it causes, 0.4 us apart): within
+ * each run of equal timestamps, put causes before effects, keeping each
+ * CPU's own order; a cycle (which no kernel makes) keeps the sorted order. */
+static void order_ties(struct trace *t)
+{
+    struct tev *tmp = NULL;
+    bool *done = NULL;
+    size_t cap = 0;
+    for (size_t i = 0; i < t->nev;) {
+        size_t j = i + 1;
+        while (j < t->nev && t->ev[j].ts == t->ev[i].ts)
+            j++;
+        size_t n = j - i;
+        if (n > 1 && n <= 256) {
+            if (n > cap) {
+                cap = n;
+                tmp = xrealloc(tmp, cap * sizeof(*tmp));
+                done = xrealloc(done, cap * sizeof(*done));
+            }
+            memset(done, 0, n * sizeof(*done));
+            for (size_t out = 0; out < n; out++) {
+                size_t pick = n;
+                for (size_t k = 0; k < n && pick == n; k++) {
+                    if (done[k])
+                        continue;
+                    bool ready = true;
+                    for (size_t m = 0; m < n && ready; m++)
+                        if (!done[m] && m != k &&
+                            ((m < k && t->ev[i + m].cpu == t->ev[i + k].cpu) || must_precede(&t->ev[i + m], &t->ev[i + k])))
+                            ready = false;
+                    if (ready)
+                        pick = k;
+                }
+                if (pick == n)
+                    for (pick = 0; done[pick]; pick++)
+                        ;
+                done[pick] = true;
+                tmp[out] = t->ev[i + pick];
+            }
+            memcpy(&t->ev[i], tmp, n * sizeof(*tmp));
+        }
+        i = j;
+    }
+    free(tmp);
+    free(done);
+}
+
 bool trace_parse_text(const char *text, size_t len, struct trace *t, char **err)
 {
     memset(t, 0, sizeof(*t));
@@ -577,6 +646,7 @@ bool trace_parse_text(const char *text, size_t len, struct trace *t, char **err)
         return fail(err, "an event on cpu %u of %u", max_cpu, t->ncpus);
     }
     trace_sort(t);
+    order_ties(t);
     t->ts_resolution_ns = 1000;
     return true;
 }
