@@ -402,6 +402,13 @@ static bool parse_event_line(char *line, struct tev *e, uint32_t *seq, char **er
     *br = 0;
     for (char *q = br; q > line && q[-1] == ' '; q--)
         q[-1] = 0;                               /* "%-5d" pads the pid */
+    size_t tl = strlen(line);
+    char *open = tl && line[tl - 1] == ')' ? strrchr(line, '(') : NULL;
+    if (open) {                                  /* the tgid column, "(  123)" or "(-----)" */
+        *open = 0;
+        for (char *q = open; q > line && q[-1] == ' '; q--)
+            q[-1] = 0;
+    }
     char *dash = strrchr(line, '-');
     long pid, cpu;
     if (!dash || !parse_long(dash + 1, &pid) || pid < 0)
