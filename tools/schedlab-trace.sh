@@ -176,5 +176,48 @@ trace      one boot, traced: a timeline of which task ran on which CPU and when 
   migrations, run-queue length), DIR/rq.csv, DIR/report.html, and the run's results.csv, logs/.
   run ... --trace-boot NAME [--trace-events LIST] [--trace-buf-kib N] traces one boot of a matrix
   (NAME as in DIR/jobs.txt, or first) into DIR/traces/NAME/.  docs/tracing.md explains it all.
+
+trace-png DIR [--from MS --to MS] [--out FILE] [--width PX]
+  DIR/timeline.html as a PNG (default DIR/timeline.png), rendered by headless Chromium; --from/--to
+  pick the window (ms since the start of the trace), as timeline.html#from=MS&to=MS does in a browser.
 EOF
+}
+
+# tools/schedlab trace-png DIR [--from MS --to MS] [--out FILE] [--width PX]:
+# DIR/timeline.html as a PNG, rendered by headless Chromium (nothing from the
+# network: the page is self-contained), e.g. for docs.
+trace_png_cmd() {
+    dir="" from="" to="" png="" width=1240
+    while [ $# -gt 0 ]; do
+        case "$1" in
+        --from|--to|--out|--width)
+            [ $# -ge 2 ] || usage_error "$1 needs a value"
+            case "$1" in --from) from=$2 ;; --to) to=$2 ;; --out) png=$2 ;; --width) width=$2 ;; esac
+            shift 2 ;;
+        -h|--help) echo "usage: $ME trace-png DIR [--from MS --to MS] [--out FILE] [--width PX]"; exit 0 ;;
+        -*) usage_error "unknown flag '$1' for trace-png" ;;
+        *) [ -z "$dir" ] || usage_error "trace-png takes one trace directory"; dir=$1; shift ;;
+        esac
+    done
+    [ -n "$dir" ] || usage_error "trace-png needs a trace directory (tools/schedlab trace --out DIR)"
+    [ -f "$dir/timeline.html" ] || die "$dir/timeline.html: not found (run $ME trace ... --out $dir first)"
+    for v in "$from" "$to"; do
+        case "$v" in ''|*[!0-9.]*|*.*.*) [ -z "$v" ] || usage_error "--from/--to $v: expected milliseconds" ;; esac
+    done
+    [ -z "$from$to" ] || { [ -n "$from" ] && [ -n "$to" ]; } || usage_error "--from and --to go together"
+    is_uint "$width" && [ "$width" -ge 400 ] || usage_error "--width $width: expected pixels >= 400"
+    command -v chromium >/dev/null 2>&1 || die "chromium not found (make deps)"
+    [ -n "$png" ] || png="$dir/timeline.png"
+    # The page's height: the SVG's, plus its one line of text.
+    height=$(sed -n 's/.*<svg [^>]* height="\([0-9]*\)".*/\1/p' "$dir/timeline.html" | head -1)
+    profile=$(mktemp -d "${TMPDIR:-/tmp}/schedlab-chromium.XXXXXX") || die "mktemp failed"
+    url="file://$(cd "$dir" && pwd)/timeline.html${from:+#from=$from&to=$to}"
+    timeout 120 chromium --headless --no-sandbox --disable-gpu --disable-background-networking \
+        --disable-component-update --disable-sync --no-first-run --user-data-dir="$profile" --hide-scrollbars \
+        --force-device-scale-factor=1 --window-size="$width,$(( ${height:-400} + 4 ))" --screenshot="$png" "$url" \
+        >"$profile/log" 2>&1
+    rc=$?
+    [ $rc -eq 0 ] && [ -s "$png" ] || { cat "$profile/log" >&2; rm -rf "$profile"; die "chromium could not render $url"; }
+    rm -rf "$profile"
+    echo "$png"
 }

@@ -9,7 +9,9 @@
  * (no library, nothing from the network) zooms it with the mouse wheel,
  * pans it by dragging, resets on a double click, and redraws the axis, so
  * the same SVG is zoomable inline in an HTML page or opened on its own.
- * Without scripts it is a plain picture of the whole trace.
+ * Without scripts it is a plain picture of the whole trace.  A page opened
+ * as timeline.html#from=120&to=125 starts on that window (ms since the
+ * start of the trace), for pictures and links to a moment.
  */
 #include "trace_data.h"
 #include "util.h"
@@ -91,7 +93,8 @@ static void write_axis(FILE *out, double span_us, int y)
         fprintf(out, "<line x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%d\" stroke=\"#999\"/>", x, y, x, y + 5);
         fprintf(out, "<text x=\"%.1f\" y=\"%d\" text-anchor=\"middle\">%.*f</text>\n", x, y + 17, dec, v / 1000.0);
     }
-    fprintf(out, "</g>\n<text x=\"%d\" y=\"%d\" font-size=\"11\" fill=\"#333\">ms</text>\n", LEFT + PLOT_W + 4, y + 17);
+    fprintf(out, "</g>\n<text x=\"%d\" y=\"%d\" font-size=\"11\" fill=\"#333\" text-anchor=\"end\">ms</text>\n", LEFT - 12,
+            y + 17);
 }
 
 static const char script[] =
@@ -122,7 +125,7 @@ static const char script[] =
     "svg.querySelectorAll('[data-action]').forEach(function(b){b.addEventListener('click',function(e){var a=b.getAttribute('data-action'),"
     "c=(v0+v1)/2;if(a=='in')zoom(c,0.5);else if(a=='out')zoom(c,2);else set(0,T);e.stopPropagation();});"
     "b.addEventListener('mousedown',function(e){e.stopPropagation();});});\n"
-    "draw();})();\n";
+    "var h=/from=([0-9.]+)&to=([0-9.]+)/.exec(location.hash||'');if(h)set(1000*h[1],1000*h[2]);else draw();})();\n";
 
 void trace_write_svg(const struct trace *t, const struct timeline_opts *o, FILE *out, bool standalone)
 {
