@@ -88,9 +88,9 @@ static void test_latency_of_a_known_trace(void **state)
     assert_int_equal(ta->delay_max_at, 7000000);
     assert_int_equal(tb->runtime_ns, 5800000);
     assert_int_equal(tb->delay_max_ns, 200000);
-    /* cpu 0 idle: 1-2.5, 4-5.7, 6-7, 8-10 ms = 1.5 + 1.7 + 1 + 2 */
-    assert_int_equal(a.cpu[0].idle_ns, 6200000);
-    assert_int_equal(a.cpu[1].idle_ns, 2200000 + 1000000);
+    /* Idle from each CPU's first record: cpu 0 2-2.5, 4-5.7, 6-7, 8-10 ms; cpu 1 (first at 3.2 ms) 9-10 ms. */
+    assert_int_equal(a.cpu[0].idle_ns, 500000 + 1700000 + 1000000 + 2000000);
+    assert_int_equal(a.cpu[1].idle_ns, 1000000);
     assert_int_equal(a.cpu[0].switches, 6);
     assert_int_equal(a.cpu[0].wakeups, 2);
     assert_int_equal(a.cpu[1].wakeups, 1);

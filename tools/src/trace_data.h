@@ -113,9 +113,9 @@ struct trace_analysis {
     uint64_t window_ns;
     uint64_t valid_from;         /* before this some CPU dropped events: causes may be missing */
     struct trace_cpu_stat {
-        uint64_t idle_ns, switches, wakeups, migrations_in, rq_area, sched_events;
+        uint64_t idle_ns, busy_ns, switches, wakeups, migrations_in, rq_area, sched_events;
         uint16_t rq_max, nr;     /* nr: tasks runnable there now (the running one too) */
-        uint64_t idle_since, rq_since;
+        uint64_t idle_since, rq_since, slice_since;   /* idle and busy count from the CPU's first record */
         int32_t curr;            /* -1 unknown */
     } cpu[TRACE_MAX_CPUS];
     struct trace_rq_point *rq;   /* run-queue length changes, in time order */

@@ -124,6 +124,10 @@ void trace_analyze(const struct trace *t, struct trace_analysis *a)
         const struct tev *e = &t->ev[i];
         if (!seen[e->cpu] && t->cpu[e->cpu].dropped && e->ts > a->valid_from)
             a->valid_from = e->ts;
+        /* A CPU's idle time counts from its first record: the others come
+         * online well after recording starts (on a loaded TCG host, 100 ms). */
+        if (!seen[e->cpu])
+            a->cpu[e->cpu].idle_since = a->cpu[e->cpu].slice_since = e->ts;
         seen[e->cpu] = true;
     }
     int hb_kind = 0, hb_live = 0, hb_group = -1;
@@ -133,6 +137,9 @@ void trace_analyze(const struct trace *t, struct trace_analysis *a)
         switch (e->type) {
         case TRACE_SWITCH: {
             c->switches++;
+            if (e->pid != 0)
+                c->busy_ns += e->ts - (c->slice_since < e->ts ? c->slice_since : e->ts);
+            c->slice_since = e->ts;
             if (e->pid == 0)
                 c->idle_ns += e->ts - (c->idle_since < e->ts ? c->idle_since : e->ts);
             else {
@@ -209,8 +216,10 @@ void trace_analyze(const struct trace *t, struct trace_analysis *a)
     /* Close what is still open at the end of the window. */
     for (uint32_t cpu = 0; cpu < t->ncpus; cpu++) {
         struct trace_cpu_stat *c = &a->cpu[cpu];
-        if (c->curr == 0 || c->curr == -1)
+        if (c->curr == 0 || (c->curr == -1 && !c->switches))
             c->idle_ns += t->stop_ns > c->idle_since ? t->stop_ns - c->idle_since : 0;
+        else if (c->curr > 0)
+            c->busy_ns += t->stop_ns > c->slice_since ? t->stop_ns - c->slice_since : 0;
         c->rq_area += (uint64_t)c->nr * (t->stop_ns > c->rq_since ? t->stop_ns - c->rq_since : 0);
         c->rq_since = t->stop_ns;
     }
@@ -393,19 +402,20 @@ void trace_write_summary(const struct trace *t, FILE *out)
             t->sched, t->ncpus, ms(a.window_ns), (double)t->start_ns / 1e9, (double)t->stop_ns / 1e9, kept, dropped);
     if (t->cmdline[0])
         fprintf(out, "kernel command line: %s\n", t->cmdline);
+    fprintf(out, "\n(busy and idle count from each CPU's first record; rq: runnable tasks there, the running one too)\n");
     fprintf(out, "\n cpu    busy_ms    idle_ms  idle%%  switches  wakeups  migr_in  rq_mean  rq_max  sched_events\n");
     uint64_t tb = 0, ti = 0, ts = 0, tw = 0, tm = 0, te = 0, tarea = 0;
     for (uint32_t c = 0; c < t->ncpus; c++) {
         struct trace_cpu_stat *k = &a.cpu[c];
-        uint64_t idle = k->idle_ns < a.window_ns ? k->idle_ns : a.window_ns;
         fprintf(out, " %3u %10.3f %10.3f %6.1f %9" PRIu64 " %8" PRIu64 " %8" PRIu64 " %8.2f %7u %13" PRIu64 "\n", c,
-                ms(a.window_ns - idle), ms(idle), pct(idle, a.window_ns), k->switches, k->wakeups, k->migrations_in,
-                a.window_ns ? (double)k->rq_area / (double)a.window_ns : 0.0, k->rq_max, k->sched_events);
-        tb += a.window_ns - idle, ti += idle, ts += k->switches, tw += k->wakeups, tm += k->migrations_in;
+                ms(k->busy_ns), ms(k->idle_ns), pct(k->idle_ns, k->idle_ns + k->busy_ns), k->switches, k->wakeups,
+                k->migrations_in, a.window_ns ? (double)k->rq_area / (double)a.window_ns : 0.0, k->rq_max,
+                k->sched_events);
+        tb += k->busy_ns, ti += k->idle_ns, ts += k->switches, tw += k->wakeups, tm += k->migrations_in;
         te += k->sched_events, tarea += k->rq_area;
     }
     fprintf(out, " all %10.3f %10.3f %6.1f %9" PRIu64 " %8" PRIu64 " %8" PRIu64 " %8.2f %7s %13" PRIu64 "\n", ms(tb),
-            ms(ti), pct(ti, a.window_ns * t->ncpus), ts, tw, tm,
+            ms(ti), pct(ti, ti + tb), ts, tw, tm,
             a.window_ns ? (double)tarea / (double)a.window_ns : 0.0, "", te);
     fprintf(out, "\nmigrations: %" PRIu64 " (%.1f per second)\n", a.migrations,
             a.window_ns ? (double)a.migrations * 1e9 / (double)a.window_ns : 0.0);
@@ -447,10 +457,10 @@ void trace_write_summary_csv(const struct trace *t, FILE *out)
                  "rq_max,sched_events,events,dropped\n");
     for (uint32_t c = 0; c < t->ncpus; c++) {
         struct trace_cpu_stat *k = &a.cpu[c];
-        uint64_t idle = k->idle_ns < a.window_ns ? k->idle_ns : a.window_ns;
+        uint64_t idle = k->idle_ns;
         fprintf(out, "%s,%u,%.3f,%.3f,%.3f,%.2f,%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%.2f,%.3f,%u,%" PRIu64 ",%" PRIu64
                      ",%" PRIu64 "\n",
-                t->sched, c, ms(a.window_ns), ms(a.window_ns - idle), ms(idle), pct(idle, a.window_ns), k->switches,
+                t->sched, c, ms(a.window_ns), ms(k->busy_ns), ms(idle), pct(idle, idle + k->busy_ns), k->switches,
                 k->wakeups, k->migrations_in,
                 a.window_ns ? (double)k->migrations_in * 1e9 / (double)a.window_ns : 0.0,
                 a.window_ns ? (double)k->rq_area / (double)a.window_ns : 0.0, k->rq_max, k->sched_events,
