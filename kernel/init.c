@@ -3,6 +3,7 @@
 #include "lib.h"
 #include "task.h"
 #include "sched_core.h"
+#include "trace.h"
 
 extern const struct init_task *const __start_init_task[], *const __stop_init_task[];
 
@@ -20,7 +21,9 @@ void init_task_start(void)
 
 void kernel_finish(int code)
 {
+    trace_stop();                /* the workload is over: nothing after this is recorded */
     sched_print_stats();
+    trace_finish();              /* the buffers, on their own channel, after the results */
     kprintf("done: exit=%d\n", code);
     machine_exit(code);
 }

@@ -16,6 +16,7 @@
 #include "config.h"
 #include "init.h"
 #include "sched_core.h"
+#include "trace.h"
 
 #define MULTIBOOT_BOOTLOADER_MAGIC 0x2badb002
 #define MB_FLAG_MEM 0x001
@@ -35,11 +36,38 @@ struct multiboot_mmap_entry {
 } __attribute__((packed));
 
 /* The kernel's own keys; the first task registers and reads the rest. */
-enum { KEY_WATCHDOG };
+enum { KEY_WATCHDOG, KEY_TRACE, KEY_TRACE_EVENTS, KEY_TRACE_BUF_KIB };
 static const struct cmdline_key kernel_keys[] = {
     [KEY_WATCHDOG] = CMDLINE_KEY_UINT("watchdog", DEFAULT_WATCHDOG_S, 0, 86400,
                                       "exit 3 when nothing progresses for this many seconds (0: off)"),
+    /* Scheduler tracing (kernel/trace.h, docs/tracing.md). */
+    [KEY_TRACE] = CMDLINE_KEY_UINT("trace", 0, 0, 1,
+                                   "1: record scheduling events per CPU and write them on the trace channel at the end"),
+    [KEY_TRACE_EVENTS] = { .name = "trace_events", .type = CMDLINE_CHOICE_LIST, .def_text = "all",
+                           .choices = trace_type_names, .help = "with trace=1: the events to record, comma separated" },
+    [KEY_TRACE_BUF_KIB] = CMDLINE_KEY_UINT("trace_buf_kib", 1024, 4, 65536,
+                                           "with trace=1: KiB of ring buffer per CPU (64 bytes an event; "
+                                           "the oldest are dropped when full)"),
 };
+
+/* The trace keys, checked before anything else starts (a bad one ends the
+ * boot with its error line); returns the event mask, 0 when not tracing. */
+static uint32_t read_trace_keys(uint32_t *buf_kib)
+{
+    bool on = cmdline_key_uint(&kernel_keys[KEY_TRACE]) == 1;
+    *buf_kib = cmdline_key_uint(&kernel_keys[KEY_TRACE_BUF_KIB]);
+    uint32_t mask = 0;
+    char why[160];
+    if (!trace_parse_events(cmdline_key_text(&kernel_keys[KEY_TRACE_EVENTS]), &mask, why, sizeof(why)))
+        cmdline_error("trace_events", why);
+    if (!on && cmdline_given(&kernel_keys[KEY_TRACE_EVENTS]))
+        cmdline_error("trace_events", "needs trace=1");
+    if (!on && cmdline_given(&kernel_keys[KEY_TRACE_BUF_KIB]))
+        cmdline_error("trace_buf_kib", "needs trace=1");
+    if (*buf_kib % (PAGE_SIZE / 1024))
+        cmdline_error("trace_buf_kib", "must be a multiple of 4 (whole pages)");
+    return on ? mask : 0;
+}
 
 extern char _end[];
 void console_percpu_ready(void);
@@ -129,18 +157,26 @@ void kmain(uint32_t magic, uint32_t mbi)
     mem_init(regions, nregions, (uintptr_t)_end);
     cmdline_register("kernel", kernel_keys, ARRAY_SIZE(kernel_keys));
     watchdog_set_timeout(cmdline_key_uint(&kernel_keys[KEY_WATCHDOG]));
+    uint32_t trace_buf_kib, trace_mask = read_trace_keys(&trace_buf_kib);
 
     tsc_calibrate();
     lapic_init();
     lapic_timer_calibrate();
     int ncpus = smp_discover_cpus();
     sched_init(ncpus);
+    if (trace_mask)
+        trace_boot(trace_mask, trace_buf_kib, ncpus);   /* before any task or other CPU runs */
     sched_init_cpu(0);
     smp_start_aps();
     lapic_timer_start();
 
-    kprintf("boot: cpus=%d sched=%s hz=%d tsc_khz=%u accel=%s mem_mib=%u lock=%s\n", ncpus_online, sched_name(), HZ,
-            tsc_khz, detect_accel(), mem_usable_mib(), SPINLOCK_KIND);
+    /* With trace=1 the boot line says so, and how: a traced run is not a plain one. */
+    char trace_words[160] = "";
+    if (trace_mask)
+        snprintf(trace_words, sizeof(trace_words), " trace=1 trace_events=%s trace_buf_kib=%u",
+                 cmdline_key_text(&kernel_keys[KEY_TRACE_EVENTS]), trace_buf_kib);
+    kprintf("boot: cpus=%d sched=%s hz=%d tsc_khz=%u accel=%s mem_mib=%u lock=%s%s\n", ncpus_online, sched_name(), HZ,
+            tsc_khz, detect_accel(), mem_usable_mib(), SPINLOCK_KIND, trace_words);
     init_task_start();
     irq_enable();
     idle_loop();

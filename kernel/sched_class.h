@@ -14,6 +14,7 @@
 #include "task.h"
 #include "config.h"
 #include "wait.h"        /* WAKE_SYNC, WAKE_NEW, WAKE_IRQ: how a task was woken */
+#include "trace.h"       /* sched_trace_event */
 
 /* enqueue() flags */
 #define ENQUEUE_WAKEUP 0x1  /* the task was sleeping */
@@ -178,6 +179,16 @@ void sched_for_each_task(void (*fn)(struct task *p, void *arg), void *arg);
 void sched_log(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* Stop the machine with a report; for broken invariants. */
 void sched_bug(const char *fmt, ...) __attribute__((noreturn, format(printf, 1, 2)));
+
+/* A moment of your algorithm on the trace timeline (trace=1, tools/schedlab
+ * trace, docs/tracing.md): "what" is a string literal (15 characters are
+ * kept), value any number that explains it (a vruntime, a count), cpu the
+ * CPU it concerns; the record also names the task running here.  Call it
+ * anywhere, any lock held or none.  Free when tracing is off: a static key
+ * (one 5-byte nop in the code, patched into a jump at boot with trace=1).
+ *     sched_trace_event(cpu, "recalc", nr_tasks);
+ */
+#define sched_trace_event(cpu, what, value) trace_sched_event((cpu), (what), (value))
 
 /* Milliseconds to ticks at the kernel's HZ, at least one tick. */
 #define SCHED_MS_TO_TICKS(ms) (((ms) * HZ + 999) / 1000 > 0 ? ((ms) * HZ + 999) / 1000 : 1)

@@ -46,6 +46,14 @@ static char rq_lock_names[MAX_CPUS][16];
 
 static inline spinlock_t *rq_lock(int cpu) { return cpus[cpu].rq_lock; }
 
+/* The context switch and the scheduler's enqueue, called through pointers
+ * that tracing may point at its recording wrappers (kernel/trace.h): a
+ * memory-indirect call is one instruction, as the direct call and the call
+ * through struct sched_class were, so tracing costs nothing while it is
+ * off.  sched_init sets them. */
+struct task *(*sched_switch_call)(struct task *prev, struct task *next) = switch_context;
+void (*sched_enqueue_call)(int cpu, struct task *p, int flags);
+
 /* The hooks' documented lock, checked before every call (a few instructions). */
 static inline void assert_rq_held(int cpu, const char *hook)
 {
@@ -61,7 +69,7 @@ static inline void do_enqueue(int cpu, struct task *p, int flags)
     assert_rq_held(cpu, "enqueue");
     p->on_rq = 1;
     cpus[cpu].nr_queued++;
-    scheduler.enqueue(cpu, p, flags);
+    sched_enqueue_call(cpu, p, flags);
 }
 
 static inline void do_dequeue(int cpu, struct task *p, int flags)
@@ -107,7 +115,13 @@ void sched_set_task_cpu(struct task *p, int cpu)
         sched_bug("task %s (pid %d) moved to cpu %d while it runs on cpu %d", p->name, p->pid, cpu, p->cpu);
     assert_rq_held(p->cpu, "sched_set_task_cpu (source)");
     assert_rq_held(cpu, "sched_set_task_cpu (destination)");
+    int old = p->cpu;
     move_to_cpu(p, cpu);
+    /* A balancing move.  The core's own moves (wake-up placement, requeue,
+     * a shared queue's hand-over) are seen by the tracing wrappers instead:
+     * a static key in the inlined move_to_cpu would change the code of the
+     * wake-up and switch paths even while off. */
+    trace_migrate(p, old, cpu);
 }
 
 void sched_double_lock(int a, int b)
@@ -227,6 +241,8 @@ void sched_init(int ncpus)
         kprintf("error: sched/%s.c: hook %s is missing\n", scheduler.name ? scheduler.name : "?", missing);
         machine_exit(EXIT_ERROR);
     }
+    sched_switch_call = switch_context;
+    sched_enqueue_call = scheduler.enqueue;
     spin_lock_init(&shared_rq_lock, "runqueue (shared)");
     for (int cpu = 0; cpu < MAX_CPUS; cpu++) {
         struct cpu *c = &cpus[cpu];
@@ -392,7 +408,7 @@ __switch_path void schedule(void)
     account_switch(c, prev, next, cycles_to_ns(t1 - tsc_at_boot));
     next->on_cpu = 1;
     c->curr = next;
-    prev = switch_context(prev, next);
+    prev = sched_switch_call(prev, next);
     /* Now on next's stack, which may have gone to sleep on another CPU. */
     finish_switch_inline(prev);
     irq_restore(flags);

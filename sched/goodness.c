@@ -312,6 +312,20 @@ static void recalculate_counter(struct task *p, void *arg)
     g->counter = linux24_recalc_counter(g->counter, p->nice);
 }
 
+/* Every candidate is out of time: new epoch for every task, as 2.4 does
+ * it, without runqueue_lock (it nests inside the task-list lock).  Out of
+ * line so that its trace events (a static key each) leave the code of the
+ * scan in goodness_pick_next as it was: the trace is free while off. */
+static __attribute__((noinline)) void new_epoch(int cpu)
+{
+    sched_trace_event(cpu, "recalc", recalculations + 1);
+    spin_release(sched_rq_lock(cpu));
+    sched_for_each_task(recalculate_counter, NULL);
+    spin_lock(sched_rq_lock(cpu));
+    recalculations++;
+    sched_trace_event(cpu, "recalc_end", recalculations);
+}
+
 /* 2.4 can_schedule(p, cpu): allowed here and not running on another CPU. */
 static bool can_schedule(struct task *p, int cpu, struct task *prev)
 {
@@ -348,12 +362,7 @@ static struct task *goodness_pick_next(int cpu, struct task *prev)
         }
         if (c != 0)
             break;
-        /* Every candidate is out of time: new epoch for every task, as 2.4
-         * does it, without runqueue_lock (it nests inside the task-list lock). */
-        spin_release(sched_rq_lock(cpu));
-        sched_for_each_task(recalculate_counter, NULL);
-        spin_lock(sched_rq_lock(cpu));
-        recalculations++;
+        new_epoch(cpu);
     }
 
     /* __schedule_tail: a preempted task that did not yield looks for another CPU. */

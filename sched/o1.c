@@ -762,6 +762,7 @@ static struct task *o1_pick_next(int cpu, struct task *prev)
             rq->expired = array;
             array = rq->active;
             rq->expired_timestamp = 0;
+            sched_trace_event(cpu, "array_swap", array->nr_active);    /* on the trace timeline */
         }
         int idx = sched_find_first_bit(array->bitmap);
         next = task_of(array->queue[idx].next);

@@ -3,6 +3,9 @@
 #   tools/deps.sh check     exit 0 when all is there; otherwise install them if root, or print the command
 #   tools/deps.sh install   apt-get install them
 PKGS="build-essential gcc-multilib qemu-system-x86 grub-pc-bin grub-common xorriso mtools libcmocka-dev libgsl-dev gnuplot-nox clang libclang-rt-14-dev"
+# Scheduler traces (docs/tracing.md): trace-cmd report and libtracecmd read trace.dat back in the tests,
+# pkg-config finds libtracecmd, chromium renders the timeline headless, imagemagick measures its screenshot.
+PKGS="$PKGS trace-cmd libtracecmd-dev libtraceevent-dev pkg-config chromium imagemagick"
 
 missing() {
     for p in $PKGS; do

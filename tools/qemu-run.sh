@@ -4,6 +4,12 @@
 #
 # usage: tools/qemu-run.sh (--kernel ELF [--cmdline 'k=v ...'] | --iso ISO)
 #                          [--smp N] [--mem MiB] [--accel tcg|kvm|icount] [--timeout S] [--gdb]
+#                          [--trace-out FILE]
+#
+# --trace-out FILE gives the kernel its trace channel (QEMU's isa-debugcon at
+# port 0xe9, written to FILE): with trace=1 on the command line the kernel
+# writes its trace buffers there at the end of the run, never on the console
+# (docs/tracing.md).
 #
 # Exit status: 0 ok, 1 error (bad arguments or a workload error), 2 kernel
 # panic, 3 watchdog, 4 out of memory, 5 guest stopped without an exit code
@@ -11,13 +17,13 @@
 set -u
 
 usage() {
-    echo "usage: $0 (--kernel ELF [--cmdline 'k=v ...'] | --iso ISO) [--smp N] [--mem MiB] [--accel tcg|kvm|icount] [--timeout S] [--gdb]" >&2
+    echo "usage: $0 (--kernel ELF [--cmdline 'k=v ...'] | --iso ISO) [--smp N] [--mem MiB] [--accel tcg|kvm|icount] [--timeout S] [--gdb] [--trace-out FILE]" >&2
     exit 1
 }
 die() { echo "error: $*" >&2; exit 1; }
 is_uint() { case "$1" in ''|*[!0-9]*) return 1;; *) return 0;; esac; }
 
-KERNEL= ISO= CMDLINE= SMP=2 MEM=256 ACCEL=tcg TIMEOUT=120 GDB=0
+KERNEL= ISO= CMDLINE= SMP=2 MEM=256 ACCEL=tcg TIMEOUT=120 GDB=0 TRACE_OUT=
 while [ $# -gt 0 ]; do
     case "$1" in
     --kernel) KERNEL=${2:-}; shift 2 ;;
@@ -28,6 +34,7 @@ while [ $# -gt 0 ]; do
     --accel) ACCEL=${2:-}; shift 2 ;;
     --timeout) TIMEOUT=${2:-}; shift 2 ;;
     --gdb) GDB=1; shift ;;
+    --trace-out) TRACE_OUT=${2:-}; [ -n "$TRACE_OUT" ] || die "--trace-out needs a file"; shift 2 ;;
     -h|--help) usage ;;
     *) echo "error: unknown option '$1'" >&2; usage ;;
     esac
@@ -92,6 +99,13 @@ else
     safe_file "$KERNEL" kernel.elf
     set -- -kernel "$SAFE" -append "$CMDLINE"
 fi
+# The trace channel: its own device and file, so trace data never mixes
+# with the console.  QEMU splits option values at commas; ",," is a comma.
+if [ -n "$TRACE_OUT" ]; then
+    : >"$TRACE_OUT" 2>/dev/null || die "--trace-out $TRACE_OUT: cannot write that file"
+    trace_path=$(printf '%s' "$TRACE_OUT" | sed 's/,/,,/g')
+    set -- "$@" -chardev "file,id=trace,path=$trace_path" -device isa-debugcon,iobase=0xe9,chardev=trace
+fi
 # $ACCEL_ARGS is split on purpose: it is a fixed list of words.
 set -- -M pc -m "$MEM" -smp "$SMP" $ACCEL_ARGS "$@" \
     -device isa-debug-exit,iobase=0xf4,iosize=0x04 \
@@ -108,6 +122,7 @@ fi
 
 timeout -k 5 "$TIMEOUT" qemu-system-i386 "$@" </dev/null
 rc=$?
+[ -z "$TRACE_OUT" ] || echo "run: trace channel: $(wc -c <"$TRACE_OUT" 2>/dev/null || echo 0) bytes in $TRACE_OUT" >&2
 case $rc in
 124|137) echo "run: timeout: the guest did not finish within $TIMEOUT s (TIMEOUT=)" >&2; exit 124 ;;
 0) echo "run: the guest stopped without an exit code (triple fault or reset)" >&2; exit 5 ;;
