@@ -10,10 +10,12 @@ struct word {
 };
 
 static char buffer[CMDLINE_MAX_LEN];
+static char raw[CMDLINE_MAX_LEN];
 static struct word words[CMDLINE_MAX_WORDS];
 static int nwords;
 static bool suite_defaults;
 
+const char *cmdline_raw(void) { return raw; }
 void cmdline_use_suite_defaults(bool on) { suite_defaults = on; }
 
 void cmdline_error(const char *key, const char *why)
@@ -67,6 +69,7 @@ void cmdline_parse(const char *s)
         kprintf("error: kernel command line longer than %d bytes\n", CMDLINE_MAX_LEN - 1);
         machine_exit(EXIT_ERROR);
     }
+    strlcpy(raw, s, sizeof(raw));
     strlcpy(buffer, s, sizeof(buffer));
     char *p = buffer;
     nwords = 0;

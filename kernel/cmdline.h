@@ -65,6 +65,7 @@ struct cmdline_key {
     { .name = n, .type = CMDLINE_CPU_LIST, .flags = CMDLINE_AUTO, .min = 0, .max = MAX_CPUS - 1, .help = h }
 
 void cmdline_parse(const char *s);             /* splits; malformed words are errors */
+const char *cmdline_raw(void);
 const char *cmdline_get(const char *key);      /* the word's value; NULL when absent */
 
 /* The registry.  owner is what bench=list prints as workload= ("kernel" for
