@@ -16,6 +16,7 @@
 #include "config.h"
 #include "init.h"
 #include "sched_core.h"
+#include "sched_tunables.h"
 
 #define MULTIBOOT_BOOTLOADER_MAGIC 0x2badb002
 #define MB_FLAG_MEM 0x001
@@ -134,6 +135,7 @@ void kmain(uint32_t magic, uint32_t mbi)
     lapic_init();
     lapic_timer_calibrate();
     int ncpus = smp_discover_cpus();
+    sched_tunables_setup(&scheduler);   /* sched.<name>= words, before the scheduler's init() */
     sched_init(ncpus);
     sched_init_cpu(0);
     smp_start_aps();
@@ -141,6 +143,7 @@ void kmain(uint32_t magic, uint32_t mbi)
 
     kprintf("boot: cpus=%d sched=%s hz=%d tsc_khz=%u accel=%s mem_mib=%u lock=%s\n", ncpus_online, sched_name(), HZ,
             tsc_khz, detect_accel(), mem_usable_mib(), SPINLOCK_KIND);
+    sched_tunables_print(&scheduler);
     init_task_start();
     irq_enable();
     idle_loop();
