@@ -428,8 +428,15 @@ static void goodness_task_exit(struct task *p)
     sched_rq_unlock_irqrestore(cpu, flags);
 }
 
+/* sched.<name>= at boot: 2.4's constants (sched/linux24.h). */
+static const struct sched_tunable goodness_tunables[] = {
+    LINUX24_TUNABLES,
+};
+
 const struct sched_class scheduler = {
     .name = "goodness",
+    .tunables = goodness_tunables,
+    .ntunables = ARRAY_SIZE(goodness_tunables),
     .flags = SCHED_SHARED_RUNQUEUE | SCHED_TICK_UNLOCKED,   /* one runqueue_lock; 2.4's tick never took it */
     .init = goodness_init,
     .task_fork = goodness_task_fork,
