@@ -252,7 +252,7 @@ struct runqueue {
     /* schedstats of the domain, by cpu_idle_type */
     unsigned int lb_count[CPU_MAX_IDLE_TYPES], lb_balanced[CPU_MAX_IDLE_TYPES], lb_failed[CPU_MAX_IDLE_TYPES];
     unsigned int lb_gained[CPU_MAX_IDLE_TYPES], lb_hot_gained[CPU_MAX_IDLE_TYPES];
-} __attribute__((aligned(64)));
+} __attribute__((aligned(1024)));   /* a power of two: &runqueues[cpu] is one shift on every switch */
 
 static struct runqueue runqueues[MAX_CPUS];
 
@@ -1086,7 +1086,7 @@ static uint64_t ms_to_jiffies(uint64_t ms) { return (ms * HZ + 999) / 1000; }
  * double_lock_balance (which may drop ours for a moment).  A CPU whose
  * waiting tasks may not come here is skipped (all_pinned).
  */
-static void idle_balance(int cpu)
+static __attribute__((noinline)) void idle_balance(int cpu)
 {
     struct runqueue *rq = &runqueues[cpu];
     cpumask_t exclude = 0;

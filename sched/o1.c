@@ -194,6 +194,8 @@ static struct {
     int starvation_limit;         /* jiffies, 0 = off */
     int idle_rebalance_tick, busy_rebalance_tick;
     uint64_t cache_decay_ns;
+    int credit_limit;             /* CREDIT_LIMIT */
+    uint32_t on_runqueue_weight_128;   /* ON_RUNQUEUE_WEIGHT * 128 / 100, as 2.6.0 computes it */
 } k;
 
 #define MIN_TIMESLICE (k.min_timeslice)
@@ -207,8 +209,7 @@ static struct {
 #define PARENT_PENALTY ((int)tun.parent_penalty)
 #define EXIT_WEIGHT ((int64_t)tun.exit_weight)
 #define INTERACTIVE_DELTA ((int)tun.interactive_delta)
-#define ON_RUNQUEUE_WEIGHT ((uint64_t)tun.on_runqueue_weight)
-#define CREDIT_LIMIT ((int64_t)tun.credit_limit)
+#define CREDIT_LIMIT (k.credit_limit)
 #define IDLE_REBALANCE_TICK (k.idle_rebalance_tick)
 #define BUSY_REBALANCE_TICK (k.busy_rebalance_tick)
 
@@ -243,7 +244,7 @@ struct o1_task {
     struct prio_array *array;     /* NULL while not queued */
     uint64_t timestamp;           /* ns: last switch in/out or activation */
     int64_t sleep_avg;            /* ns, 0..NS_MAX_SLEEP_AVG */
-    int64_t interactive_credit;
+    int interactive_credit;       /* 2.6.0: long, 32 bits on i386 */
     int prio;                     /* dynamic priority 0..139 */
     int static_prio;              /* 120 + nice */
     int time_slice;               /* ticks left */
@@ -486,6 +487,8 @@ static void derive_constants(void)
     if (tun.cache_decay_ticks == SCHED_TUNABLE_UNSET)
         tun.cache_decay_ticks = smp_tune_scheduling(tun.cachesize, tun.bandwidth);
     k.cache_decay_ns = (uint64_t)tun.cache_decay_ticks * 1000000u;   /* ticks at 2.6.0's HZ = 1000: ms */
+    k.credit_limit = tun.credit_limit;
+    k.on_runqueue_weight_128 = tun.on_runqueue_weight * 128 / 100;
 }
 
 static const char *o1_check_tunables(const char **bad)
@@ -876,7 +879,7 @@ static struct task *o1_pick_next(int cpu, struct task *prev)
              * all of it after an interrupt's wake-up, 30% otherwise. */
             uint64_t delta = ns_since(now, n->timestamp);
             if (n->activated == 1)
-                delta = delta * (ON_RUNQUEUE_WEIGHT * 128 / 100) / 128;
+                delta = delta * k.on_runqueue_weight_128 / 128;   /* 2.6.0: delta * (ON_RUNQUEUE_WEIGHT * 128 / 100) / 128 */
             struct prio_array *a = n->array;
             dequeue_task(next, a);
             recalc_task_prio(n, n->timestamp + delta);
