@@ -252,6 +252,7 @@ struct runqueue {
     /* schedstats of the domain, by cpu_idle_type */
     unsigned int lb_count[CPU_MAX_IDLE_TYPES], lb_balanced[CPU_MAX_IDLE_TYPES], lb_failed[CPU_MAX_IDLE_TYPES];
     unsigned int lb_gained[CPU_MAX_IDLE_TYPES], lb_hot_gained[CPU_MAX_IDLE_TYPES];
+    unsigned int alb_wanted;        /* times 2.6.24 would have started active balancing (not modelled) */
 } __attribute__((aligned(1024)));   /* a power of two: &runqueues[cpu] is one shift on every switch */
 
 static struct runqueue runqueues[MAX_CPUS];
@@ -611,6 +612,7 @@ static void cfs_init(int ncpus)
         rq->nr_balance_failed = 0;
         for (int t = 0; t < CPU_MAX_IDLE_TYPES; t++)
             rq->lb_count[t] = rq->lb_balanced[t] = rq->lb_failed[t] = rq->lb_gained[t] = rq->lb_hot_gained[t] = 0;
+        rq->alb_wanted = 0;
     }
     sched_init_granularity(ncpus);
     sched_log("cfs: Linux 2.6.24 CFS (vruntime), %d cpus: sched_latency=%u ns min_granularity=%u ns "
@@ -1056,6 +1058,7 @@ static bool load_balance(int this_cpu, int idle)
                     goto out_one_pinned;
                 }
                 active_balance = true;
+                rq->alb_wanted++;
                 rq->nr_balance_failed = sd_init.cache_nice_tries + 1;
             }
         } else {
