@@ -99,15 +99,39 @@
  *   - The busy rebalance runs on the first tick of each 200 ms window of
  *     jiffies (2.6.0: jiffies % 200 == 0), so a CPU whose tick drifts past
  *     that exact jiffy under QEMU still balances.
+ *   - cache_decay_ticks is 2.6.0's smp_tune_scheduling formula (2 ms for a
+ *     512 KiB L2, 3 ms for 1 MiB), but from a stated cache size and clock
+ *     (sched.cachesize, sched.bandwidth; a nominal 2 GHz) instead of the
+ *     CPU's: QEMU's virtual CPU reports nothing about the modelled machine.
+ *     (Until 2026-12 it was a fixed 10 ms, so a busy CPU's 200 ms balance
+ *     refused about 5x more tasks as cache hot than 2.6.0.)
+ *   - Tunables in milliseconds become jiffies as 2.6.0 wrote them (10 * HZ /
+ *     1000) but never 0 ticks, which only matters below HZ = 100.
  *
- * Tunables (compile-time, Linux names)
- *   MIN_TIMESLICE 10 ms, MAX_TIMESLICE 200 ms, CHILD_PENALTY 95,
- *   PARENT_PENALTY 100, EXIT_WEIGHT 3, PRIO_BONUS_RATIO 25,
- *   INTERACTIVE_DELTA 2, ON_RUNQUEUE_WEIGHT 30, CREDIT_LIMIT 100,
- *   MAX_SLEEP_AVG = AVG_TIMESLICE * MAX_BONUS = 1020 ms,
- *   STARVATION_LIMIT = MAX_SLEEP_AVG, IDLE_REBALANCE_TICK = HZ/1000 (>= 1),
- *   BUSY_REBALANCE_TICK = HZ/5, CACHE_DECAY_MS 10 (cache_decay_ticks; see
- *   below).
+ * Tunables (sched.<name>=<value> at boot, kernel/sched_tunables.c; Linux's
+ * names in lower case; the table is o1_tunables at the end of this file)
+ *   min_timeslice 10 ms, max_timeslice 200 ms, child_penalty 95 %,
+ *   parent_penalty 100 %, exit_weight 3, prio_bonus_ratio 25 %,
+ *   interactive_delta 2, max_sleep_avg auto (AVG_TIMESLICE x MAX_BONUS =
+ *   1020 ms), starvation_limit auto (= max_sleep_avg; 0 = off),
+ *   on_runqueue_weight 30 %, credit_limit 100, timeslice_granularity 1,
+ *   idle_rebalance_tick 1 ms, busy_rebalance_tick 200 ms, cachesize
+ *   512 KiB, bandwidth 350 MB/s, cache_decay_ticks auto (smp_tune_scheduling,
+ *   2 ms).  The jiffy values are derived once, in o1_init().
+ *
+ * Preset rml-2.4 (sched.preset=rml-2.4): the 2.5 scheduler as Robert Love
+ * backported it to 2.4 (sched-O1-rml, in 2.4.19-pre7-ac2 and -jam6, the
+ * kernels of seed 003), with the constants of the backport's kernel/sched.c
+ * (a 2.4.18 tree carrying it: oct-month/linux-kernel-2.4.18): min_timeslice
+ * 10, max_timeslice 300, max_sleep_avg and starvation_limit 2000 (2*HZ),
+ * busy_rebalance_tick 250 (HZ/4), idle_rebalance_tick 10 (one tick at 2.4's
+ * HZ = 100), no timeslice_granularity.  Not expressible as numbers, and so
+ * not modelled (docs/sched-o1.md): its sleep_avg is counted in jiffies, +1
+ * per jiffy asleep at wake-up and -1 per tick run, with no interactive_credit,
+ * no sleep multiplier, no JUST_INTERACTIVE_SLEEP and no on-runqueue credit;
+ * a child is queued at the tail, not in front of its parent; its
+ * cache-hot test (jiffies - sleep_timestamp > cache_decay_ticks) also holds
+ * for idle CPUs.
  */
 #include "sched.h"
 
