@@ -3,9 +3,14 @@
  * Effort: Linux 2.4's goodness() decisions without 2.4's global run-queue lock.
  *
  * Models the patch "[RFC][PATCH] Scalable Scheduling again" (Mike Kravetz,
- * lkml, 14 Nov 2001, against Linux 2.4.14 kernel/sched.c and
- * include/linux/sched.h), described in H. Franke, M. Kravetz et al.,
- * "Enhancing Linux Scheduler Scalability", Ottawa Linux Symposium 2001.
+ * lkml, 14 Nov 2001; the mail is his alone), a diff against Linux 2.4.14:
+ * kernel/sched.c and include/linux/sched.h, plus kernel/timer.c (the
+ * running task's curr_na_goodness follows its counter), kernel/fork.c and
+ * fs/proc/proc_misc.c, arch/i386/kernel/apm.c (nr_running becomes a sum over
+ * the queues), kernel/signal.c (locks the task's queue instead of
+ * runqueue_lock) and arch/i386/kernel/smpboot.c.  The MQ work was described
+ * earlier by H. Franke, M. Kravetz et al., "Enhancing Linux Scheduler
+ * Scalability", Ottawa Linux Symposium 2001.
  *
  * Algorithm
  *   Every CPU has its own run queue with its own lock; real-time tasks
@@ -24,14 +29,21 @@
  *   (same mm) bonuses, which depend on who is asking.
  *
  *   schedule() (pick_next here) on CPU c:
- *     1. the real-time queue first: its best task allowed on c wins;
+ *     0. a prev that is still runnable is evaluated first, with the full
+ *        2.4 goodness (na_goodness + PROC_CHANGE_PENALTY, its CPU, + 1, its
+ *        mm): everything below must beat it strictly (the patch's
+ *        still_running path, 2.4.14's);
+ *     1. the real-time queue: its best task allowed on c wins if it beats
+ *        that (a real-time prev keeps the CPU against equals);
  *     2. otherwise scan c's queue with the local goodness (na_goodness + 1
- *        for the same mm), keeping the best and the second best; the second
- *        best becomes the queue's published maximum (the best is about to
- *        run, so it cannot be stolen);
- *     3. add PROC_CHANGE_PENALTY to the local best (when it is positive): a
- *        task from another queue must beat it by that much, exactly as 2.4's
- *        goodness() favours the CPU a task last ran on;
+ *        for the same mm; no CPU bonus, prev not scanned again), keeping the
+ *        best and the second best; the second best becomes the queue's
+ *        published maximum (the best is about to run, so it cannot be
+ *        stolen; a displaced prev is never the second best);
+ *     3. add PROC_CHANGE_PENALTY to the best so far (when it is positive): a
+ *        task from another queue must beat it by that much, as 2.4's
+ *        goodness() favours the CPU a task last ran on (so a running prev
+ *        counts its CPU bonus twice against remote tasks);
  *     4. read the other queues' published maxima WITHOUT their locks; for
  *        the highest one above our best that may run on c, spin_trylock that
  *        queue, check that the published task is still there and still
@@ -44,10 +56,12 @@
  *        system (sleepers too), counter = counter/2 + NICE_TO_TICKS(nice);
  *        then choose again.  This loop is still global, as in 2.4.
  *   Stealing in schedule() IS the load balancing: MQ has no separate
- *   balancer.  An idle CPU does not call schedule() by itself, so the
- *   balance hook lets an idle CPU that sees a published task it may run
- *   reschedule itself on its tick (it then steals in step 4): no CPU sleeps
- *   for more than a tick while another queue holds a task it could run.
+ *   balancer and no idle balancing.  An idle CPU gets work only through
+ *   reschedule_idle (a wake-up, or a preempted task looking for a CPU), so it
+ *   may stay idle while another queue publishes a task it could run, until
+ *   that CPU reschedules.  (The option sched.idle_balance=1, off by default
+ *   and not in the patch, makes an idle CPU poll the published maxima on
+ *   every tick and steal, as this model did until 2026-12.)
  *
  *   Wake-up (2.4's reschedule_idle as the patch rewrote it):
  *     1. if the task's home CPU (where it last ran) is idle, queue it there;
@@ -67,7 +81,8 @@
  *
  *   Everything else is Linux 2.4 (see sched/goodness.c and section 1 of the
  *   fact sheet): the tick decrements the running task's counter and asks for
- *   a reschedule at 0; fork splits the parent's counter with the child; an
+ *   a reschedule at 0, and (the patch's kernel/timer.c hunk) republishes its
+ *   curr_na_goodness, so wake-up placement sees a busy CPU as it is; fork splits the parent's counter with the child; an
  *   exiting task gives its counter back to its parent (2.4 release_task,
  *   capped at MAX_COUNTER); sched_yield sets the SCHED_YIELD bit (goodness
  *   -1 for one decision) and moves the task to the queue's tail; an RR task
@@ -84,11 +99,10 @@
  *   task gets NICE_TO_TICKS(0) = 6 ticks = 60 ms, as on 2.4.
  *
  * Deviations from the patch (and why)
- *   - The patch evaluated a still-running prev first with the full goodness
- *     (2.4.14's still_running path); here prev is scanned with everyone
- *     else, as 2.4.15+ does with cpus_runnable.  A preempted prev is
- *     published like any other waiting task (the core keeps it marked
- *     running, and our queue locked, until it has switched out).
+ *   - A preempted prev that loses is published when it is the best waiting
+ *     task (the patch left it unpublished until __schedule_tail); the core
+ *     keeps it marked running, and our queue locked, until it has switched
+ *     out, so nobody can take it earlier.
  *   - When the published task leaves its queue the patch republished the
  *     FIRST schedulable task ("good enough"); we publish the best one.
  *   - select_cpu() takes no locks, so the patch's "trylock the target,
@@ -107,20 +121,26 @@
  *     task that is still switching out, so instead we publish prev (if it is
  *     the best waiting task) and kick the longest-idle CPU allowed for it,
  *     which then steals it.
- *   - The premature-idle rescan is bounded (MQ_IDLE_RESCANS); after that the
- *     CPU idles and its tick retries.  An unbounded rescan with interrupts
- *     off could spin for as long as a virtual CPU holding the lock is
- *     descheduled by the host.
+ *   - The premature-idle rescan is bounded (sched.idle_rescans, 32); after
+ *     that the CPU idles and goes on rescanning at its next tick (the only
+ *     thing the balance hook does by default).  An unbounded rescan with
+ *     interrupts off could spin for as long as a virtual CPU holding the
+ *     lock is descheduled by the host.
  *   - Picking a real-time task that belongs to another CPU's lock domain
  *     moves it to this CPU under both locks (trylock, or drop ours and take
  *     both in address order), because the core locks a task through p->cpu;
  *     the patch marked it has_cpu under the real-time lock instead.
  *   - No UP special case: on one CPU the same code runs with nothing to steal.
  *
- * Tunables (compile time)
- *   PROC_CHANGE_PENALTY  15      bonus for the CPU a task last ran on
- *   LINUX24_HZ           100     the tick rate the 2.4 constants count in
- *   MQ_IDLE_RESCANS      32      rescans before idling after failed trylocks
+ * Tunables (sched.<name>=<value> at boot, kernel/sched_tunables.c; table
+ * mq_tunables at the end of this file)
+ *   proc_change_penalty  15     bonus for the CPU a task last ran on
+ *   def_counter          10     counter of a task without a parent (2.4 ticks)
+ *   max_counter          20     cap of a counter given back at exit
+ *   idle_rescans         32     rescans before idling after failed trylocks
+ *   idle_balance         0      1: an idle CPU polls the published maxima (not the patch)
+ *   LINUX24_HZ (100, the tick rate the 2.4 constants count in) stays a
+ *   compile-time constant: NICE_TO_TICKS is evaluated by the preprocessor.
  */
 #include "sched.h"
 #include "linux24.h"
