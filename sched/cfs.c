@@ -131,7 +131,9 @@
  *   - HZ is the kernel's, 1000 by default; 2.6.24's Kconfig.hz defaulted to
  *     250 (make SCHED=cfs HZ=250 builds that).  Slices end and balances run
  *     at tick resolution, so at 1000 a 4 ms balance interval is 4 ticks, not
- *     1, and a slice end is noticed within 1 ms instead of 4.
+ *     1, and a slice end is noticed within 1 ms instead of 4.  hackbench
+ *     (groups=10, 2 vCPUs) at HZ=250 made 1.7x the context switches and
+ *     fewer migrations (median 524 against 787).
  *   - Group scheduling (CONFIG_FAIR_GROUP_SCHED), SCHED_IDLE and the power
  *     savings balance (SD_POWERSAVINGS_BALANCE, off by default) are absent.
  *   - A task created by the boot/idle context (no parent) is placed like a
