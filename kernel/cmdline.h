@@ -33,6 +33,12 @@ enum cmdline_type {
 };
 
 #define CMDLINE_AUTO 1u          /* flags: the default is computed at run time (the help says how) */
+/* A scheduler tunable, sched.<name> (kernel/sched_tunables.c): bench=list
+ * describes it as "tunable sched=<owner> name=<name> unit=<unit> ..." */
+#define CMDLINE_TUNABLE 2u
+/* sched.preset: a choice whose choice_info[i] is what choices[i] sets;
+ * bench=list describes each as "preset sched=<owner> name=<choice> <settings>" */
+#define CMDLINE_PRESET 4u
 
 struct cmdline_key {
     const char *name;
@@ -44,6 +50,8 @@ struct cmdline_key {
     int max_values;                  /* lists */
     const char *const *choices;      /* choices: NULL-terminated */
     const char *help;                /* one line, no double quote */
+    const char *unit;                /* CMDLINE_TUNABLE: ns, ms, ticks, ... */
+    const char *const *choice_info;  /* CMDLINE_PRESET: the settings of each choice */
 };
 
 /* Table entries.  A default of a list or a choice is its text. */

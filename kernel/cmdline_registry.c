@@ -41,6 +41,16 @@ static bool name_ok(const char *s)
     return true;
 }
 
+#define SCHED_PREFIX "sched."
+
+/* A scheduler's keys are sched.<name>; nobody else's contain a dot. */
+static bool key_name_ok(const struct cmdline_key *k)
+{
+    if (k->flags & (CMDLINE_TUNABLE | CMDLINE_PRESET))
+        return strncmp(k->name, SCHED_PREFIX, strlen(SCHED_PREFIX)) == 0 && name_ok(k->name + strlen(SCHED_PREFIX));
+    return name_ok(k->name);
+}
+
 /* The default text (or number) must be one the key's own parser accepts. */
 static void check_default(const char *owner, const struct cmdline_key *k, const char *text, int64_t number)
 {
@@ -83,8 +93,12 @@ static void check_default(const char *owner, const struct cmdline_key *k, const 
 static void check_key_entry(const char *owner, const struct cmdline_key *keys, int i)
 {
     const struct cmdline_key *k = &keys[i];
-    if (!k->name || !name_ok(k->name))
+    if (!k->name || !key_name_ok(k))
         panic("cmdline: %s key %d: bad name", owner, i);
+    if ((k->flags & CMDLINE_TUNABLE) && (k->type != CMDLINE_UINT || !k->unit || !name_ok(k->unit)))
+        panic("cmdline: %s tunable %s: not a uint with a unit", owner, k->name);
+    if ((k->flags & CMDLINE_PRESET) && (k->type != CMDLINE_CHOICE || !k->choice_info))
+        panic("cmdline: %s key %s: a preset key is a choice with settings", owner, k->name);
     if (!k->help || strchr(k->help, '"'))
         panic("cmdline: %s key %s: help missing or with a double quote", owner, k->name);
     if ((k->type == CMDLINE_UINT_LIST || k->type == CMDLINE_INT_LIST) &&
@@ -154,8 +168,51 @@ static bool has_suite_default(const struct cmdline_key *k)
     return k->suite_text && strcmp(k->suite_text, k->def_text) != 0;
 }
 
+/* A line of bench=list, or a panic: the table that made it is a kernel bug. */
+static void put_line(const char *owner, const struct cmdline_key *k, const char *line, size_t n, size_t size)
+{
+    if (n >= size)
+        panic("cmdline: %s key %s: description longer than %u bytes", owner, k->name, (unsigned)size - 1);
+    kprintf("%s\n", line);
+}
+
+/* "tunable sched=<s> name=<n> unit=<u> default=<d> min=<a> max=<b> help=..." */
+static void describe_tunable(const char *owner, const struct cmdline_key *k)
+{
+    char line[480];
+    size_t size = sizeof(line);
+    size_t n = (size_t)snprintf(line, size, "tunable sched=%s name=%s unit=%s", owner, k->name + strlen(SCHED_PREFIX),
+                                k->unit);
+    n += (size_t)put_default(line + n, size - n, "default", k, false);
+    if (n < size)
+        n += (size_t)snprintf(line + n, size - n, " min=%lld max=%lld help=\"%s\"", (long long)k->min,
+                              (long long)k->max, k->help);
+    put_line(owner, k, line, n, size);
+}
+
+/* "preset sched=<s> name=<p> <tunable>=<value>...", one per choice. */
+static void describe_presets(const char *owner, const struct cmdline_key *k)
+{
+    for (int i = 0; k->choices[i]; i++) {
+        char line[480];
+        size_t size = sizeof(line);
+        size_t n = (size_t)snprintf(line, size, "preset sched=%s name=%s", owner, k->choices[i]);
+        if (k->choice_info[i] && k->choice_info[i][0] && n < size)
+            n += (size_t)snprintf(line + n, size - n, " %s", k->choice_info[i]);
+        put_line(owner, k, line, n, size);
+    }
+}
+
 static void describe_key(const char *owner, const struct cmdline_key *k)
 {
+    if (k->flags & CMDLINE_TUNABLE) {
+        describe_tunable(owner, k);
+        return;
+    }
+    if (k->flags & CMDLINE_PRESET) {
+        describe_presets(owner, k);
+        return;
+    }
     char line[480];
     size_t size = sizeof(line);
     bool choices = k->type == CMDLINE_CHOICE || k->type == CMDLINE_CHOICE_LIST;
@@ -174,9 +231,7 @@ static void describe_key(const char *owner, const struct cmdline_key *k)
         n += (size_t)snprintf(line + n, size - n, " max_values=%d", k->max_values);
     if (n < size)
         n += (size_t)snprintf(line + n, size - n, " help=\"%s\"", k->help);
-    if (n >= size)
-        panic("cmdline: %s key %s: description longer than %u bytes", owner, k->name, (unsigned)size - 1);
-    kprintf("%s\n", line);
+    put_line(owner, k, line, n, size);
 }
 
 void cmdline_describe(const char *owner, const struct cmdline_key *keys, int n)

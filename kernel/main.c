@@ -17,6 +17,7 @@
 #include "init.h"
 #include "sched_core.h"
 #include "trace.h"
+#include "sched_tunables.h"
 
 #define MULTIBOOT_BOOTLOADER_MAGIC 0x2badb002
 #define MB_FLAG_MEM 0x001
@@ -163,6 +164,7 @@ void kmain(uint32_t magic, uint32_t mbi)
     lapic_init();
     lapic_timer_calibrate();
     int ncpus = smp_discover_cpus();
+    sched_tunables_setup(&scheduler);   /* sched.<name>= words, before the scheduler's init() */
     sched_init(ncpus);
     if (trace_mask)
         trace_boot(trace_mask, trace_buf_kib, ncpus);   /* before any task or other CPU runs */
@@ -177,6 +179,7 @@ void kmain(uint32_t magic, uint32_t mbi)
                  cmdline_key_text(&kernel_keys[KEY_TRACE_EVENTS]), trace_buf_kib);
     kprintf("boot: cpus=%d sched=%s hz=%d tsc_khz=%u accel=%s mem_mib=%u lock=%s%s\n", ncpus_online, sched_name(), HZ,
             tsc_khz, detect_accel(), mem_usable_mib(), SPINLOCK_KIND, trace_words);
+    sched_tunables_print(&scheduler);
     init_task_start();
     irq_enable();
     idle_loop();

@@ -32,9 +32,49 @@
 #define SCHED_SHARED_RUNQUEUE 0x1  /* one run-queue lock for every CPU (a global queue, Linux 2.4) */
 #define SCHED_TICK_UNLOCKED 0x2    /* call tick() without the run-queue lock (see tick) */
 
+/*
+ * Tunables: a scheduler's knobs, set at boot without rebuilding as
+ * sched.<name>=<value> on the kernel command line (kernel/sched_tunables.c).
+ * Each entry points at the scheduler's own variable, which the core writes
+ * before init(): the table default, then what a preset (sched.preset=<name>)
+ * sets, then what the command line gives.  Values are validated like every
+ * other key (unknown name, bad value, out of range: one error: line, exit 1),
+ * listed by bench=list ("tunable sched=<s> name=<n> unit=<u> default=<d>
+ * min=<a> max=<b>") and echoed after the boot line ("tunables sched=<s>
+ * <name>=<value>..."), so every result says what it ran with.  Read a
+ * tunable where the modelled kernel reads its constant (a timeslice at each
+ * refill, an interval at each balance), so a value never goes stale.
+ */
+#define SCHED_TUNABLE_AUTO 0x1          /* no fixed default: left SCHED_TUNABLE_UNSET unless given, init() computes it */
+#define SCHED_TUNABLE_UNSET 0xffffffffu
+
+struct sched_tunable {
+    const char *name;               /* Linux's name where Linux had one ([a-z0-9_]) */
+    const char *unit;               /* ns, ms, ticks, %, KiB, bool, count ... */
+    uint32_t def, min, max;         /* def is ignored with SCHED_TUNABLE_AUTO */
+    uint32_t flags;                 /* SCHED_TUNABLE_AUTO */
+    uint32_t *value;                /* the scheduler's variable */
+    const char *help;               /* one line, no double quote; for AUTO, how the default is computed */
+};
+
+/* A named set of tunables: sched.preset=<name>; values given as well win. */
+struct sched_preset {
+    const char *name;
+    const char *settings;           /* "tunable=value tunable=value ..." */
+};
+
 struct sched_class {
     const char *name;
     unsigned int flags;             /* SCHED_SHARED_RUNQUEUE, SCHED_TICK_UNLOCKED */
+
+    /* (optional) The tunables (ntunables entries) and presets; none if NULL. */
+    const struct sched_tunable *tunables;
+    int ntunables;
+    const struct sched_preset *presets;
+    int npresets;
+    /* (optional) Called once the tunables are set, before init(): NULL if
+     * they fit together, else why not, with *bad the offending tunable. */
+    const char *(*check_tunables)(const char **bad);
 
     /* (optional) Once, on the boot CPU, before any task exists.  ncpus CPUs
      * (0..ncpus-1) will come online; per-CPU state for all must be ready. */

@@ -84,12 +84,21 @@
  *   - A task created with no parent (by a CPU's boot context) starts with
  *     DEF_COUNTER, as 2.4's init_task did.  SCHED_BATCH (not in 2.4) is
  *     treated as SCHED_OTHER.
+ *   - An exiting task's counter goes back to its parent when it exits
+ *     (task_exit hook); 2.4 did it when the parent reaped it (release_task,
+ *     from wait()).  Measured effect: none in this kernel's workloads, whose
+ *     parents sleep until the run's children are done and then reap them,
+ *     so the counter is there before the parent next needs it either way;
+ *     only a parent that runs on between a child's exit and its wait() gets
+ *     its up to MAX_COUNTER ticks back earlier than on 2.4.
  *   - The tick runs without runqueue_lock (SCHED_TICK_UNLOCKED), as
  *     2.4's update_process_times did.
  *   - The core counts the queued tasks per CPU (by task->cpu, the running
  *     one included); their sum is 2.4's global nr_running.
  *
- * Tunables (Linux's names; compile-time constants)
+ * Tunables (Linux's names; sched.proc_change_penalty=, sched.def_counter=,
+ * sched.max_counter= at boot, kernel/sched_tunables.c, table at the end of
+ * this file; LINUX24_HZ stays compile-time)
  *   LINUX24_HZ           100  the HZ the 2.4 constants are expressed in
  *   PROC_CHANGE_PENALTY  15   goodness bonus on the CPU a task last ran on
  *   DEF_COUNTER          10   (10*HZ/100) counter of a task without a parent
@@ -437,8 +446,15 @@ static void goodness_task_exit(struct task *p)
     sched_rq_unlock_irqrestore(cpu, flags);
 }
 
+/* sched.<name>= at boot: 2.4's constants (sched/linux24.h). */
+static const struct sched_tunable goodness_tunables[] = {
+    LINUX24_TUNABLES,
+};
+
 const struct sched_class scheduler = {
     .name = "goodness",
+    .tunables = goodness_tunables,
+    .ntunables = ARRAY_SIZE(goodness_tunables),
     .flags = SCHED_SHARED_RUNQUEUE | SCHED_TICK_UNLOCKED,   /* one runqueue_lock; 2.4's tick never took it */
     .init = goodness_init,
     .task_fork = goodness_task_fork,

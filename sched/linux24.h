@@ -34,9 +34,31 @@
 #endif
 
 #define NICE_TO_TICKS(nice) (TICK_SCALE(20 - (nice)) + 1)   /* nice -20: 11, 0: 6, 10: 3, 19: 1 */
-#define PROC_CHANGE_PENALTY 15                              /* goodness bonus on the CPU a task last ran on */
-#define DEF_COUNTER (10 * LINUX24_HZ / 100)                 /* counter of a task without a parent (init_task) */
-#define MAX_COUNTER (20 * LINUX24_HZ / 100)                 /* cap when an exiting child's counter is given back */
+
+/*
+ * The 2.4 constants a scheduler may offer as tunables (sched.<name>=, see
+ * struct sched_tunable): each scheduler file that includes this header is
+ * compiled into its own kernel, so each gets its own copy, set at boot
+ * before its init().  Defaults as in 2.4 i386 at HZ = 100.
+ */
+static struct {
+    uint32_t proc_change_penalty;   /* include/asm-i386/smp.h PROC_CHANGE_PENALTY */
+    uint32_t def_counter;           /* DEF_COUNTER = 10 * HZ / 100 ticks */
+    uint32_t max_counter;           /* MAX_COUNTER = 20 * HZ / 100 ticks */
+} linux24 __attribute__((unused)) = { 15, 10 * LINUX24_HZ / 100, 20 * LINUX24_HZ / 100 };
+
+#define PROC_CHANGE_PENALTY ((int)linux24.proc_change_penalty)   /* goodness bonus on the CPU a task last ran on */
+#define DEF_COUNTER ((int)linux24.def_counter)                   /* counter of a task without a parent (init_task) */
+#define MAX_COUNTER ((int)linux24.max_counter)                   /* cap when an exiting child's counter is given back */
+
+/* Their table entries, for the schedulers' tunables tables. */
+#define LINUX24_TUNABLES                                                                                           \
+    { "proc_change_penalty", "count", 15, 0, 1000, 0, &linux24.proc_change_penalty,                                \
+      "PROC_CHANGE_PENALTY: goodness bonus on the CPU a task last ran on" },                                       \
+    { "def_counter", "ticks", 10 * LINUX24_HZ / 100, 1, 1000, 0, &linux24.def_counter,                             \
+      "DEF_COUNTER: the counter of a task without a parent, in 2.4 ticks" },                                       \
+    { "max_counter", "ticks", 20 * LINUX24_HZ / 100, 1, 1000, 0, &linux24.max_counter,                             \
+      "MAX_COUNTER: cap of a parent's counter when an exiting child gives its own back, in 2.4 ticks" }
 
 /* How many 2.4 ticks are due at this kernel tick (0 or, for HZ < 100, more). */
 static inline int linux24_ticks_due(int *subtick)

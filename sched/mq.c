@@ -3,9 +3,14 @@
  * Effort: Linux 2.4's goodness() decisions without 2.4's global run-queue lock.
  *
  * Models the patch "[RFC][PATCH] Scalable Scheduling again" (Mike Kravetz,
- * lkml, 14 Nov 2001, against Linux 2.4.14 kernel/sched.c and
- * include/linux/sched.h), described in H. Franke, M. Kravetz et al.,
- * "Enhancing Linux Scheduler Scalability", Ottawa Linux Symposium 2001.
+ * lkml, 14 Nov 2001; the mail is his alone), a diff against Linux 2.4.14:
+ * kernel/sched.c and include/linux/sched.h, plus kernel/timer.c (the
+ * running task's curr_na_goodness follows its counter), kernel/fork.c and
+ * fs/proc/proc_misc.c, arch/i386/kernel/apm.c (nr_running becomes a sum over
+ * the queues), kernel/signal.c (locks the task's queue instead of
+ * runqueue_lock) and arch/i386/kernel/smpboot.c.  The MQ work was described
+ * earlier by H. Franke, M. Kravetz et al., "Enhancing Linux Scheduler
+ * Scalability", Ottawa Linux Symposium 2001.
  *
  * Algorithm
  *   Every CPU has its own run queue with its own lock; real-time tasks
@@ -24,14 +29,21 @@
  *   (same mm) bonuses, which depend on who is asking.
  *
  *   schedule() (pick_next here) on CPU c:
- *     1. the real-time queue first: its best task allowed on c wins;
+ *     0. a prev that is still runnable is evaluated first, with the full
+ *        2.4 goodness (na_goodness + PROC_CHANGE_PENALTY, its CPU, + 1, its
+ *        mm): everything below must beat it strictly (the patch's
+ *        still_running path, 2.4.14's);
+ *     1. the real-time queue: its best task allowed on c wins if it beats
+ *        that (a real-time prev keeps the CPU against equals);
  *     2. otherwise scan c's queue with the local goodness (na_goodness + 1
- *        for the same mm), keeping the best and the second best; the second
- *        best becomes the queue's published maximum (the best is about to
- *        run, so it cannot be stolen);
- *     3. add PROC_CHANGE_PENALTY to the local best (when it is positive): a
- *        task from another queue must beat it by that much, exactly as 2.4's
- *        goodness() favours the CPU a task last ran on;
+ *        for the same mm; no CPU bonus, prev not scanned again), keeping the
+ *        best and the second best; the second best becomes the queue's
+ *        published maximum (the best is about to run, so it cannot be
+ *        stolen; a displaced prev is never the second best);
+ *     3. add PROC_CHANGE_PENALTY to the best so far (when it is positive): a
+ *        task from another queue must beat it by that much, as 2.4's
+ *        goodness() favours the CPU a task last ran on (so a running prev
+ *        counts its CPU bonus twice against remote tasks);
  *     4. read the other queues' published maxima WITHOUT their locks; for
  *        the highest one above our best that may run on c, spin_trylock that
  *        queue, check that the published task is still there and still
@@ -44,10 +56,12 @@
  *        system (sleepers too), counter = counter/2 + NICE_TO_TICKS(nice);
  *        then choose again.  This loop is still global, as in 2.4.
  *   Stealing in schedule() IS the load balancing: MQ has no separate
- *   balancer.  An idle CPU does not call schedule() by itself, so the
- *   balance hook lets an idle CPU that sees a published task it may run
- *   reschedule itself on its tick (it then steals in step 4): no CPU sleeps
- *   for more than a tick while another queue holds a task it could run.
+ *   balancer and no idle balancing.  An idle CPU gets work only through
+ *   reschedule_idle (a wake-up, or a preempted task looking for a CPU), so it
+ *   may stay idle while another queue publishes a task it could run, until
+ *   that CPU reschedules.  (The option sched.idle_balance=1, off by default
+ *   and not in the patch, makes an idle CPU poll the published maxima on
+ *   every tick and steal, as this model did until 2026-12.)
  *
  *   Wake-up (2.4's reschedule_idle as the patch rewrote it):
  *     1. if the task's home CPU (where it last ran) is idle, queue it there;
@@ -67,7 +81,8 @@
  *
  *   Everything else is Linux 2.4 (see sched/goodness.c and section 1 of the
  *   fact sheet): the tick decrements the running task's counter and asks for
- *   a reschedule at 0; fork splits the parent's counter with the child; an
+ *   a reschedule at 0, and (the patch's kernel/timer.c hunk) republishes its
+ *   curr_na_goodness, so wake-up placement sees a busy CPU as it is; fork splits the parent's counter with the child; an
  *   exiting task gives its counter back to its parent (2.4 release_task,
  *   capped at MAX_COUNTER); sched_yield sets the SCHED_YIELD bit (goodness
  *   -1 for one decision) and moves the task to the queue's tail; an RR task
@@ -84,11 +99,10 @@
  *   task gets NICE_TO_TICKS(0) = 6 ticks = 60 ms, as on 2.4.
  *
  * Deviations from the patch (and why)
- *   - The patch evaluated a still-running prev first with the full goodness
- *     (2.4.14's still_running path); here prev is scanned with everyone
- *     else, as 2.4.15+ does with cpus_runnable.  A preempted prev is
- *     published like any other waiting task (the core keeps it marked
- *     running, and our queue locked, until it has switched out).
+ *   - A preempted prev that loses is published when it is the best waiting
+ *     task (the patch left it unpublished until __schedule_tail); the core
+ *     keeps it marked running, and our queue locked, until it has switched
+ *     out, so nobody can take it earlier.
  *   - When the published task leaves its queue the patch republished the
  *     FIRST schedulable task ("good enough"); we publish the best one.
  *   - select_cpu() takes no locks, so the patch's "trylock the target,
@@ -107,27 +121,39 @@
  *     task that is still switching out, so instead we publish prev (if it is
  *     the best waiting task) and kick the longest-idle CPU allowed for it,
  *     which then steals it.
- *   - The premature-idle rescan is bounded (MQ_IDLE_RESCANS); after that the
- *     CPU idles and its tick retries.  An unbounded rescan with interrupts
- *     off could spin for as long as a virtual CPU holding the lock is
- *     descheduled by the host.
+ *   - The premature-idle rescan is bounded (sched.idle_rescans, 32); after
+ *     that the CPU idles and goes on rescanning at its next tick (the only
+ *     thing the balance hook does by default).  An unbounded rescan with
+ *     interrupts off could spin for as long as a virtual CPU holding the
+ *     lock is descheduled by the host.
  *   - Picking a real-time task that belongs to another CPU's lock domain
  *     moves it to this CPU under both locks (trylock, or drop ours and take
  *     both in address order), because the core locks a task through p->cpu;
  *     the patch marked it has_cpu under the real-time lock instead.
  *   - No UP special case: on one CPU the same code runs with nothing to steal.
  *
- * Tunables (compile time)
- *   PROC_CHANGE_PENALTY  15      bonus for the CPU a task last ran on
- *   LINUX24_HZ           100     the tick rate the 2.4 constants count in
- *   MQ_IDLE_RESCANS      32      rescans before idling after failed trylocks
+ * Tunables (sched.<name>=<value> at boot, kernel/sched_tunables.c; table
+ * mq_tunables at the end of this file)
+ *   proc_change_penalty  15     bonus for the CPU a task last ran on
+ *   def_counter          10     counter of a task without a parent (2.4 ticks)
+ *   max_counter          20     cap of a counter given back at exit
+ *   idle_rescans         32     rescans before idling after failed trylocks
+ *   idle_balance         0      1: an idle CPU polls the published maxima (not the patch)
+ *   LINUX24_HZ (100, the tick rate the 2.4 constants count in) stays a
+ *   compile-time constant: NICE_TO_TICKS is evaluated by the preprocessor.
  */
 #include "sched.h"
 #include "linux24.h"
 
 #define MIN_GOODNESS (-1000)                              /* the patch: "none" / the idle task */
 #define RT_GOODNESS_MIN 1000
-#define MQ_IDLE_RESCANS 32
+
+/* Tunables (sched.<name>=, table at the end) besides linux24.h's. */
+static struct {
+    uint32_t idle_rescans;           /* premature-idle rescans before idling after failed trylocks */
+    uint32_t idle_balance;           /* bool: an idle CPU polls the published maxima on its tick (not the patch) */
+} mq_tun = { 32, 0 };
+#define MQ_IDLE_RESCANS ((int)mq_tun.idle_rescans)
 
 /* One CPU's run queue (the patch's runqueue_data).  Its lock, and its
  * nr_running (tasks whose p->cpu is this CPU, real-time ones too), are the
@@ -147,6 +173,7 @@ struct cpu_sched_data {
     volatile int running_non_idle;
     int active_mm;                   /* mm of the last task that ran (2.4's lazy active_mm of idle) */
     int tick_fraction;               /* counts towards the next 2.4 tick, in units of 1/(100*HZ) s */
+    bool rescan_pending;             /* the bounded premature-idle rescan gave up: go on at the next tick */
 } __attribute__((aligned(64)));
 
 struct mq_task {
@@ -255,6 +282,7 @@ static void mq_init(int ncpus)
         cpu_data[cpu].running_non_idle = 0;
         cpu_data[cpu].active_mm = -1;
         cpu_data[cpu].tick_fraction = 0;
+        cpu_data[cpu].rescan_pending = false;
     }
     spin_lock_init(&rt_queue.lock, "mq realtime queue");
     list_init(&rt_queue.tasks);
@@ -467,16 +495,17 @@ static void steal_task(int from, int to, struct task *p)
     list_add(&mq(p)->run_list, &runqueues[to].tasks);   /* the patch's add_to_runqueue_noupd */
 }
 
-/* The best real-time task cpu may run: 1000 + rt_priority, first in queue
- * order on ties.  The RT lock is held. */
-static struct task *best_rt_task(int cpu, struct task *prev)
+/* The best real-time task cpu may run whose goodness (1000 + rt_priority)
+ * is above c, first in queue order on ties; skip is the still-running prev,
+ * evaluated before the scan (the patch's has_cpu).  The RT lock is held. */
+static struct task *best_rt_task(int cpu, struct task *skip, int c)
 {
     struct task *best = NULL;
-    int w = MIN_GOODNESS;
+    int w = c;
     struct list_head *pos;
     list_for_each(pos, &rt_queue.tasks) {
         struct task *p = task_of(pos);
-        if (!task_allowed_on(p, cpu) || (p != prev && sched_task_running(p)))
+        if (p == skip || !task_allowed_on(p, cpu) || sched_task_running(p))
             continue;
         if (na_goodness(p) > w) {
             w = na_goodness(p);
@@ -486,16 +515,17 @@ static struct task *best_rt_task(int cpu, struct task *prev)
     return best;
 }
 
-/* Step 1: the shared real-time queue.  Returns the task moved to cpu, or
- * NULL.  If the task belongs to a CPU whose lock is busy, drops our lock and
- * takes both in address order (2.6's double_lock_balance), then looks again. */
-static struct task *pick_rt(int cpu, struct task *prev)
+/* Step 1: the shared real-time queue.  Returns the task moved to cpu that
+ * beats c, or NULL.  If the task belongs to a CPU whose lock is busy, drops
+ * our lock and takes both in address order (2.6's double_lock_balance),
+ * then looks again. */
+static struct task *pick_rt(int cpu, struct task *skip, int c)
 {
     int held = -1;              /* another CPU's lock taken after re-locking */
     struct task *best;
     spin_lock(&rt_queue.lock);
     for (;;) {
-        best = best_rt_task(cpu, prev);
+        best = best_rt_task(cpu, skip, c);
         if (!best || best->cpu == cpu)
             break;
         int from = best->cpu;
@@ -519,20 +549,28 @@ static struct task *pick_rt(int cpu, struct task *prev)
     return best;
 }
 
-/* Step 2: the local queue.  Returns the best task (NULL if none), its local
- * goodness in *c and the second best in *second (the patch's scan_runqueue). */
-static struct task *scan_local(int cpu, struct task *prev, int this_mm, int *c, struct task **second)
+/*
+ * Step 2: the local queue (the patch's scan_runqueue), against *c and *next
+ * as they come in: the still-running prev with its full goodness, or
+ * nothing.  Waiting tasks score their local goodness (no CPU bonus: they
+ * are all on this CPU's queue) and must beat the best so far strictly;
+ * prev itself is not scanned (the patch's has_cpu).  A task displaced from
+ * the lead becomes the second best unless it is prev (which runs, so it
+ * cannot be stolen); the second best is what the queue publishes.
+ */
+static struct task *scan_local(int cpu, struct task *prev, int this_mm, int *c, struct task *next,
+                               struct task **second)
 {
-    struct task *next = NULL, *runner_up = NULL;
-    int best_w = MIN_GOODNESS, second_w = MIN_GOODNESS;
+    struct task *runner_up = NULL;
+    int best_w = *c, second_w = MIN_GOODNESS;
     struct list_head *pos;
     list_for_each(pos, &runqueues[cpu].tasks) {
         struct task *p = task_of(pos);
-        if ((p != prev && sched_task_running(p)) || !task_allowed_on(p, cpu))
+        if (p == prev || sched_task_running(p) || !task_allowed_on(p, cpu))
             continue;
         int w = local_goodness(p, this_mm);
         if (w > best_w) {
-            if (next) {
+            if (next && next != prev) {
                 runner_up = next;
                 second_w = best_w;
             }
@@ -584,8 +622,9 @@ static struct task *examine_remote(int cpu, struct task *next, int *cp, struct t
             struct task *p = other->max_na_task;
             if (p && other->max_na_goodness > c && task_allowed_on(p, cpu) && !sched_task_running(p) &&
                 p->cpu == best && mq(p)->queued && !mq(p)->on_rt_queue) {
-                /* Our own best now waits: it is the best task left here. */
-                if (next)
+                /* Our own best now waits: it is the best task left here
+                 * (unless it is prev, which has the CPU until it switches). */
+                if (next && !sched_task_running(next))
                     *second = next;
                 steal_task(best, cpu, p);
                 spin_release(sched_rq_lock(best));
@@ -594,8 +633,12 @@ static struct task *examine_remote(int cpu, struct task *next, int *cp, struct t
             }
             spin_release(sched_rq_lock(best));
         }
-        if (next || failed_trylocks == 0 || scan >= MQ_IDLE_RESCANS)
+        if (next || failed_trylocks == 0)
             break;
+        if (scan >= MQ_IDLE_RESCANS) {
+            cpu_data[cpu].rescan_pending = true;   /* the patch would go on rescanning: go on at our next tick */
+            break;
+        }
         /* About to idle although another queue may have work: look again.
          * Publish nothing meanwhile, so that a CPU doing the same towards us
          * does not wait for us (the patch's comment: "potential for deadlock"). */
@@ -644,15 +687,29 @@ static struct task *mq_pick_next(int cpu, struct task *prev)
         move_to_tail(cpu, prev);
     }
     int this_mm = prev->is_idle ? cd->active_mm : prev->mm;
+    cd->rescan_pending = false;
     for (;;) {
+        /* The patch's still_running path: a prev that stays runnable is
+         * evaluated first, with the full goodness (+PROC_CHANGE_PENALTY on
+         * its CPU, +1 for its mm); everyone else must beat it strictly. */
+        next = NULL;
+        c = MIN_GOODNESS;
+        if (prev_waits) {
+            next = prev;
+            c = full_goodness(na_goodness(prev), true, prev->mm == this_mm);
+        }
         scanned_local = false;
         if (rt_queue.nr_running > 0) {
-            next = pick_rt(cpu, prev);
-            if (next)
+            struct task *rt = pick_rt(cpu, prev_waits ? prev : NULL, c);
+            if (rt) {
+                next = rt;
                 break;
+            }
+            if (next && mq(next)->on_rt_queue)
+                break;                           /* prev is real-time and nothing beats it */
         }
         scanned_local = true;
-        next = scan_local(cpu, prev, this_mm, &c, &second);
+        next = scan_local(cpu, prev_waits ? prev : NULL, this_mm, &c, next, &second);
         next = examine_remote(cpu, next, &c, &second);
         if (c != 0)
             break;
@@ -690,18 +747,38 @@ static void mq_tick(int cpu, struct task *curr)
     struct cpu_sched_data *cd = &cpu_data[cpu];
     /* Every HZ/LINUX24_HZ-th tick of this CPU is a 2.4 tick. */
     for (int due = linux24_ticks_due(&cd->tick_fraction); due > 0; due--) {
-        if (!curr->is_idle && --mq(curr)->counter <= 0) {
+        if (curr->is_idle)
+            continue;
+        if (--mq(curr)->counter <= 0) {
             mq(curr)->counter = 0;
             sched_resched_cpu(cpu);
         }
+        /* The patch's kernel/timer.c hunk: the running task's published
+         * goodness follows its counter, so wake-up placement (which reads
+         * curr_na_goodness) sees a busy CPU as it is. */
+        if (cd->curr_na_goodness != MIN_GOODNESS)
+            cd->curr_na_goodness = na_goodness(curr);
     }
 }
 
-/* An idle CPU reschedules itself (and so steals) when another queue
- * publishes a task it may run, or a real-time task waits that it may run. */
+/*
+ * The patch has no idle balancing: an idle CPU gets work through
+ * reschedule_idle (a wake-up or a preempted task) only.  Two things here:
+ * a CPU whose bounded premature-idle rescan gave up (see the deviations)
+ * goes on with it at its next tick, as the patch's unbounded rescan would
+ * have; and, only with sched.idle_balance=1 (a named option, off by
+ * default, not the patch), an idle CPU reschedules itself, and so steals,
+ * when another queue publishes a task it may run or a real-time task waits.
+ */
 static void mq_balance(int cpu, bool idle)
 {
     if (!idle)
+        return;
+    if (cpu_data[cpu].rescan_pending) {
+        sched_resched_cpu(cpu);
+        return;
+    }
+    if (!mq_tun.idle_balance)
         return;
     for (int o = 0; o < sched_nr_cpus(); o++) {
         struct runqueue *other = &runqueues[o];
@@ -712,7 +789,7 @@ static void mq_balance(int cpu, bool idle)
     }
     if (rt_queue.nr_running > 0) {
         spin_lock(&rt_queue.lock);
-        bool waiting = best_rt_task(cpu, NULL) != NULL;
+        bool waiting = best_rt_task(cpu, NULL, MIN_GOODNESS) != NULL;
         spin_release(&rt_queue.lock);
         if (waiting)
             sched_resched_cpu(cpu);
@@ -755,8 +832,20 @@ static void mq_set_affinity(int cpu, struct task *p, cpumask_t mask)
 }
 
 
+/* ---- tunables (sched.<name>=) ---- */
+
+static const struct sched_tunable mq_tunables[] = {
+    LINUX24_TUNABLES,
+    { "idle_rescans", "count", 32, 0, 100000, 0, &mq_tun.idle_rescans,
+      "premature-idle rescans after failed trylocks before idling until the next tick" },
+    { "idle_balance", "bool", 0, 0, 1, 0, &mq_tun.idle_balance,
+      "not in the patch: an idle CPU polls the published maxima on every tick" },
+};
+
 const struct sched_class scheduler = {
     .name = "mq",
+    .tunables = mq_tunables,
+    .ntunables = ARRAY_SIZE(mq_tunables),
     .init = mq_init,
     .task_fork = mq_task_fork,
     .select_cpu = mq_select_cpu,

@@ -99,15 +99,39 @@
  *   - The busy rebalance runs on the first tick of each 200 ms window of
  *     jiffies (2.6.0: jiffies % 200 == 0), so a CPU whose tick drifts past
  *     that exact jiffy under QEMU still balances.
+ *   - cache_decay_ticks is 2.6.0's smp_tune_scheduling formula (2 ms for a
+ *     512 KiB L2, 3 ms for 1 MiB), but from a stated cache size and clock
+ *     (sched.cachesize, sched.bandwidth; a nominal 2 GHz) instead of the
+ *     CPU's: QEMU's virtual CPU reports nothing about the modelled machine.
+ *     (Until 2026-12 it was a fixed 10 ms, so a busy CPU's 200 ms balance
+ *     refused about 5x more tasks as cache hot than 2.6.0.)
+ *   - Tunables in milliseconds become jiffies as 2.6.0 wrote them (10 * HZ /
+ *     1000) but never 0 ticks, which only matters below HZ = 100.
  *
- * Tunables (compile-time, Linux names)
- *   MIN_TIMESLICE 10 ms, MAX_TIMESLICE 200 ms, CHILD_PENALTY 95,
- *   PARENT_PENALTY 100, EXIT_WEIGHT 3, PRIO_BONUS_RATIO 25,
- *   INTERACTIVE_DELTA 2, ON_RUNQUEUE_WEIGHT 30, CREDIT_LIMIT 100,
- *   MAX_SLEEP_AVG = AVG_TIMESLICE * MAX_BONUS = 1020 ms,
- *   STARVATION_LIMIT = MAX_SLEEP_AVG, IDLE_REBALANCE_TICK = HZ/1000 (>= 1),
- *   BUSY_REBALANCE_TICK = HZ/5, CACHE_DECAY_MS 10 (cache_decay_ticks; see
- *   below).
+ * Tunables (sched.<name>=<value> at boot, kernel/sched_tunables.c; Linux's
+ * names in lower case; the table is o1_tunables at the end of this file)
+ *   min_timeslice 10 ms, max_timeslice 200 ms, child_penalty 95 %,
+ *   parent_penalty 100 %, exit_weight 3, prio_bonus_ratio 25 %,
+ *   interactive_delta 2, max_sleep_avg auto (AVG_TIMESLICE x MAX_BONUS =
+ *   1020 ms), starvation_limit auto (= max_sleep_avg; 0 = off),
+ *   on_runqueue_weight 30 %, credit_limit 100, timeslice_granularity 1,
+ *   idle_rebalance_tick 1 ms, busy_rebalance_tick 200 ms, cachesize
+ *   512 KiB, bandwidth 350 MB/s, cache_decay_ticks auto (smp_tune_scheduling,
+ *   2 ms).  The jiffy values are derived once, in o1_init().
+ *
+ * Preset rml-2.4 (sched.preset=rml-2.4): the 2.5 scheduler as Robert Love
+ * backported it to 2.4 (sched-O1-rml, in 2.4.19-pre7-ac2 and -jam6, the
+ * kernels of seed 003), with the constants of the backport's kernel/sched.c
+ * (a 2.4.18 tree carrying it: oct-month/linux-kernel-2.4.18): min_timeslice
+ * 10, max_timeslice 300, max_sleep_avg and starvation_limit 2000 (2*HZ),
+ * busy_rebalance_tick 250 (HZ/4), idle_rebalance_tick 10 (one tick at 2.4's
+ * HZ = 100), no timeslice_granularity.  Not expressible as numbers, and so
+ * not modelled (docs/sched-o1.md): its sleep_avg is counted in jiffies, +1
+ * per jiffy asleep at wake-up and -1 per tick run, with no interactive_credit,
+ * no sleep multiplier, no JUST_INTERACTIVE_SLEEP and no on-runqueue credit;
+ * a child is queued at the tail, not in front of its parent; its
+ * cache-hot test (jiffies - sleep_timestamp > cache_decay_ticks) also holds
+ * for idle CPUs.
  */
 #include "sched.h"
 
@@ -129,40 +153,111 @@
 #define NS_TO_JIFFIES(t) ((uint64_t)(t) / NSEC_PER_JIFFY)
 #define JIFFIES_TO_NS(t) ((uint64_t)(t) * NSEC_PER_JIFFY)
 
-/* ---- the tuning knobs, in jiffies as in 2.6.0 ---- */
-
-#define MIN_TIMESLICE (10 * HZ / 1000)
-#define MAX_TIMESLICE (200 * HZ / 1000)
-#define ON_RUNQUEUE_WEIGHT 30
-#define CHILD_PENALTY 95
-#define PARENT_PENALTY 100
-#define EXIT_WEIGHT 3
-#define PRIO_BONUS_RATIO 25
-#define MAX_BONUS (MAX_USER_PRIO * PRIO_BONUS_RATIO / 100)
-#define INTERACTIVE_DELTA 2
-#define AVG_TIMESLICE \
-    (MIN_TIMESLICE + ((MAX_TIMESLICE - MIN_TIMESLICE) * (MAX_PRIO - 1 - NICE_TO_PRIO(0)) / (MAX_USER_PRIO - 1)))
-#define MAX_SLEEP_AVG (AVG_TIMESLICE * MAX_BONUS)
-#define STARVATION_LIMIT (MAX_SLEEP_AVG)
-#define NS_MAX_SLEEP_AVG (JIFFIES_TO_NS(MAX_SLEEP_AVG))
-#define CREDIT_LIMIT 100
-
-/* Balancing intervals (2.6.0: idle every 1 ms, busy every 200 ms). */
-#define IDLE_REBALANCE_TICK (HZ / 1000 ? HZ / 1000 : 1)
-#define BUSY_REBALANCE_TICK (HZ / 5 ? HZ / 5 : 1)
+/* ---- the tuning knobs ---- */
 
 /*
- * cache_decay_ticks: how long after it last ran a task still counts as cache
- * hot, so a busy CPU does not pull it.  2.6.0 i386 computes it at boot
- * (smp_tune_scheduling): cacheflush_time = (cpu_khz >> 10) * (cache KiB << 10)
- * / 350 cycles, cache_decay_ticks = cacheflush_time / cpu_khz + 1 ms, which
- * is about 2 ms for a 2 GHz CPU with a 512 KiB L2.  Under QEMU the virtual
- * cache size and clock say nothing about the host, and TCG runs guest code
- * far slower than a real CPU, so we fix it at 10 ms (the value the project's
- * notes suggest); idle CPUs ignore it anyway.
+ * The tunables, set at boot as sched.<name>=<value> (kernel/sched_tunables.c,
+ * table at the end of this file).  2.6.0 wrote its knobs as milliseconds
+ * converted to jiffies (MIN_TIMESLICE = 10 * HZ / 1000), so the tunables are
+ * milliseconds too and the jiffy values below are derived from them once, in
+ * o1_init(), before any task exists: nothing is computed from an old value.
  */
-#define CACHE_DECAY_MS 10
-#define CACHE_DECAY_TICKS (CACHE_DECAY_MS * HZ / 1000 ? CACHE_DECAY_MS * HZ / 1000 : 1)
+static struct {
+    uint32_t min_timeslice;           /* ms, MIN_TIMESLICE */
+    uint32_t max_timeslice;           /* ms, MAX_TIMESLICE */
+    uint32_t child_penalty;           /* %, CHILD_PENALTY */
+    uint32_t parent_penalty;          /* %, PARENT_PENALTY */
+    uint32_t exit_weight;             /* EXIT_WEIGHT */
+    uint32_t prio_bonus_ratio;        /* %, PRIO_BONUS_RATIO */
+    uint32_t interactive_delta;       /* INTERACTIVE_DELTA */
+    uint32_t max_sleep_avg;           /* ms; AUTO: AVG_TIMESLICE * MAX_BONUS */
+    uint32_t starvation_limit;        /* ms; AUTO: MAX_SLEEP_AVG; 0 = off */
+    uint32_t on_runqueue_weight;      /* %, ON_RUNQUEUE_WEIGHT */
+    uint32_t credit_limit;            /* CREDIT_LIMIT */
+    uint32_t timeslice_granularity;   /* bool: TIMESLICE_GRANULARITY round robin of interactive tasks */
+    uint32_t idle_rebalance_tick;     /* ms, IDLE_REBALANCE_TICK (HZ/1000) */
+    uint32_t busy_rebalance_tick;     /* ms, BUSY_REBALANCE_TICK (HZ/5) */
+    uint32_t cachesize;               /* KiB, boot_cpu_data.x86_cache_size in smp_tune_scheduling */
+    uint32_t bandwidth;               /* MB/s, smp_tune_scheduling's memory bandwidth */
+    uint32_t cache_decay_ticks;       /* ms; AUTO: from cachesize and bandwidth */
+} tun = {
+    .min_timeslice = 10,
+    .max_timeslice = 200,
+    .child_penalty = 95,
+    .parent_penalty = 100,
+    .exit_weight = 3,
+    .prio_bonus_ratio = 25,
+    .interactive_delta = 2,
+    .max_sleep_avg = SCHED_TUNABLE_UNSET,
+    .starvation_limit = SCHED_TUNABLE_UNSET,
+    .on_runqueue_weight = 30,
+    .credit_limit = 100,
+    .timeslice_granularity = 1,
+    .idle_rebalance_tick = 1,
+    .busy_rebalance_tick = 200,
+    .cachesize = 512,
+    .bandwidth = 350,
+    .cache_decay_ticks = SCHED_TUNABLE_UNSET,
+};
+
+/*
+ * The CPU clock in smp_tune_scheduling's formula.  It cancels out (the
+ * cycles to flush the cache, divided by cycles per millisecond) except for
+ * truncation, so a stated 2 GHz gives 2.6.0's figures on any host:
+ * 512 KiB -> 2 ms, 1024 KiB -> 3 ms.  The emulated TSC rate would say
+ * nothing about the modelled machine.
+ */
+#define CPU_KHZ 2000000u
+
+/* Derived in o1_init() from the tunables above: jiffies, as 2.6.0 had them. */
+static struct {
+    int min_timeslice, max_timeslice, avg_timeslice;
+    int max_bonus;
+    int max_sleep_avg;            /* jiffies */
+    uint64_t ns_max_sleep_avg;
+    int starvation_limit;         /* jiffies, 0 = off */
+    int idle_rebalance_tick, busy_rebalance_tick;
+    uint64_t cache_decay_ns;
+    int credit_limit;             /* CREDIT_LIMIT */
+    uint32_t on_runqueue_weight_128;   /* ON_RUNQUEUE_WEIGHT * 128 / 100, as 2.6.0 computes it */
+} k;
+
+#define MIN_TIMESLICE (k.min_timeslice)
+#define MAX_TIMESLICE (k.max_timeslice)
+#define AVG_TIMESLICE (k.avg_timeslice)
+#define MAX_BONUS (k.max_bonus)
+#define MAX_SLEEP_AVG (k.max_sleep_avg)
+#define NS_MAX_SLEEP_AVG (k.ns_max_sleep_avg)
+#define STARVATION_LIMIT (k.starvation_limit)
+#define CHILD_PENALTY ((int)tun.child_penalty)
+#define PARENT_PENALTY ((int)tun.parent_penalty)
+#define EXIT_WEIGHT ((int64_t)tun.exit_weight)
+#define INTERACTIVE_DELTA ((int)tun.interactive_delta)
+#define CREDIT_LIMIT (k.credit_limit)
+#define IDLE_REBALANCE_TICK (k.idle_rebalance_tick)
+#define BUSY_REBALANCE_TICK (k.busy_rebalance_tick)
+
+/* ms as 2.6.0 converted them (10 * HZ / 1000), but never 0 ticks. */
+static int ms_to_jiffies(uint32_t ms)
+{
+    uint64_t j = (uint64_t)ms * HZ / 1000;
+    return j ? (int)j : 1;
+}
+
+/*
+ * cache_decay_ticks as 2.6.0 i386 computes it at boot (smp_tune_scheduling,
+ * arch/i386/kernel/smpboot.c): the cycles a memory-bound task needs to flush
+ * the cache, cacheflush_time = (cpu_khz >> 10) * (cachesize << 10) /
+ * bandwidth, then cache_decay_ticks = cacheflush_time / cpu_khz + 1, which
+ * 2.6.0 prints as "task migration cache decay timeout: %ld msecs" (ticks at
+ * its HZ = 1000).  Within the tunable's range (cachesize <= 2048 KiB) the
+ * product fits i386's 32-bit unsigned long, so 64 bits give the same result.
+ */
+static uint32_t smp_tune_scheduling(uint32_t cache_kib, uint32_t bw)
+{
+    uint64_t cacheflush_time = (uint64_t)(CPU_KHZ >> 10) * ((uint64_t)cache_kib << 10) / bw;
+    return (uint32_t)(cacheflush_time / CPU_KHZ + 1);
+}
 
 /* ---- per-task state ---- */
 
@@ -173,7 +268,7 @@ struct o1_task {
     struct prio_array *array;     /* NULL while not queued */
     uint64_t timestamp;           /* ns: last switch in/out or activation */
     int64_t sleep_avg;            /* ns, 0..NS_MAX_SLEEP_AVG */
-    int64_t interactive_credit;
+    int interactive_credit;       /* 2.6.0: long, 32 bits on i386 */
     int prio;                     /* dynamic priority 0..139 */
     int static_prio;              /* 120 + nice */
     int time_slice;               /* ticks left */
@@ -395,9 +490,44 @@ static void deactivate_task(struct task *p)
 
 /* ---- hooks ---- */
 
+/* The jiffy values 2.6.0 had as constants, from the tunables (which no longer change). */
+static void derive_constants(void)
+{
+    k.min_timeslice = ms_to_jiffies(tun.min_timeslice);
+    k.max_timeslice = ms_to_jiffies(tun.max_timeslice);
+    k.avg_timeslice = MIN_TIMESLICE + ((MAX_TIMESLICE - MIN_TIMESLICE) * (MAX_PRIO - 1 - NICE_TO_PRIO(0)) /
+                                       (MAX_USER_PRIO - 1));
+    k.max_bonus = MAX_USER_PRIO * (int)tun.prio_bonus_ratio / 100;
+    /* 2.6.0: MAX_SLEEP_AVG = AVG_TIMESLICE * MAX_BONUS, STARVATION_LIMIT = MAX_SLEEP_AVG. */
+    if (tun.max_sleep_avg == SCHED_TUNABLE_UNSET)
+        tun.max_sleep_avg = (uint32_t)((uint64_t)(AVG_TIMESLICE * MAX_BONUS) * 1000 / HZ);
+    k.max_sleep_avg = ms_to_jiffies(tun.max_sleep_avg);
+    k.ns_max_sleep_avg = JIFFIES_TO_NS(MAX_SLEEP_AVG);
+    if (tun.starvation_limit == SCHED_TUNABLE_UNSET)
+        tun.starvation_limit = tun.max_sleep_avg;
+    k.starvation_limit = tun.starvation_limit ? ms_to_jiffies(tun.starvation_limit) : 0;
+    k.idle_rebalance_tick = ms_to_jiffies(tun.idle_rebalance_tick);
+    k.busy_rebalance_tick = ms_to_jiffies(tun.busy_rebalance_tick);
+    if (tun.cache_decay_ticks == SCHED_TUNABLE_UNSET)
+        tun.cache_decay_ticks = smp_tune_scheduling(tun.cachesize, tun.bandwidth);
+    k.cache_decay_ns = (uint64_t)tun.cache_decay_ticks * 1000000u;   /* ticks at 2.6.0's HZ = 1000: ms */
+    k.credit_limit = tun.credit_limit;
+    k.on_runqueue_weight_128 = tun.on_runqueue_weight * 128 / 100;
+}
+
+static const char *o1_check_tunables(const char **bad)
+{
+    if (tun.min_timeslice > tun.max_timeslice) {
+        *bad = "min_timeslice";
+        return "min_timeslice is above max_timeslice";
+    }
+    return NULL;
+}
+
 static void o1_init(int ncpus)
 {
     (void)ncpus;
+    derive_constants();
     for (int cpu = 0; cpu < MAX_CPUS; cpu++) {
         struct runqueue *rq = &runqueues[cpu];
         rq->nr_switches = 0;
@@ -460,9 +590,11 @@ static void timeslice_tick(int cpu, struct task *curr)
             enqueue_task(curr, rq->expired);
         else
             enqueue_task(curr, rq->active);
-    } else {
+    } else if (tun.timeslice_granularity) {
         /* Split a long slice: an interactive task goes behind the others of
-         * its priority every TIMESLICE_GRANULARITY, keeping what is left. */
+         * its priority every TIMESLICE_GRANULARITY, keeping what is left
+         * (Con Kolivas's 2.6 tuning; the 2.5 scheduler and its 2.4
+         * backports had no such split). */
         int granularity = timeslice_granularity(t);
         if (task_interactive(t) && (task_timeslice(t) - t->time_slice) % granularity == 0 &&
             t->time_slice >= granularity && t->array == rq->active) {
@@ -627,7 +759,7 @@ static struct runqueue *find_busiest_queue(int this_cpu, bool idle, int *imbalan
 static bool can_migrate_task(struct task *p, int this_cpu, bool idle, uint64_t now)
 {
     /* Cache hot: it ran (or was queued) within cache_decay_ticks. */
-    if (!idle && ns_since(now, o1(p)->timestamp) <= JIFFIES_TO_NS(CACHE_DECAY_TICKS))
+    if (!idle && ns_since(now, o1(p)->timestamp) <= k.cache_decay_ns)
         return false;
     if (sched_task_running(p))
         return false;
@@ -772,7 +904,7 @@ static struct task *o1_pick_next(int cpu, struct task *prev)
              * all of it after an interrupt's wake-up, 30% otherwise. */
             uint64_t delta = ns_since(now, n->timestamp);
             if (n->activated == 1)
-                delta = delta * (ON_RUNQUEUE_WEIGHT * 128 / 100) / 128;
+                delta = delta * k.on_runqueue_weight_128 / 128;   /* 2.6.0: delta * (ON_RUNQUEUE_WEIGHT * 128 / 100) / 128 */
             struct prio_array *a = n->array;
             dequeue_task(next, a);
             recalc_task_prio(n, n->timestamp + delta);
@@ -870,8 +1002,63 @@ static void o1_task_exit(struct task *p)
     sched_rq_unlock_irqrestore(cpu, flags);
 }
 
+/* ---- tunables and presets (sched.<name>=, sched.preset=) ---- */
+
+static const struct sched_tunable o1_tunables[] = {
+    { "min_timeslice", "ms", 10, 1, 1000, 0, &tun.min_timeslice, "MIN_TIMESLICE: the slice of nice 19" },
+    { "max_timeslice", "ms", 200, 1, 10000, 0, &tun.max_timeslice, "MAX_TIMESLICE: the slice of nice -20" },
+    { "child_penalty", "percent", 95, 0, 100, 0, &tun.child_penalty, "CHILD_PENALTY: sleep_avg a child keeps" },
+    { "parent_penalty", "percent", 100, 0, 100, 0, &tun.parent_penalty,
+      "PARENT_PENALTY: sleep_avg a forking parent keeps" },
+    { "exit_weight", "count", 3, 0, 100, 0, &tun.exit_weight,
+      "EXIT_WEIGHT: parent:child weight when a hog child pulls the parent's sleep_avg down" },
+    { "prio_bonus_ratio", "percent", 25, 5, 50, 0, &tun.prio_bonus_ratio,
+      "PRIO_BONUS_RATIO: the bonus range as a share of the 40 nice levels (MAX_BONUS)" },
+    { "interactive_delta", "count", 2, 0, 40, 0, &tun.interactive_delta,
+      "INTERACTIVE_DELTA: the interactivity threshold's offset" },
+    { "max_sleep_avg", "ms", 0, 1, 4000, SCHED_TUNABLE_AUTO, &tun.max_sleep_avg,
+      "MAX_SLEEP_AVG: sleep_avg cap; auto: AVG_TIMESLICE x MAX_BONUS (1020 at the default slices)" },
+    { "starvation_limit", "ms", 0, 0, 100000, SCHED_TUNABLE_AUTO, &tun.starvation_limit,
+      "STARVATION_LIMIT per runnable task before the expired array must run (0: off); auto: MAX_SLEEP_AVG" },
+    { "on_runqueue_weight", "percent", 30, 0, 100, 0, &tun.on_runqueue_weight,
+      "ON_RUNQUEUE_WEIGHT: runqueue wait after a task's wake-up counted as sleep" },
+    { "credit_limit", "count", 100, 0, 1000000, 0, &tun.credit_limit, "CREDIT_LIMIT: interactive_credit bounds" },
+    { "timeslice_granularity", "bool", 1, 0, 1, 0, &tun.timeslice_granularity,
+      "TIMESLICE_GRANULARITY: interactive tasks of one priority take turns within their slices" },
+    { "idle_rebalance_tick", "ms", 1, 1, 1000, 0, &tun.idle_rebalance_tick,
+      "IDLE_REBALANCE_TICK: balancing interval of an idle CPU" },
+    { "busy_rebalance_tick", "ms", 200, 1, 10000, 0, &tun.busy_rebalance_tick,
+      "BUSY_REBALANCE_TICK: balancing interval of a busy CPU" },
+    { "cachesize", "kib", 512, 0, 2048, 0, &tun.cachesize,
+      "the L2 size smp_tune_scheduling computes cache_decay_ticks from" },
+    { "bandwidth", "mb_s", 350, 1, 100000, 0, &tun.bandwidth, "smp_tune_scheduling's memory bandwidth" },
+    { "cache_decay_ticks", "ms", 0, 0, 10000, SCHED_TUNABLE_AUTO, &tun.cache_decay_ticks,
+      "a busy CPU leaves tasks that ran this recently; auto: cachesize / bandwidth + 1 (smp_tune_scheduling)" },
+};
+
+/*
+ * rml-2.4: the 2.5 O(1) scheduler as backported to 2.4 (Robert Love's
+ * sched-O1-rml patches, carried by 2.4.19-pre7-ac2 and -jam6, the kernels of
+ * seed 003), whose constants are those of the 2.4.18 tree with the backport
+ * (kernel/sched.c: MIN_TIMESLICE 10 ms, MAX_TIMESLICE 300 ms, MAX_SLEEP_AVG
+ * and STARVATION_LIMIT 2*HZ, BUSY_REBALANCE_TICK HZ/4) at 2.4's HZ = 100,
+ * where IDLE_REBALANCE_TICK (HZ/1000 ?: 1) is one 10 ms tick; it had no
+ * TIMESLICE_GRANULARITY.  What the numbers cannot say (its sleep_avg counted
+ * in jiffies, +1 per jiffy asleep and -1 per tick run, no interactive_credit)
+ * is listed in docs/sched-o1.md.
+ */
+static const struct sched_preset o1_presets[] = {
+    { "rml-2.4", "min_timeslice=10 max_timeslice=300 max_sleep_avg=2000 starvation_limit=2000 "
+                 "busy_rebalance_tick=250 idle_rebalance_tick=10 timeslice_granularity=0" },
+};
+
 const struct sched_class scheduler = {
     .name = "o1",
+    .tunables = o1_tunables,
+    .ntunables = ARRAY_SIZE(o1_tunables),
+    .presets = o1_presets,
+    .npresets = ARRAY_SIZE(o1_presets),
+    .check_tunables = o1_check_tunables,
     .init = o1_init,
     .task_fork = o1_task_fork,
     .select_cpu = o1_select_cpu,

@@ -13,6 +13,7 @@
 #include <stddef.h>
 #include <setjmp.h>
 #include <stdint.h>
+#include <string.h>
 #include <cmocka.h>
 #include "simenv.h"
 
@@ -84,11 +85,14 @@ const char *cfs_check_runqueue(int cpu)
 
 static int ncpus_now;
 
+/* Every tunable back to its table default (AUTO ones unset, for cfs_init to
+ * compute), as kernel/sched_tunables.c writes them at boot. */
 static int restore_tunables(void **state)
 {
-    sysctl_sched_child_runs_first = 1;
-    sysctl_sched_compat_yield = 0;
-    sysctl_sched_features = 1 | 2 | 4;
+    for (int i = 0; i < scheduler.ntunables; i++) {
+        const struct sched_tunable *t = &scheduler.tunables[i];
+        *t->value = (t->flags & SCHED_TUNABLE_AUTO) ? SCHED_TUNABLE_UNSET : t->def;
+    }
     return 0;
 }
 
@@ -556,55 +560,117 @@ static void test_rt_runs_above_fair(void **state)
 
 /* ---- SMP ---- */
 
+static uint32_t total_migrations(struct task **t, int n)
+{
+    uint32_t m = 0;
+    for (int i = 0; i < n; i++)
+        m += t[i]->nr_migrations;
+    return m;
+}
+
 static void test_balancing_spreads_tasks(void **state)
 {
     /* No fork balancing in 2.6.24's SD_CPU_INIT: 8 children of CPU 0 start
-     * there; idle CPUs pull (each move must shrink the load difference). */
+     * there.  At tick 1 the idle CPUs pull, judging sources by
+     * source_load(idle_idx 1) = min(cpu_load[0], now) and the average
+     * load: CPU 1 takes 2 (imbalance 2048 of 8192/4), CPU 2 takes 2 (CPU 1
+     * counts 0: its own cpu_load[0] was taken before its pull), CPU 3 one
+     * (4096/4).  So 3/2/2/1, and CPU 3's next balance, busy now, comes
+     * 1 ms x busy_factor 64 later: 2/2/2/2 at tick 65.  (With loads read
+     * "now", as the model had them until 2026-12, it was 2/2/2/2 at once.) */
     init(4);
     struct task *t[8];
     for (int i = 0; i < 8; i++)
         t[i] = hog("t", 0);
     for (int i = 0; i < 8; i++)
         assert_int_equal(t[i]->cpu, 0);
-    sim_run(5);
+    sim_run(1);
+    static const int first[4] = { 3, 2, 2, 1 };
+    for (int cpu = 0; cpu < 4; cpu++)
+        assert_int_equal(sched_nr_queued(cpu), first[cpu]);
+    sim_run(63);
+    assert_int_equal(sched_nr_queued(3), 1);
+    sim_run(1);
     for (int cpu = 0; cpu < 4; cpu++)
         assert_int_equal(sched_nr_queued(cpu), 2);
     check_queues();
-    /* Balanced: no further migrations, every task gets half a CPU. */
-    uint32_t migrations = 0;
+    /* Balanced (2048 everywhere is never above ours): no further
+     * migrations, every task gets about half a CPU. */
+    uint32_t migrations = total_migrations(t, 8);
+    uint64_t before[8];
     for (int i = 0; i < 8; i++)
-        migrations += t[i]->nr_migrations;
+        before[i] = sim_runtime_ns(t[i]);
     sim_run(2000);
-    uint32_t later = 0;
-    for (int i = 0; i < 8; i++) {
-        later += t[i]->nr_migrations;
-        assert_in_range(sim_runtime_ns(t[i]), 950 * MS, 1060 * MS);
-    }
-    assert_int_equal(later, migrations);
-    /* 5 tasks on 4 CPUs: 2048 vs 1024 is an imbalance no single move can
-     * shrink, so nothing ping-pongs; every CPU stays busy. */
+    for (int i = 0; i < 8; i++)
+        assert_in_range(sim_runtime_ns(t[i]) - before[i], 950 * MS, 1050 * MS);
+    assert_int_equal(total_migrations(t, 8), migrations);
+    check_queues();
+}
+
+/*
+ * Five hogs on four CPUs: 2048 against 1024 is out of balance (100 x 2048 >
+ * 125 x 1024) although no move can even it out.  find_busiest_group's
+ * imbalance is min(2048 - 1280, 1280 - 1024) = 256, less than a task, so
+ * fix_small_imbalance decides: 2048 - 1024 + SCHED_LOAD_SCALE_FUZZ (1024) >=
+ * 2 x 1024, move one.  The odd task rotates at the busy balance interval
+ * (64..256 ms) and over 20 s every hog gets close to 4/5 of a CPU.  (The
+ * model's old "move only while the difference shrinks" rule kept them at
+ * 1, 1, 1, 1/2, 1/2 with no migration at all.)
+ */
+static void test_five_hogs_on_four_cpus_rotate(void **state)
+{
     init(4);
+    struct task *t[5];
     for (int i = 0; i < 5; i++)
         t[i] = hog("t", 0);
     sim_run(5);
     for (int cpu = 0; cpu < 4; cpu++)
         assert_false(sim_curr(cpu)->is_idle);
-    migrations = 0;
+    uint32_t migrations = total_migrations(t, 5);
+    sim_run(20000);
+    assert_true(total_migrations(t, 5) - migrations >= 100);
     for (int i = 0; i < 5; i++)
-        migrations += t[i]->nr_migrations;
-    sim_run(1000);
-    later = 0;
-    for (int i = 0; i < 5; i++)
-        later += t[i]->nr_migrations;
-    assert_int_equal(later, migrations);
+        assert_in_range(sim_runtime_ns(t[i]), 15400 * MS, 16600 * MS);   /* 0.77..0.83 of 20 s */
     check_queues();
+}
+
+/*
+ * The balance interval (rebalance_domains): balance_interval starts at
+ * min_interval (1 ms), doubles up to max_interval (4 ms) each time the CPU
+ * finds itself balanced and falls back to 1 when it is not; a busy CPU waits
+ * busy_factor (64) times as long.  Four hogs on four CPUs: balanced every
+ * time, so 64, 128, then every 256 ms: 40 busy balances in 10.24 s (64 +
+ * 128 + 38 x 256 = 9920).  One hog on four CPUs: the idle ones balance at
+ * 1, 2, then every 4 ms: 251 times in a second.  (Until 2026-12 the model
+ * used a fixed 64 ms busy and 1 ms idle: 160 and 1000.)
+ */
+static void test_balance_interval_backs_off(void **state)
+{
+    init(4);
+    for (int cpu = 0; cpu < 4; cpu++)
+        sim_spawn("t", 0, 0, NULL, cpu);
+    sim_run(10240);
+    for (int cpu = 0; cpu < 4; cpu++) {
+        assert_int_equal(runqueues[cpu].lb_count[CPU_NOT_IDLE], 40);
+        assert_int_equal(runqueues[cpu].lb_balanced[CPU_NOT_IDLE], 40);
+        assert_int_equal(runqueues[cpu].balance_interval, 4);
+    }
+    init(4);
+    sim_spawn("t", 0, 0, NULL, 0);
+    sim_run(1000);
+    for (int cpu = 1; cpu < 4; cpu++)
+        assert_int_equal(runqueues[cpu].lb_count[CPU_IDLE], 251);
 }
 
 static void test_busy_balance_by_weight(void **state)
 {
-    /* CPU 0: four nice 0 hogs; CPU 1: one.  Allowed everywhere after the
-     * start.  The busy periodic balance (64 ms) moves one: 4096 vs 1024 ->
-     * 3072 vs 2048 (another move would not shrink |difference| = 1024). */
+    /* CPU 0: four nice 0 hogs; CPU 1: one.  Allowed everywhere after 2 ms.
+     * CPU 1's balance at tick 1 was an idle one that found CPU 0's tasks
+     * pinned (balance_interval 1 -> 2), so its first busy balance comes
+     * 2 x 64 ms later, at jiffy 129: imbalance min(4096 - 2560, 2560 - 1024)
+     * = 1536, so it pulls one task (1024) and then a second (half its weight
+     * is not above the 512 left plus the fuzz): 2 and 3.  From then on the
+     * odd task rotates, as with five hogs on four CPUs. */
     init(2);
     struct task *t[5];
     for (int i = 0; i < 4; i++)
@@ -613,11 +679,19 @@ static void test_busy_balance_by_weight(void **state)
     sim_run(2);
     for (int i = 0; i < 5; i++)
         sim_set_affinity(t[i], 0x3);
-    sim_run(200);
-    assert_int_equal(sched_nr_queued(0), 3);
-    assert_int_equal(sched_nr_queued(1), 2);
+    while (sched_jiffies() < 128)
+        sim_run(1);
+    assert_int_equal(sched_nr_queued(0), 4);
+    sim_run(1);
+    assert_int_equal(sched_jiffies(), 129);
+    assert_int_equal(sched_nr_queued(0), 2);
+    assert_int_equal(sched_nr_queued(1), 3);
+    uint32_t moved = total_migrations(t, 5);
+    sim_run(1000);
+    assert_true(total_migrations(t, 5) > moved);
     /* Weighted: a nice -5 (3121) hog alone on CPU 1 vs three nice 0 on CPU 0
-     * is balanced enough (3121 vs 3072): nothing moves. */
+     * (3072): CPU 1 is the busier one but runs a single task, and CPU 0 is
+     * below it: nothing moves. */
     init(2);
     for (int i = 0; i < 3; i++)
         t[i] = hog_on("t", 0, 0);
@@ -625,11 +699,112 @@ static void test_busy_balance_by_weight(void **state)
     sim_run(2);
     for (int i = 0; i < 4; i++)
         sim_set_affinity(t[i], 0x3);
-    sim_run(300);
+    sim_run(1000);
     assert_int_equal(t[3]->cpu, 1);
     assert_int_equal(sched_nr_queued(0), 3);
     assert_int_equal(cfs_cpu_load(0), 3072);
+    assert_int_equal(total_migrations(t, 4), 0);
     check_queues();
+}
+
+/*
+ * can_migrate_task's cache-hot rule: a task that ran within
+ * sysctl_sched_migration_cost (0.5 ms) stays where it is until the domain
+ * has failed to balance more than cache_nice_tries (1) times.  CPU 1 (one
+ * hog) balances against CPU 0 (two, the waiting one made hot): refused
+ * twice (nr_balance_failed 1, 2), taken the third time (lb_hot_gained).  A
+ * task that ran 0.6 ms ago moves at once.  (The model had no such refusal
+ * until 2026-12: the hot task moved at the first balance.)
+ */
+static int hot_pull_attempts(uint64_t ran_ago, unsigned int migration_cost)
+{
+    init(2);
+    sysctl_sched_migration_cost = migration_cost;
+    struct task *a = hog_on("a", 0, 0), *b = hog_on("b", 0, 0);
+    hog_on("c", 0, 1);
+    sim_run(30);
+    sim_set_affinity(a, 0x3);
+    sim_set_affinity(b, 0x3);
+    struct task *waiting = sim_curr(0) == a ? b : a;
+    for (int attempt = 1; attempt <= 5; attempt++) {
+        se_of(waiting)->exec_start = sched_clock_ns() - ran_ago;
+        sim_on_cpu(1);
+        load_balance(1, CPU_NOT_IDLE);
+        if (waiting->cpu == 1) {
+            assert_int_equal(runqueues[1].lb_hot_gained[CPU_NOT_IDLE], ran_ago < migration_cost ? 1 : 0);
+            assert_int_equal(runqueues[1].nr_balance_failed, 0);
+            return attempt;
+        }
+        assert_int_equal(runqueues[1].nr_balance_failed, attempt);
+        assert_int_equal(runqueues[1].lb_failed[CPU_NOT_IDLE], attempt);
+    }
+    return -1;
+}
+
+static void test_cache_hot_refused_until_balancing_fails(void **state)
+{
+    assert_int_equal(hot_pull_attempts(200000, 500000), 3);
+    assert_int_equal(hot_pull_attempts(600000, 500000), 1);
+    assert_int_equal(hot_pull_attempts(200000, 0), 1);     /* sched_migration_cost=0: nothing is ever hot */
+}
+
+/*
+ * balance_tasks skips a task whose half weight exceeds what is left to move
+ * (plus the fuzz), unless it would be the best-priority task on the new CPU
+ * (p->prio < this_best_prio, the prio of what runs there).  CPU 0 runs a
+ * FIFO task; its only waiting fair task is a nice -20 hog (88761: half is
+ * 44380 > 1024 + 1024).  Asked to move 1024 while CPU 1 runs a nice 0 hog
+ * (prio 120), it moves (prio 100 is better); while CPU 1 runs a nice -20 hog
+ * (prio 100) it stays.
+ */
+static void test_heavy_task_moves_if_best_priority_there(void **state)
+{
+    for (int round = 0; round < 2; round++) {
+        init(2);
+        struct task *heavy = hog_on("heavy", -20, 0);
+        sim_run(30);
+        struct task *rt = sim_spawn_rt("rt", SCHED_FIFO, 10, CPU_BIT(0));
+        hog_on("there", round == 0 ? 0 : -20, 1);
+        sim_reschedule_pending();
+        assert_ptr_equal(sim_curr(0), rt);
+        sim_set_affinity(heavy, 0x3);
+        sim_run(5);                                  /* cold: it last ran 5 ms ago */
+        sim_on_cpu(1);
+        bool all_pinned = false;
+        sched_double_lock(1, 0);
+        bool moved = move_tasks(1, 0, 1024, CPU_NOT_IDLE, &all_pinned, true);
+        sched_double_unlock(1, 0);
+        assert_int_equal(moved, round == 0);
+        assert_int_equal(heavy->cpu, round == 0 ? 1 : 0);
+        check_queues();
+    }
+}
+
+/*
+ * Newly idle balancing takes the busiest queue's lock with
+ * double_lock_balance, as 2.6.24's load_balance_newidle: when the trylock
+ * fails it waits for the lock (dropping its own first when the lock order
+ * requires it) instead of giving up, as the model did until 2026-12 (the
+ * CPU then idled until its next tick).  CPU 0, with two hogs, holds its
+ * lock while CPU 1 runs out of work (its cpu_load[1] is 1024, below the
+ * average 1536, so it balances); in the single-threaded simulation the wait
+ * shows as the simulator's "waits for it" report, where the old code went
+ * idle.
+ */
+static void test_newidle_balance_waits_for_the_lock(void **state)
+{
+    init(2);
+    hog_on("a", 0, 0);
+    struct task *b = hog_on("b", 0, 0);
+    hog_on("c", 0, 1);
+    sim_run(30);
+    sim_set_affinity(b, 0x3);
+    sim_on_cpu(0);
+    spin_lock(sched_rq_lock(0));
+    bool waited = sim_expect_bug(sim_block(1));
+    assert_true(waited);
+    assert_non_null(strstr(sim_bug_message, "runqueue/0"));
+    assert_non_null(strstr(sim_bug_message, "waits for it"));
 }
 
 static void test_affinity_never_violated(void **state)
@@ -825,7 +1000,12 @@ int main(void)
         cmocka_unit_test_teardown(test_set_nice_reweights, restore_tunables),
         cmocka_unit_test_teardown(test_rt_runs_above_fair, restore_tunables),
         cmocka_unit_test_teardown(test_balancing_spreads_tasks, restore_tunables),
+        cmocka_unit_test_teardown(test_five_hogs_on_four_cpus_rotate, restore_tunables),
+        cmocka_unit_test_teardown(test_balance_interval_backs_off, restore_tunables),
         cmocka_unit_test_teardown(test_busy_balance_by_weight, restore_tunables),
+        cmocka_unit_test_teardown(test_cache_hot_refused_until_balancing_fails, restore_tunables),
+        cmocka_unit_test_teardown(test_heavy_task_moves_if_best_priority_there, restore_tunables),
+        cmocka_unit_test_teardown(test_newidle_balance_waits_for_the_lock, restore_tunables),
         cmocka_unit_test_teardown(test_affinity_never_violated, restore_tunables),
         cmocka_unit_test_teardown(test_migration_renormalises_vruntime, restore_tunables),
         cmocka_unit_test_teardown(test_wake_affine_sync, restore_tunables),

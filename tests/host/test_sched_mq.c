@@ -48,6 +48,14 @@ static void assert_published(int cpu, struct task *p, int goodness)
     assert_int_equal(mq_test_max_na_goodness(cpu), goodness);
 }
 
+/* cmocka setup: every tunable at its table default, as the kernel boots. */
+static int defaults(void **state)
+{
+    for (int i = 0; i < scheduler.ntunables; i++)
+        *scheduler.tunables[i].value = scheduler.tunables[i].def;
+    return 0;
+}
+
 /* The published maximum is the best waiting (not running) task: on enqueue a
  * better task replaces it; when the best runs, the second best is published. */
 static void test_published_maxima_track_queue(void **state)
@@ -79,24 +87,27 @@ static void test_published_maxima_track_queue(void **state)
     assert_ptr_equal(sim_curr(0), b);
     assert_published(0, NULL, MIN_GOODNESS);
 
-    /* a wakes at home and preempts b: 2.4 goodness 26+15 > 19+15+1. */
+    /* a wakes at home: reschedule_idle asks cpu 0 to reschedule (2.4
+     * goodness 26 + 15 > 19 + 15 + 1), but there the still-running b is
+     * evaluated first with its full goodness, 35, and a's local goodness
+     * (no CPU bonus for waiting tasks) is only 26: b keeps the CPU. */
     sim_wake(a, 0, 0);
     assert_published(0, a, 26);
     assert_true(sim_need_resched(0));
     sim_reschedule_pending();
-    assert_ptr_equal(sim_curr(0), a);
-    assert_published(0, b, 19);                           /* the preempted b waits */
+    assert_ptr_equal(sim_curr(0), b);
+    assert_published(0, a, 26);
     assert_int_equal(sched_nr_queued(0), 2);
     assert_int_equal(sched_nr_queued(1), 0);
 
     /* The published task leaves (its affinity moves it to cpu 1): the best
      * task left, e (13), is published in its place. */
     struct task *e = spawn("e", 10, CPU_BIT(0), 0);
-    assert_published(0, b, 19);
-    sim_set_affinity(b, CPU_BIT(1));
-    assert_int_equal(b->cpu, 1);
+    assert_published(0, a, 26);
+    sim_set_affinity(a, CPU_BIT(1));
+    assert_int_equal(a->cpu, 1);
     assert_published(0, e, 13);
-    assert_ptr_equal(sim_curr(1), b);                     /* idle cpu 1 runs it */
+    assert_ptr_equal(sim_curr(1), a);                     /* idle cpu 1 runs it */
     assert_published(1, NULL, MIN_GOODNESS);
 }
 
@@ -158,7 +169,14 @@ static void test_steal_best_published(void **state)
     sim_block(1);                                         /* x1 sleeps: d (36) runs, r published */
     assert_ptr_equal(sim_curr(1), d);
     assert_published(1, r, 26);
-    sim_tick();                                           /* idle cpus 0 and 2 see r; cpu 0 asks first */
+    /* The patch has no idle balancing: idle cpus 0 and 2 do not look. */
+    sim_tick();
+    assert_true(sim_curr(0)->is_idle && sim_curr(2)->is_idle);
+    assert_int_equal(r->cpu, 1);
+    /* sched.idle_balance=1 (not the patch): an idle CPU polls the maxima on
+     * its tick; cpu 0 asks first and steals r. */
+    mq_tun.idle_balance = 1;
+    sim_tick();
     assert_ptr_equal(sim_curr(0), r);
     assert_int_equal(r->cpu, 0);
     assert_true(sim_curr(2)->is_idle);
@@ -225,12 +243,11 @@ static void test_failed_trylock(void **state)
 static void test_rt_queue_first(void **state)
 {
     sim_init(2);
-    struct task *a = spawn("a", 0, CPU_BIT(0), 0);
+    struct task *a2 = spawn("a2", -10, CPU_BIT(0), 0);    /* na 38 */
     struct task *b = spawn("b", 0, CPU_BIT(1), 1);
     sim_reschedule_pending();
-    struct task *a2 = spawn("a2", -10, CPU_BIT(0), 0);    /* na 38 */
+    struct task *a = spawn("a", 0, CPU_BIT(0), 0);        /* na 26: waits behind a2 */
     sim_reschedule_pending();
-    /* a2 preempted a (38 + 15 > 26 + 15 + 1); a waits. */
     assert_ptr_equal(sim_curr(0), a2);
 
     /* rt1 (home 0): cpu 0 runs na 38, cpu 1 na 26 + 15 = 41: cpu 0 scores
@@ -342,7 +359,10 @@ static void test_wakeup_preempt_lowest(void **state)
 
     /* The +15 home rule: cpu 0 (home) runs na 21, cpu 1 runs na 13.  cpu 1's
      * score is 13 + 15 = 28 >= 26, cpu 0's 21 < 26 and at home w's
-     * 26 + 15 beats 21 + 15 + 1: w preempts its home CPU. */
+     * 26 + 15 beats 21 + 15 + 1: w is queued at home and cpu 0 asked to
+     * reschedule.  There schedule() keeps h, evaluated first with its full
+     * goodness 21 + 15 + 1 = 37 against w's local 26: the patch's
+     * reschedule_idle and schedule() judge a waiting task differently. */
     sim_init(2);
     struct task *h = spawn("h", 4, CPU_BIT(0), 0);        /* na 21 */
     spawn("o", 10, CPU_BIT(1), 1);                        /* na 13 */
@@ -352,8 +372,8 @@ static void test_wakeup_preempt_lowest(void **state)
     assert_true(sim_need_resched(0));
     assert_false(sim_need_resched(1));
     sim_reschedule_pending();
-    assert_ptr_equal(sim_curr(0), w);
-    assert_published(0, h, 21);
+    assert_ptr_equal(sim_curr(0), h);
+    assert_published(0, w, 26);
 }
 
 /* Step 4: nothing scores below the task: it waits at home, nobody preempted. */
@@ -424,9 +444,14 @@ static void test_recalculation(void **state)
     assert_int_equal(mq_test_counter(a), 0 / 2 + 6);
     assert_int_equal(mq_test_counter(b), 0 / 2 + 3);
     assert_int_equal(mq_test_counter(sleeper), 6 / 2 + 6);
-    assert_ptr_equal(sim_curr(0), a);
+    /* The still-running b is evaluated first: 3 + 10 + 15 + 1 = 29 beats
+     * a's local goodness 6 + 20 = 26, so b goes on with its new counter. */
+    assert_ptr_equal(sim_curr(0), b);
     assert_int_equal(sim_runtime_ns(a), 60 * SIM_TICK_NS);
     assert_int_equal(sim_runtime_ns(b), 30 * SIM_TICK_NS);
+    sim_run(3 * TICKS_PER_24_TICK);
+    assert_ptr_equal(sim_curr(0), a);
+    assert_int_equal(sim_runtime_ns(b), 60 * SIM_TICK_NS);
     /* The sleeper tends to 2 x NICE_TO_TICKS - 1 = 11: 9, 10, 11, 11. */
     sim_run(3 * 9 * TICKS_PER_24_TICK);
     assert_int_equal(mq_test_counter(sleeper), 11);
@@ -635,26 +660,89 @@ static void test_tasks_spread(void **state)
         assert_true(sched_nr_queued(cpu) >= 1);
 }
 
+/*
+ * The patch's kernel/timer.c hunk: on every 2.4 tick the running task's
+ * published curr_na_goodness follows its counter.  h (nice 0) runs on cpu 0:
+ * 26 at the start, then 25, 24, ... 21 after five 2.4 ticks.  That is what
+ * wake-up placement reads: w (nice -10, na 38, home cpu 1, which runs o,
+ * nice -19: 49, now 44) finds cpu 0 at 21 + 15 = 36 < 38 and preempts h
+ * there (38 against 21 + 15 + 1).  With the values left at 26 and 49, as the
+ * model had them until 2026-12, cpu 0 scored 41 and w waited at home.
+ */
+static void test_running_goodness_follows_counter(void **state)
+{
+    sim_init(2);
+    struct task *h = spawn("h", 0, CPU_BIT(0), 0);
+    struct task *o = spawn("o", -19, CPU_BIT(1), 1);
+    sim_reschedule_pending();
+    assert_int_equal(mq_test_curr_na_goodness(0), 26);
+    assert_int_equal(mq_test_curr_na_goodness(1), 49);
+    for (int t = 1; t <= 5; t++) {
+        sim_run(TICKS_PER_24_TICK);
+        assert_int_equal(mq_test_counter(h), 6 - t);
+        assert_int_equal(mq_test_curr_na_goodness(0), 26 - t);
+        assert_int_equal(mq_test_curr_na_goodness(1), 49 - t);
+    }
+    struct task *w = sim_spawn("w", -10, 0x3, NULL, 1);
+    assert_int_equal(w->cpu, 0);
+    assert_true(sim_need_resched(0));
+    sim_reschedule_pending();
+    assert_ptr_equal(sim_curr(0), w);
+    assert_ptr_equal(sim_curr(1), o);
+}
+
+/*
+ * The still-running prev is evaluated first with the full goodness, and
+ * examine_rmt_rqs adds PROC_CHANGE_PENALTY on top: x (nice 0) counts
+ * 26 + 15 + 1 + 15 = 57 against a remote published task, where a waiting
+ * local task would count 26 + 15 = 41.  r (nice -19, na 49) on cpu 1 is
+ * therefore not stolen by cpu 0 while x runs; once x sleeps, cpu 0 has no
+ * local candidate and takes it.  (The model scanned prev like any waiting
+ * task until 2026-12: r ran on cpu 1 at once, 49 > 38 + 1, and x's 27 + 15
+ * = 42 would not have protected it from a steal either.)
+ */
+static void test_prev_evaluated_first(void **state)
+{
+    sim_init(2);
+    struct task *x = spawn("x", 0, CPU_BIT(0), 0);
+    spawn("y", -10, CPU_BIT(1), 1);
+    sim_reschedule_pending();
+    /* r (na 49) makes cpu 1 reschedule (49 + 15 > 38 + 15 + 1), but there
+     * the still-running y counts 38 + 16 = 54 against r's local 49: y stays. */
+    struct task *r = spawn("r", -19, CPU_BIT(1), 1);
+    sim_set_affinity(r, 0x3);
+    assert_int_equal(r->cpu, 1);
+    assert_published(1, r, 49);
+    sim_schedule(0);
+    assert_ptr_equal(sim_curr(0), x);
+    assert_int_equal(r->cpu, 1);
+    sim_block(0);
+    assert_ptr_equal(sim_curr(0), r);
+    assert_int_equal(r->cpu, 0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_published_maxima_track_queue),
-        cmocka_unit_test(test_steal_best_published),
-        cmocka_unit_test(test_steal_needs_penalty_margin),
-        cmocka_unit_test(test_failed_trylock),
-        cmocka_unit_test(test_rt_queue_first),
-        cmocka_unit_test(test_wakeup_home_idle),
-        cmocka_unit_test(test_wakeup_longest_idle),
-        cmocka_unit_test(test_wakeup_preempt_lowest),
-        cmocka_unit_test(test_wakeup_stays_home),
-        cmocka_unit_test(test_recalculation),
-        cmocka_unit_test(test_yield_and_recalculation),
-        cmocka_unit_test(test_nice_ratio),
-        cmocka_unit_test(test_fork_and_exit),
-        cmocka_unit_test(test_yield),
-        cmocka_unit_test(test_nice_republishes),
-        cmocka_unit_test(test_affinity_never_violated),
-        cmocka_unit_test(test_tasks_spread),
+        cmocka_unit_test_setup(test_published_maxima_track_queue, defaults),
+        cmocka_unit_test_setup(test_steal_best_published, defaults),
+        cmocka_unit_test_setup(test_steal_needs_penalty_margin, defaults),
+        cmocka_unit_test_setup(test_running_goodness_follows_counter, defaults),
+        cmocka_unit_test_setup(test_prev_evaluated_first, defaults),
+        cmocka_unit_test_setup(test_failed_trylock, defaults),
+        cmocka_unit_test_setup(test_rt_queue_first, defaults),
+        cmocka_unit_test_setup(test_wakeup_home_idle, defaults),
+        cmocka_unit_test_setup(test_wakeup_longest_idle, defaults),
+        cmocka_unit_test_setup(test_wakeup_preempt_lowest, defaults),
+        cmocka_unit_test_setup(test_wakeup_stays_home, defaults),
+        cmocka_unit_test_setup(test_recalculation, defaults),
+        cmocka_unit_test_setup(test_yield_and_recalculation, defaults),
+        cmocka_unit_test_setup(test_nice_ratio, defaults),
+        cmocka_unit_test_setup(test_fork_and_exit, defaults),
+        cmocka_unit_test_setup(test_yield, defaults),
+        cmocka_unit_test_setup(test_nice_republishes, defaults),
+        cmocka_unit_test_setup(test_affinity_never_violated, defaults),
+        cmocka_unit_test_setup(test_tasks_spread, defaults),
     };
     return cmocka_run_group_tests_name("sched_mq", tests, NULL, NULL);
 }

@@ -13,6 +13,8 @@
 #include <stddef.h>
 #include <setjmp.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 #include <cmocka.h>
 #include "simenv.h"
 
@@ -20,6 +22,51 @@
 #include "../../sched/o1.c"
 
 #define ALL 0   /* cpumask: every CPU */
+
+/* Every tunable back to its table default (AUTO ones unset, for o1_init to
+ * compute), as kernel/sched_tunables.c writes them at boot. */
+static void reset_tunables(void)
+{
+    for (int i = 0; i < scheduler.ntunables; i++) {
+        const struct sched_tunable *t = &scheduler.tunables[i];
+        *t->value = (t->flags & SCHED_TUNABLE_AUTO) ? SCHED_TUNABLE_UNSET : t->def;
+    }
+}
+
+/* A preset's settings on top of the defaults, as sched.preset=<name> does
+ * (the host tests do not link kernel/sched_tunables.c). */
+static void apply_preset(const char *name)
+{
+    reset_tunables();
+    for (int p = 0; p < scheduler.npresets; p++) {
+        if (strcmp(scheduler.presets[p].name, name) != 0)
+            continue;
+        char buf[400];
+        strncpy(buf, scheduler.presets[p].settings, sizeof(buf) - 1);
+        buf[sizeof(buf) - 1] = 0;
+        for (char *w = strtok(buf, " "); w; w = strtok(NULL, " ")) {
+            char *eq = strchr(w, '=');
+            assert_non_null(eq);
+            *eq = 0;
+            bool found = false;
+            for (int i = 0; i < scheduler.ntunables; i++)
+                if (strcmp(scheduler.tunables[i].name, w) == 0) {
+                    *scheduler.tunables[i].value = (uint32_t)strtoul(eq + 1, NULL, 10);
+                    found = true;
+                }
+            assert_true(found);
+        }
+        return;
+    }
+    fail_msg("no preset %s", name);
+}
+
+/* cmocka setup: every test starts from the defaults. */
+static int defaults(void **state)
+{
+    reset_tunables();
+    return 0;
+}
 
 /* Ticks until cpu switches to another task (-1 if not within max). */
 static int run_until_switch(int cpu, int max)
@@ -496,13 +543,50 @@ static void test_load_balance_evens_out(void **state)
 }
 
 /*
- * can_migrate_task's cache-hot rule: a busy CPU does not pull a task that ran
- * within cache_decay_ticks (10 ms here).  Two nice 19 hogs (10 ms slices)
- * alternate on CPU 0, so at every rebalance the waiting one left the CPU at
- * most 10 ms ago: CPU 1 (busy with one hog) never takes it, although 2 vs 1
- * passes the 25% rule.  With nice 0 hogs (102 ms slices) the waiting one is
- * cold and CPU 1 does take it at its second busy rebalance (400 ms; the
- * first only records the load samples).
+ * cache_decay_ticks as 2.6.0 i386 computes it (smp_tune_scheduling): about
+ * cachesize / bandwidth + 1 ms, so 2 ms for the default 512 KiB L2, 3 ms for
+ * 1 MiB, 6 ms for a 2 MiB Xeon, 1 ms for a Pentium's 16 KiB at 100 MB/s.
+ * A busy CPU refuses a task that ran within that window, an idle one does
+ * not care.  (Until 2026-12 the model fixed the window at 10 ms: a task that
+ * left its CPU 2.5 ms ago was hot, five times as long as on 2.6.0.)
+ */
+static void test_cache_decay_ticks_from_cache_size(void **state)
+{
+    assert_int_equal(smp_tune_scheduling(512, 350), 2);
+    assert_int_equal(smp_tune_scheduling(1024, 350), 3);
+    assert_int_equal(smp_tune_scheduling(2048, 350), 6);
+    assert_int_equal(smp_tune_scheduling(16, 100), 1);
+    static const struct { uint32_t cache_kib, decay_ms; uint64_t ago_hot, ago_cold; } cases[] = {
+        { 512, SCHED_TUNABLE_UNSET, 1900000, 2100000 },   /* the default: 2 ms */
+        { 1024, SCHED_TUNABLE_UNSET, 2900000, 3100000 },  /* 3 ms */
+        { 512, 10, 9900000, 10100000 },                   /* sched.cache_decay_ticks=10: the old window */
+    };
+    for (unsigned i = 0; i < ARRAY_SIZE(cases); i++) {
+        reset_tunables();
+        tun.cachesize = cases[i].cache_kib;
+        tun.cache_decay_ticks = cases[i].decay_ms;
+        sim_init(2);
+        assert_int_equal(tun.cache_decay_ticks, i == 0 ? 2 : i == 1 ? 3 : 10);
+        sim_spawn("a", 0, ALL, NULL, 0);
+        struct task *b = sim_spawn("b", 0, ALL, NULL, 0);
+        sim_reschedule_pending();
+        assert_false(sched_task_running(b));
+        uint64_t now = sched_clock_ns();
+        o1(b)->timestamp = now - cases[i].ago_hot;
+        assert_false(can_migrate_task(b, 1, false, now));
+        assert_true(can_migrate_task(b, 1, true, now));   /* an idle CPU takes it anyway */
+        o1(b)->timestamp = now - cases[i].ago_cold;
+        assert_true(can_migrate_task(b, 1, false, now));
+    }
+}
+
+/*
+ * The same rule at work: CPU 1 runs one hog, CPU 0 two.  With nice 19 hogs
+ * (10 ms slices) the waiting one left CPU 0 at most 10 ms before any
+ * rebalance, so under the old 10 ms window CPU 1 never took it although 2
+ * against 1 passes the 25% rule; with 2.6.0's 2 ms it is cold at the second
+ * busy rebalance (400 ms; the first only records the load samples), as a
+ * nice 0 hog (102 ms slices) always was.
  */
 static int busy_pull_case(int nice)
 {
@@ -524,8 +608,68 @@ static int busy_pull_case(int nice)
 
 static void test_cache_hot_tasks_stay(void **state)
 {
+    assert_int_equal(busy_pull_case(19), 400);
+    assert_int_equal(busy_pull_case(0), 400);
+    reset_tunables();
+    tun.cache_decay_ticks = 10;
     assert_int_equal(busy_pull_case(19), -1);
     assert_int_equal(busy_pull_case(0), 400);
+}
+
+/*
+ * sched.preset=rml-2.4, the 2.4 backport's constants: slices 10..300 ms
+ * (10 + 290 * (139 - static_prio) / 39: 300, 225, 151, 76, 10 for nice -20,
+ * -10, 0, 10, 19); MAX_SLEEP_AVG and STARVATION_LIMIT 2000 ms; busy
+ * rebalance every 250 ms (so the first busy pull of busy_pull_case comes at
+ * the second window, 500 ms); no TIMESLICE_GRANULARITY: two interactive
+ * tasks that slept 2.5 s (sleep_avg 2000 - 151 = 1849 ms, bonus 9, prio 116)
+ * take whole 151 ms turns, where 2.6.0 gives them 10 ms ones.  (Woken by a
+ * task, not an interrupt: 30% of b's 151 ms wait counts as sleep, 45 ms x
+ * (10 - 9), which leaves it at bonus 9; an interrupt's wake-up would credit
+ * all 151 ms, lift b to bonus 10 and let it run two slices in a row, the
+ * 2.6.0 rule the preset does not change.)
+ */
+static void test_rml_preset(void **state)
+{
+    static const int nices[] = { -20, -10, 0, 10, 19 };
+    static const int slices[] = { 300, 225, 151, 76, 10 };
+    for (int i = 0; i < 5; i++) {
+        apply_preset("rml-2.4");
+        sim_init(1);
+        struct task *a = sim_spawn("a", nices[i], ALL, NULL, 0);
+        sim_spawn("b", nices[i], ALL, NULL, 0);
+        sim_reschedule_pending();
+        assert_ptr_equal(sim_curr(0), a);
+        assert_int_equal(run_until_switch(0, 1000), slices[i]);
+    }
+    assert_int_equal(MAX_SLEEP_AVG, 2000);
+    assert_int_equal(STARVATION_LIMIT, 2000);
+    assert_int_equal(BUSY_REBALANCE_TICK, 250);
+    assert_int_equal(IDLE_REBALANCE_TICK, 10);
+
+    apply_preset("rml-2.4");
+    sim_init(1);
+    struct task *a = sim_spawn("a", 0, ALL, NULL, 0);
+    sim_reschedule_pending();
+    sim_block(0);
+    struct task *b = sim_spawn("b", 0, ALL, NULL, 0);
+    sim_reschedule_pending();
+    sim_block(0);
+    sim_run(2500);
+    sim_wake(a, 0, 0);
+    sim_wake(b, 0, 0);
+    sim_reschedule_pending();
+    assert_int_equal(o1(a)->sleep_avg / 1000000, 1849);
+    assert_int_equal(o1(a)->prio, 116);
+    struct task *expect = a;
+    for (int turn = 0; turn < 3; turn++) {
+        assert_ptr_equal(sim_curr(0), expect);
+        assert_int_equal(run_until_switch(0, 400), 151);
+        expect = expect == a ? b : a;
+    }
+
+    apply_preset("rml-2.4");
+    assert_int_equal(busy_pull_case(0), 500);
 }
 
 /* Affinity: random masks, sleeps, plain and sync wake-ups from random CPUs,
@@ -699,27 +843,29 @@ static void test_set_nice(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_timeslice_table),
-        cmocka_unit_test(test_expired_array_and_swap),
-        cmocka_unit_test(test_nice_ratio),
-        cmocka_unit_test(test_priority_order_across_bitmap_words),
-        cmocka_unit_test(test_interactive_task_requeued_on_active),
-        cmocka_unit_test(test_sleeper_beats_hog_only_after_sleeping),
-        cmocka_unit_test(test_starvation_limit),
-        cmocka_unit_test(test_timeslice_granularity_round_robin),
-        cmocka_unit_test(test_fork_splits_slice_and_child_runs_first),
-        cmocka_unit_test(test_fork_odd_slice),
-        cmocka_unit_test(test_fork_with_last_tick),
-        cmocka_unit_test(test_fork_child_on_parents_cpu),
-        cmocka_unit_test(test_exit_returns_first_slice),
-        cmocka_unit_test(test_wakeup_placement),
-        cmocka_unit_test(test_idle_cpu_pulls),
-        cmocka_unit_test(test_load_balance_evens_out),
-        cmocka_unit_test(test_cache_hot_tasks_stay),
-        cmocka_unit_test(test_affinity_never_violated),
-        cmocka_unit_test(test_realtime),
-        cmocka_unit_test(test_yield),
-        cmocka_unit_test(test_set_nice),
+        cmocka_unit_test_setup(test_timeslice_table, defaults),
+        cmocka_unit_test_setup(test_expired_array_and_swap, defaults),
+        cmocka_unit_test_setup(test_nice_ratio, defaults),
+        cmocka_unit_test_setup(test_priority_order_across_bitmap_words, defaults),
+        cmocka_unit_test_setup(test_interactive_task_requeued_on_active, defaults),
+        cmocka_unit_test_setup(test_sleeper_beats_hog_only_after_sleeping, defaults),
+        cmocka_unit_test_setup(test_starvation_limit, defaults),
+        cmocka_unit_test_setup(test_timeslice_granularity_round_robin, defaults),
+        cmocka_unit_test_setup(test_fork_splits_slice_and_child_runs_first, defaults),
+        cmocka_unit_test_setup(test_fork_odd_slice, defaults),
+        cmocka_unit_test_setup(test_fork_with_last_tick, defaults),
+        cmocka_unit_test_setup(test_fork_child_on_parents_cpu, defaults),
+        cmocka_unit_test_setup(test_exit_returns_first_slice, defaults),
+        cmocka_unit_test_setup(test_wakeup_placement, defaults),
+        cmocka_unit_test_setup(test_idle_cpu_pulls, defaults),
+        cmocka_unit_test_setup(test_load_balance_evens_out, defaults),
+        cmocka_unit_test_setup(test_cache_decay_ticks_from_cache_size, defaults),
+        cmocka_unit_test_setup(test_cache_hot_tasks_stay, defaults),
+        cmocka_unit_test_setup(test_rml_preset, defaults),
+        cmocka_unit_test_setup(test_affinity_never_violated, defaults),
+        cmocka_unit_test_setup(test_realtime, defaults),
+        cmocka_unit_test_setup(test_yield, defaults),
+        cmocka_unit_test_setup(test_set_nice, defaults),
     };
     return cmocka_run_group_tests_name("sched_o1", tests, NULL, NULL);
 }

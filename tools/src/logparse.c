@@ -317,6 +317,12 @@ static void add_result_row(struct walk *w, const struct kvline *l, const bool *m
         if (strcmp(l->key[k], "sched") && strcmp(l->key[k], "status") && strcmp(l->key[k], "reason"))
             if (!failed || !is_metric_key(l->key[k]))
                 table_setn(w->out, r, l->key[k], l->value[k]);
+    /* A scheduler tunable (sched.<name>=, swept one boot per value) is not
+     * in the result line: the row takes it from the boot's command line, so
+     * runs with different values never share a cell. */
+    for (size_t i = 0; i < w->e->nparams; i++)
+        if (strncmp(w->e->key[i], "sched.", 6) == 0 && !kv_get(l, w->e->key[i]))
+            table_setn(w->out, r, w->e->key[i], w->e->value[i]);
     if (match) {   /* a damaged line that still matched an expected run gets that run's values */
         size_t s = (size_t)(match - w->sl.filled);
         char buf[32];
