@@ -24,10 +24,10 @@ cp -r "$ROOT/tests/tools/run-a" "$R"
 ok_if tools-fixture-collect "collect of tests/tools/run-a failed" grep -q 'collect: 8 boots (1 failed), 48 result rows (44 ok, 4 not ok)' "$D/last.log"
 "$SL" compare "$R" --base goodness >"$D/last.log" 2>&1
 ok_if tools-fixture-significant "o1's 45% lower mean at 100 groups is not marked significant" \
-    grep -qE '^Amean +groups-100 +1\.6283 \(   0\.00%\) +0\.8880 \* -45\.47%\*$' "$D/last.log"
+    grep -qE '^Amean +groups-100 +1\.6283 \(   0\.00%\) +0\.8880 \*  45\.47%\*$' "$D/last.log"
 ok_if tools-fixture-welch-p "no p-value marked signif." grep -qE '^Welch-p +groups-100 +base +[0-9.e-]+ signif\.' "$D/last.log"
 ok_if tools-fixture-failed-runs "the timed-out boot's runs are not counted as failed" \
-    grep -qE '^Runs +groups-100 +6 ok +4 ok, 2 FAILED$' "$D/last.log"
+    grep -qE '^Runs +groups-100 +6 ok in 2 boots +4 ok, 2 FAILED in 2 boots$' "$D/last.log"
 "$SL" table "$R" >"$D/last.log" 2>&1
 ok_if tools-fixture-table "the 2-CPU o1 cells are not marked" grep -qE '^   o1 +0\.227\* +0\.456\*$' "$D/last.log"
 ok_if tools-fixture-ratio "no o1/goodness ratio line" grep -qE '^   o1/goodness +0\.88 +0\.55$' "$D/last.log"
@@ -110,7 +110,7 @@ ok_if tools-run-exit0 "run exited $rc" [ $rc = 0 ]
 ok_if tools-run-progress "no progress/ETA lines on stderr" grep -q 'done.*2/2 done, 0 left (0 running).*ETA' "$D/last.log"
 ok_if tools-csv-exists "no results.csv" [ -s "$A/results.csv" ]
 cp "$A/results.csv" "$D/last.log" 2>/dev/null
-head -1 "$A/results.csv" | grep -q '^sched,smp,boot,run,bench,groups,.*time_s,.*status,reason,oversubscribed,log$'
+head -1 "$A/results.csv" | grep -q '^sched,smp,boot,run,bench,groups,.*time_s,.*status,reason,exit,oversubscribed,log,.*git_revision'
 ok_if tools-csv-header "header lacks the fixed columns" [ $? = 0 ]
 rows=$(($(wc -l <"$A/results.csv") - 1))
 ok_if tools-csv-rows "expected 8 rows (2 smp x 2 runs x 2 groups), got $rows" [ "$rows" = 8 ]

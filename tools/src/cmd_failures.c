@@ -32,7 +32,8 @@ static int *describing_columns(const struct table *t, bool multi, size_t *nc)
     if (multi)
         cols[(*nc)++] = table_col(t, "source");
     for (size_t c = 0; c < t->ncols; c++)
-        if (!is_fixed_column(t->col[c]) && !is_metric_key(t->col[c]) && !is_counter_key(t->col[c]))
+        if (!is_fixed_column(t->col[c]) && !is_metric_key(t->col[c]) && !is_counter_key(t->col[c]) &&
+            !is_provenance_column(t->col[c]))
             cols[(*nc)++] = (int)c;
     return cols;
 }

@@ -9,5 +9,7 @@ int cmd_compare(int argc, char **argv);
 int cmd_plot(int argc, char **argv);
 int cmd_failures(int argc, char **argv);
 int cmd_seed_table(int argc, char **argv);
+int cmd_json(int argc, char **argv);
+int cmd_html_table(int argc, char **argv);
 
 #endif

@@ -10,6 +10,8 @@
  *   plot --out D DIR...   gnuplot scripts (PNG + SVG) into D
  *   failures DIR...       every run that did not end with status=ok, and every failed boot
  *   seed-table DIR        the hackbench table beside the seed's (LKML, Nov 2003) numbers
+ *   json DIR              a JSON export (hyperfine's --export-json shape)
+ *   html-table CSV        a CSV file as an HTML table (for the report)
  *
  * Every input may be truncated or malformed: nothing here trusts a file.
  * Usage errors exit 2, unreadable input exits 1; every verb answers --help.
@@ -26,10 +28,11 @@ static const struct verb {
 } verbs[] = {
     { "collect", cmd_collect }, { "parse", cmd_parse },       { "table", cmd_table },           { "compare", cmd_compare },
     { "plot", cmd_plot },       { "failures", cmd_failures }, { "seed-table", cmd_seed_table },
+    { "json", cmd_json },       { "html-table", cmd_html_table },
 };
 
 static const char usage[] =
-    "usage: schedlab-tool collect|parse|table|compare|plot|failures|seed-table ... (see tools/schedlab help)\n";
+    "usage: schedlab-tool collect|parse|table|compare|plot|failures|seed-table|json|html-table ... (see tools/schedlab help)\n";
 
 int main(int argc, char **argv)
 {
