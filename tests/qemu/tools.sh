@@ -126,6 +126,16 @@ done
 ok_if tools-meta-cmdline "the kernel command line is not recorded exactly" \
     grep -qx 'kernel_cmdline: bench=hackbench runs=2 groups=2,4 loops=10' "$A/meta.txt"
 ok_if tools-logs "not one serial log per boot" [ "$(ls "$A"/logs/*.log | wc -l)" = 2 ]
+# provenance from this very run: meta.txt, the .rc files and the kernel's boot line
+for col in git_revision accel build_hz build_lock kernel_flags qemu host boot_hz boot_lock boot_accel boot_mem_mib exit; do
+    ok_if "tools-prov-$col" "a row of the real run has no $col" [ "$(csv_col "$A/results.csv" "$col" | grep -c .)" = 8 ]
+done
+ok_if tools-prov-values "accel, hz and lock are not the run's" sh -c "[ \"\$(awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) h[\$i] = i; next }
+    { print \$h[\"accel\"], \$h[\"build_hz\"], \$h[\"boot_hz\"], \$h[\"boot_lock\"], \$h[\"exit\"] }' '$A/results.csv' | sort -u)\" = 'tcg 1000 1000 tas 0' ]"
+ok_if tools-schedstat-csv "schedstat.csv has not one row per CPU of each boot (1 + 2)" \
+    sh -c "[ \$((\$(wc -l <'$A/schedstat.csv') - 1)) = 3 ] && grep -q '^sched,smp,boot,bench,workload,cpu,' '$A/schedstat.csv'"
+rates=$(csv_col "$A/schedstat.csv" switches_per_s | grep -cE '^[0-9.e+]+$')
+ok_if tools-schedstat-rates "$rates of 3 rows have a numeric switches_per_s" [ "$rates" = 3 ]
 
 # --- kernel paths the kernel would misread: a space (an unquoted variable
 # split it: exit 6) and a '=' (the kernel took its own path for a key)
@@ -191,7 +201,7 @@ done
 "$SL" report "$A" >"$D/last.log" 2>&1
 rc=$?
 ok_if tools-report-exit0 "report exited $rc" [ $rc = 0 ]
-ok_if tools-report-png "no inline PNG" grep -q 'src="data:image/png;base64,iVBORw0KGgo' "$A/report.html"
+ok_if tools-report-svg "no inline SVG" grep -q '^<svg' "$A/report.html"
 ok_if tools-report-self-contained "it links to other files" sh -c "! grep -Eq '(src|href)=\"(http|file:|[a-z0-9_./-]+\\.(png|svg|css|js)\")' '$A/report.html'"
 ok_if tools-report-sections "a section is missing" sh -c "grep -q 'git_revision' '$A/report.html' && grep -q 'number of groups' '$A/report.html' && grep -q 'id=\"failures\"' '$A/report.html'"
 
@@ -232,7 +242,7 @@ usage out-not-empty 1 run --sched rr --bench boot --out "$A"
 usage table-missing 1 table "$D/nonexistent"
 usage table-bad-flag 2 table --frob "$A"
 usage compare-bad-base 1 compare "$A" --base nosuch
-usage plot-no-out 2 plot "$A"
+usage plot-no-dir 2 plot --out "$D/p"
 usage report-missing 1 report "$D/nonexistent"
 
 # --- garbage input: every verb answers with an error or a table, never a signal
