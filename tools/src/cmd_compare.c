@@ -479,11 +479,18 @@ static void print_header(const struct cmp_ctx *x, const char *note)
                 v->bench, v->metric, v->nseries ? v->series[0] : "-", direction_words(v->metric), SIGNIFICANCE_LEVEL,
                 x->by_boot ? "boots" : "runs");
     } else {
-        fprintf(f, "%s %s: baseline %s; %% is the gain against it (mmtests' convention: positive is better; %s;\n"
-                   "Stddev and CoeffVar: smaller is better); Welch's two-sided t-test (unequal variances),\n"
+        if (x->dir)
+            fprintf(f, "%s %s: baseline %s; %% is the gain against it (mmtests' convention: positive is better; %s;\n"
+                       "Stddev and CoeffVar: smaller is better); ",
+                    v->bench, v->metric, v->nseries ? v->series[0] : "-", direction_words(v->metric));
+        else
+            fprintf(f, "%s %s: baseline %s; %% is the plain change against it (%s has no better direction;\n"
+                       "Stddev and CoeffVar: smaller is better); ",
+                    v->bench, v->metric, v->nseries ? v->series[0] : "-", v->metric);
+        fprintf(f, "Welch's two-sided t-test (unequal variances),\n"
                    "* around the Amean gain marks p < %.2f; Diff95: mean - baseline mean with its 95%% confidence interval;\n"
                    "Stddev and CoeffVar from n-1; failed runs are not in the statistics\n",
-                v->bench, v->metric, v->nseries ? v->series[0] : "-", direction_words(v->metric), SIGNIFICANCE_LEVEL);
+                SIGNIFICANCE_LEVEL);
         if (x->by_boot)
             fprintf(f, "unit: the boot (each boot's mean of its runs is one sample; runs within one boot are not independent)\n");
         else
