@@ -419,9 +419,6 @@ static void lkml_block(FILE *f, const struct cmp_ctx *x, const struct block *b, 
     for (size_t p = 0; p < v->nvariant; p++)
         sb_printf(&sfx, ".%s=%s", x->t->col[v->variant[p]], b->vval[p]);
     const char *suffix = sfx.s;
-    fprintf(f, "%16s %30s\n---------------- ------------------------------\n", v->series[0],
-            bs->ns > 1 ? v->series[1] : "");
-    fprintf(f, "        %%stddev     %%change         %%stddev\n            \\          |                \\\n");
     for (size_t s = 1; s < bs->ns; s++) {
         if (!bs->has[s] || !bs->has[0])
             continue;
@@ -478,6 +475,9 @@ static void print_header(const struct cmp_ctx *x, const char *note)
                    "\xc2\xb1 the coefficient of variation (shown from 1%%); * after %%change: Welch p < %.2f; unit: %s\n",
                 v->bench, v->metric, v->nseries ? v->series[0] : "-", direction_words(v->metric), SIGNIFICANCE_LEVEL,
                 x->by_boot ? "boots" : "runs");
+        fprintf(f, "\n%16s %30s\n---------------- ------------------------------\n", v->nseries ? v->series[0] : "-",
+                v->nseries > 1 ? v->series[1] : "");
+        fprintf(f, "        %%stddev     %%change         %%stddev\n            \\          |                \\\n");
     } else {
         if (x->dir)
             fprintf(f, "%s %s: baseline %s; %% is the gain against it (mmtests' convention: positive is better; %s;\n"
@@ -501,7 +501,8 @@ static void print_header(const struct cmp_ctx *x, const char *note)
         fprintf(f, "%s\n", note);
     if (html)
         fputs("</p>", f);
-    fputc('\n', f);
+    if (!lkml)
+        fputc('\n', f);
 }
 
 /* One workload's comparison.  Returns 0 or 1. */
