@@ -354,41 +354,29 @@ static void print_grid_text(FILE *f, const struct grid *g)
     fputc('\n', f);
 }
 
-static void html_text(FILE *f, const char *s)
-{
-    for (; s && *s; s++)
-        switch (*s) {
-        case '<': fputs("&lt;", f); break;
-        case '>': fputs("&gt;", f); break;
-        case '&': fputs("&amp;", f); break;
-        case '"': fputs("&quot;", f); break;
-        default: fputc(*s, f);
-        }
-}
-
 static void print_grid_html(FILE *f, const struct grid *g)
 {
     fputs("<table class=\"compare\">\n<caption>", f);
-    html_text(f, g->title);
+    html_escape(f, g->title);
     fputs("</caption>\n<thead><tr><th>statistic</th><th>cell</th>", f);
     for (size_t c = 0; c < g->nhead; c++) {
         fputs("<th>", f);
-        html_text(f, g->head[c]);
+        html_escape(f, g->head[c]);
         fputs("</th>", f);
     }
     fputs("</tr></thead>\n<tbody>\n", f);
     for (size_t i = 0; i < g->nrows; i++) {
         fputs("<tr><th>", f);
-        html_text(f, g->row[i].stat);
+        html_escape(f, g->row[i].stat);
         fputs("</th><td>", f);
-        html_text(f, g->row[i].col);
+        html_escape(f, g->row[i].col);
         fputs("</td>", f);
         for (size_t c = 0; c < g->nhead; c++) {
             const struct gcell *gc = &g->row[i].cell[c];
             fprintf(f, "<td class=\"num%s%s%s\">", gc->mood > 0 ? " better" : "", gc->mood < 0 ? " worse" : "",
                     gc->signif ? " signif" : "");
             const char *t = gc->text ? gc->text : "";
-            html_text(f, t + strspn(t, " "));
+            html_escape(f, t + strspn(t, " "));
             fputs("</td>", f);
         }
         fputs("</tr>\n", f);

@@ -38,19 +38,6 @@ static int *describing_columns(const struct table *t, bool multi, size_t *nc)
     return cols;
 }
 
-static void html_escape(FILE *f, const char *s)
-{
-    for (; s && *s; s++) {
-        switch (*s) {
-        case '<': fputs("&lt;", f); break;
-        case '>': fputs("&gt;", f); break;
-        case '&': fputs("&amp;", f); break;
-        case '"': fputs("&quot;", f); break;
-        default: fputc(*s, f);
-        }
-    }
-}
-
 static void html_cell(const char *tag, const char *s)
 {
     printf("<%s>", tag);

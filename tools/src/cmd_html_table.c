@@ -4,6 +4,7 @@
  */
 #include "cmds.h"
 #include "cli.h"
+#include "present.h"
 #include "table.h"
 #include "util.h"
 
@@ -16,18 +17,6 @@ static const struct verb_spec spec = {
     "  The CSV file as an HTML <table> on stdout (every column, or those named, in that\n"
     "  order; names the file does not have are left out).  Exit: 0, 1 unreadable, 2 usage error.\n",
 };
-
-static void esc(const char *s)
-{
-    for (; s && *s; s++)
-        switch (*s) {
-        case '<': fputs("&lt;", stdout); break;
-        case '>': fputs("&gt;", stdout); break;
-        case '&': fputs("&amp;", stdout); break;
-        case '"': fputs("&quot;", stdout); break;
-        default: putchar(*s);
-        }
-}
 
 int cmd_html_table(int argc, char **argv)
 {
@@ -58,7 +47,7 @@ int cmd_html_table(int argc, char **argv)
         fputs("<table class=\"csv\">\n<thead><tr>", stdout);
         for (size_t i = 0; i < nc; i++) {
             fputs("<th>", stdout);
-            esc(t.col[cols[i]]);
+            html_escape(stdout, t.col[cols[i]]);
             fputs("</th>", stdout);
         }
         fputs("</tr></thead>\n<tbody>\n", stdout);
@@ -67,7 +56,7 @@ int cmd_html_table(int argc, char **argv)
             printf("<tr%s>", st && strcmp(st, "ok") ? " class=\"bad\"" : "");
             for (size_t i = 0; i < nc; i++) {
                 fputs("<td>", stdout);
-                esc(table_get(&t, r, cols[i]));
+                html_escape(stdout, table_get(&t, r, cols[i]));
                 fputs("</td>", stdout);
             }
             fputs("</tr>\n", stdout);

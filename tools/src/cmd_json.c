@@ -68,6 +68,30 @@ static bool cell_key(const char *name)
     return !is_fixed_column(name) && !is_metric_key(name) && !is_counter_key(name) && !is_provenance_column(name);
 }
 
+/* A workload parameter (the cell's keys but sched, smp and bench). */
+static bool parameter_column(const char *name)
+{
+    return cell_key(name) && strcmp(name, "sched") && strcmp(name, "smp") && strcmp(name, "bench");
+}
+
+/* {"col": "value", ...} of row r's non-empty columns that want() takes. */
+static void json_columns(FILE *f, const struct table *t, size_t r, bool (*want)(const char *))
+{
+    bool any = false;
+    fputc('{', f);
+    for (size_t c = 0; c < t->ncols; c++) {
+        const char *v = table_get(t, r, (int)c);
+        if (!v || !want(t->col[c]))
+            continue;
+        fputs(any ? ", " : "", f);
+        json_string(f, t->col[c]);
+        fputs(": ", f);
+        json_string(f, v);
+        any = true;
+    }
+    fputc('}', f);
+}
+
 static bool same_cell(const struct table *t, size_t a, size_t b)
 {
     for (size_t c = 0; c < t->ncols; c++)
@@ -129,20 +153,9 @@ static void print_cell(FILE *f, const struct table *t, const size_t *members, si
     json_string(f, metric_words(metric));
     fputs(", \"direction\": ", f);
     json_number(f, metric_direction(metric));
-    fputs(",\n      \"parameters\": {", f);
-    bool any = false;
-    for (size_t c = 0; c < t->ncols; c++) {
-        const char *v = table_get(t, r0, (int)c);
-        if (!v || !cell_key(t->col[c]) || !strcmp(t->col[c], "sched") || !strcmp(t->col[c], "smp") ||
-            !strcmp(t->col[c], "bench"))
-            continue;
-        fprintf(f, "%s", any ? ", " : "");
-        json_string(f, t->col[c]);
-        fputs(": ", f);
-        json_string(f, v);
-        any = true;
-    }
-    fprintf(f, "},\n      \"n_ok\": %zu, \"n_failed\": %zu,\n      \"mean\": ", nok, nfail);
+    fputs(",\n      \"parameters\": ", f);
+    json_columns(f, t, r0, parameter_column);
+    fprintf(f, ",\n      \"n_ok\": %zu, \"n_failed\": %zu,\n      \"mean\": ", nok, nfail);
     json_number(f, s.mean);
     fputs(", \"stddev\": ", f);
     json_number(f, s.sd);
@@ -195,19 +208,9 @@ static void print_cell(FILE *f, const struct table *t, const size_t *members, si
         json_int(f, e);
         ex = true;
     }
-    fputs("],\n      \"provenance\": {", f);
-    any = false;
-    for (size_t c = 0; c < t->ncols; c++) {
-        const char *v = table_get(t, r0, (int)c);
-        if (!v || !is_provenance_column(t->col[c]))
-            continue;
-        fprintf(f, "%s", any ? ", " : "");
-        json_string(f, t->col[c]);
-        fputs(": ", f);
-        json_string(f, v);
-        any = true;
-    }
-    fputs("}\n    }", f);
+    fputs("],\n      \"provenance\": ", f);
+    json_columns(f, t, r0, is_provenance_column);
+    fputs("\n    }", f);
     free(vals);
 }
 

@@ -66,17 +66,6 @@ static void free_lines(struct lines *ls)
     free(ls->l);
 }
 
-static void html_text(FILE *f, const char *s)
-{
-    for (; s && *s; s++)
-        switch (*s) {
-        case '<': fputs("&lt;", f); break;
-        case '>': fputs("&gt;", f); break;
-        case '&': fputs("&amp;", f); break;
-        default: fputc(*s, f);
-        }
-}
-
 /* The same lines as an HTML table: the first line is the header, a heading
  * spans the row, rules are left out. */
 static void print_lines_html(FILE *f, const struct lines *ls)
@@ -88,18 +77,18 @@ static void print_lines_html(FILE *f, const struct lines *ls)
         if (!l->cell) {
             if (label[0] && label[0] != '-') {
                 fprintf(f, "<tr class=\"block\"><th colspan=\"%zu\">", ls->ncells + 1);
-                html_text(f, label);
+                html_escape(f, label);
                 fputs("</th></tr>\n", f);
             }
             continue;
         }
         const char *tag = i == 0 ? "th" : "td";
         fprintf(f, "<tr%s><th class=\"%s\">", i == 0 ? " class=\"head\"" : "", l->label[0] == ' ' && l->label[3] == ' ' ? "sub" : "line");
-        html_text(f, label);
+        html_escape(f, label);
         fputs("</th>", f);
         for (size_t a = 0; a < ls->ncells; a++) {
             fprintf(f, "<%s class=\"num\">", tag);
-            html_text(f, l->cell[a]);
+            html_escape(f, l->cell[a]);
             fprintf(f, "</%s>", tag);
         }
         fputs("</tr>\n", f);
@@ -298,7 +287,7 @@ static void print_notes(FILE *f, const struct view *v, const struct table *t, bo
         fclose(f);
         if (len) {
             fputs("<pre class=\"notes\">", out);
-            html_text(out, buf);
+            html_escape(out, buf);
             fputs("</pre>\n", out);
         }
         free(buf);

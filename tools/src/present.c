@@ -14,6 +14,18 @@ const char *direction_words(const char *metric)
     return d < 0 ? "lower is better" : d > 0 ? "higher is better" : "no better direction";
 }
 
+void html_escape(FILE *f, const char *s)
+{
+    for (; s && *s; s++)
+        switch (*s) {
+        case '<': fputs("&lt;", f); break;
+        case '>': fputs("&gt;", f); break;
+        case '&': fputs("&amp;", f); break;
+        case '"': fputs("&quot;", f); break;
+        default: fputc(*s, f);
+        }
+}
+
 const char *across_heading(const char *name)
 {
     if (!strcmp(name, "groups"))
