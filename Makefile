@@ -47,7 +47,7 @@ KERNEL_ASMS := boot/boot.S boot/trampoline.S $(wildcard kernel/*.S)
 KERNEL_OBJS := $(patsubst %.c,$(BUILD)/%.o,$(KERNEL_SRCS)) $(patsubst %.S,$(BUILD)/%.o,$(KERNEL_ASMS))
 
 .PHONY: all kernel iso run run-iso gdb test test-host test-qemu deps check-deps check-sched clean help list-scheds tools seed-table \
-        print-build print-default-sched
+        print-build print-default-sched iso-all run-iso-all
 
 all: kernel
 kernel: check-sched check-deps $(BUILD)/kernel.elf
@@ -100,7 +100,29 @@ $(BUILD)/kernel.iso: $(BUILD)/kernel.elf tools/grub.cfg FORCE
 	sed 's|@CMDLINE@|$(CMDLINE)|' tools/grub.cfg > $(BUILD)/iso/boot/grub/grub.cfg
 	grub-mkrescue -o $@ $(BUILD)/iso >$(BUILD)/grub-mkrescue.log 2>&1 || { cat $(BUILD)/grub-mkrescue.log; exit 1; }
 
+# One ISO with every scheduler's kernel and a GRUB menu (tools/grub-menu.sh):
+# an entry per scheduler, a few workloads each, one that asks for the command
+# line, and a timeout (MENU_TIMEOUT seconds) that boots the default.
+ISO_ALL      := build/iso-all/schedlab.iso
+MENU_TIMEOUT ?= 10
+iso-all: check-deps
+	@for s in $(SCHEDS); do \
+	    $(MAKE) -s --no-print-directory SCHED=$$s HZ=$(HZ) LOCK=$(LOCK) CFLAGS_EXTRA='$(CFLAGS_EXTRA)' kernel || exit 1; \
+	done
+	@rm -rf build/iso-all/iso && mkdir -p build/iso-all/iso/boot/grub
+	@for s in $(SCHEDS); do \
+	    b=$$($(MAKE) -s --no-print-directory SCHED=$$s HZ=$(HZ) LOCK=$(LOCK) CFLAGS_EXTRA='$(CFLAGS_EXTRA)' print-build) && \
+	    cp $$b/kernel.elf build/iso-all/iso/boot/$$s.elf || exit 1; \
+	done
+	@TIMEOUT_MENU=$(MENU_TIMEOUT) tools/grub-menu.sh $(DEFAULT_SCHED) $(SCHEDS) >build/iso-all/iso/boot/grub/grub.cfg
+	@grub-mkrescue -o $(ISO_ALL) build/iso-all/iso >build/iso-all/grub-mkrescue.log 2>&1 || \
+	    { cat build/iso-all/grub-mkrescue.log; exit 1; }
+	@echo "iso-all: $(ISO_ALL): $(SCHEDS) (default $(DEFAULT_SCHED), menu timeout $(MENU_TIMEOUT) s)"
+
 RUN_ARGS = --smp $(SMP) --mem $(MEM) --accel $(ACCEL) --timeout $(TIMEOUT)
+
+run-iso-all: iso-all
+	@tools/qemu-run.sh $(RUN_ARGS) --iso $(ISO_ALL)
 
 run: kernel
 	@tools/qemu-run.sh $(RUN_ARGS) --kernel $(BUILD)/kernel.elf --cmdline '$(CMDLINE)'
@@ -140,7 +162,22 @@ clean:
 FORCE:
 
 help:
-	@echo "targets: all run run-iso iso gdb test test-host test-qemu deps clean list-scheds tools seed-table"
+	@echo "targets:"
+	@echo "  all, kernel   build build/<SCHED>/kernel.elf (the default target)"
+	@echo "  run           build and boot it under QEMU, serial console on stdout"
+	@echo "  iso           build/<SCHED>/kernel.iso: GRUB, boots at once with CMDLINE"
+	@echo "  run-iso       build the ISO and boot it"
+	@echo "  iso-all       build/iso-all/schedlab.iso: every scheduler and a GRUB menu (MENU_TIMEOUT=10)"
+	@echo "  run-iso-all   build that ISO and boot it"
+	@echo "  gdb           boot with QEMU halted and a gdb script that loads the symbols"
+	@echo "  test          the whole test suite (ends with \"N passed, N failed\")"
+	@echo "  test-host     the host unit tests only (cmocka)"
+	@echo "  test-qemu     the QEMU tests only"
+	@echo "  tools         build/tools/schedlab-tool (tools/schedlab builds it too)"
+	@echo "  seed-table    seed 000's hackbench table, reproduced beside the seed's numbers"
+	@echo "  list-scheds   the schedulers (one sched/<name>.c each)"
+	@echo "  deps          install the Debian packages everything needs (as root)"
+	@echo "  clean         remove build/"
 	@echo "variables: SCHED=<$(SCHEDS)> (default o1) SMP=<n> (2) MEM=<MiB> (256)"
 	@echo "           ACCEL=<tcg|kvm|icount> (tcg) TIMEOUT=<s> (120) CMDLINE='<key=value ...>' HZ=<ticks/s> (1000)"
 	@echo "           LOCK=<tas|ticket> (tas) CFLAGS_EXTRA='<flags>' (build settings: each gets its own build directory)"

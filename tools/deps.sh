@@ -2,10 +2,12 @@
 # Checks for (or installs, as root on Debian) every package schedlab needs.
 #   tools/deps.sh check     exit 0 when all is there; otherwise install them if root, or print the command
 #   tools/deps.sh install   apt-get install them
-PKGS="build-essential gcc-multilib qemu-system-x86 grub-pc-bin grub-common xorriso mtools libcmocka-dev libgsl-dev gnuplot-nox clang libclang-rt-14-dev"
+# parallel, slurmctld/slurmd/slurm-client/munge: schedlab run --engine parallel|slurm and their tests;
+# chromium: the report's test renders it headless; cpio: tools/linux-peer.sh's initramfs.
+PKGS="build-essential gcc-multilib qemu-system-x86 grub-pc-bin grub-common xorriso mtools libcmocka-dev libgsl-dev gnuplot-nox clang libclang-rt-14-dev parallel slurmctld slurmd slurm-client munge chromium cpio"
 # Scheduler traces (docs/tracing.md): trace-cmd report and libtracecmd read trace.dat back in the tests,
-# pkg-config finds libtracecmd, chromium renders the timeline headless, imagemagick measures its screenshot.
-PKGS="$PKGS trace-cmd libtracecmd-dev libtraceevent-dev pkg-config chromium imagemagick"
+# pkg-config finds libtracecmd, imagemagick measures the timeline's screenshot (chromium is above).
+PKGS="$PKGS trace-cmd libtracecmd-dev libtraceevent-dev pkg-config imagemagick"
 
 missing() {
     for p in $PKGS; do

@@ -2,7 +2,7 @@
 # Boot a schedlab kernel under QEMU with the serial console on stdout, and turn
 # the kernel's exit code (written to QEMU's isa-debug-exit port) into ours.
 #
-# usage: tools/qemu-run.sh (--kernel ELF [--cmdline 'k=v ...'] | --iso ISO)
+# usage: tools/qemu-run.sh (--kernel ELF [--cmdline 'k=v ...'] | --iso ISO [--drive IMG])
 #                          [--smp N] [--mem MiB] [--accel tcg|kvm|icount] [--timeout S] [--gdb]
 #                          [--trace-out FILE]
 #
@@ -10,6 +10,8 @@
 # port 0xe9, written to FILE): with trace=1 on the command line the kernel
 # writes its trace buffers there at the end of the run, never on the console
 # (docs/tracing.md).
+# --drive IMG: a raw disk image as a second disk (read-only: QEMU's snapshot), e.g.
+# a FAT image with /schedlab-default.cfg for the menu of make iso-all.
 #
 # Exit status: 0 ok, 1 error (bad arguments or a workload error), 2 kernel
 # panic, 3 watchdog, 4 out of memory, 5 guest stopped without an exit code
@@ -17,17 +19,18 @@
 set -u
 
 usage() {
-    echo "usage: $0 (--kernel ELF [--cmdline 'k=v ...'] | --iso ISO) [--smp N] [--mem MiB] [--accel tcg|kvm|icount] [--timeout S] [--gdb] [--trace-out FILE]" >&2
+    echo "usage: $0 (--kernel ELF [--cmdline 'k=v ...'] | --iso ISO [--drive IMG]) [--smp N] [--mem MiB] [--accel tcg|kvm|icount] [--timeout S] [--gdb] [--trace-out FILE]" >&2
     exit 1
 }
 die() { echo "error: $*" >&2; exit 1; }
 is_uint() { case "$1" in ''|*[!0-9]*) return 1;; *) return 0;; esac; }
 
-KERNEL= ISO= CMDLINE= SMP=2 MEM=256 ACCEL=tcg TIMEOUT=120 GDB=0 TRACE_OUT=
+KERNEL= ISO= DRIVE= CMDLINE= SMP=2 MEM=256 ACCEL=tcg TIMEOUT=120 GDB=0 TRACE_OUT=
 while [ $# -gt 0 ]; do
     case "$1" in
     --kernel) KERNEL=${2:-}; shift 2 ;;
     --iso) ISO=${2:-}; shift 2 ;;
+    --drive) DRIVE=${2:-}; shift 2 ;;
     --cmdline) CMDLINE=${2:-}; shift 2 ;;
     --smp) SMP=${2:-}; shift 2 ;;
     --mem) MEM=${2:-}; shift 2 ;;
@@ -42,6 +45,8 @@ done
 [ -n "$KERNEL$ISO" ] || usage
 [ -z "$KERNEL" ] || [ -f "$KERNEL" ] || die "kernel '$KERNEL' not found (run make first)"
 [ -z "$ISO" ] || [ -f "$ISO" ] || die "ISO '$ISO' not found (run make iso first)"
+[ -z "$DRIVE" ] || [ -f "$DRIVE" ] || die "disk image '$DRIVE' not found"
+[ -z "$DRIVE" ] || [ -n "$ISO" ] || die "--drive goes with --iso (GRUB reads it; the kernel has no disk driver)"
 is_uint "$SMP" && [ "$SMP" -ge 1 ] && [ "$SMP" -le 32 ] || die "SMP=$SMP: expected 1..32"
 is_uint "$MEM" && [ "$MEM" -ge 16 ] && [ "$MEM" -le 3000 ] || die "MEM=$MEM: expected 16..3000 (MiB)"
 is_uint "$TIMEOUT" && [ "$TIMEOUT" -ge 1 ] || die "TIMEOUT=$TIMEOUT: expected a number of seconds >= 1"
@@ -56,7 +61,9 @@ icount)
     [ "$SMP" -eq 1 ] || echo "run: warning: ACCEL=icount with SMP=$SMP: QEMU's icount mode starves halted vCPUs while another vCPU is busy; only runs bound to one CPU (bind=) are meaningful" >&2
     ACCEL_ARGS="-accel tcg,thread=single -icount shift=0,sleep=off -cpu max" ;;
 kvm)
-    [ -r /dev/kvm ] && [ -w /dev/kvm ] || die "ACCEL=kvm: /dev/kvm is not available here (use ACCEL=tcg)"
+    # SCHEDLAB_KVM_DEV: another device node to check (the tests fake a broken KVM with it)
+    kvm_dev=${SCHEDLAB_KVM_DEV:-/dev/kvm}
+    [ -r "$kvm_dev" ] && [ -w "$kvm_dev" ] || die "ACCEL=kvm: $kvm_dev is not available here (use ACCEL=tcg)"
     ACCEL_ARGS="-accel kvm -cpu host" ;;
 *) die "ACCEL=$ACCEL: expected tcg, kvm or icount" ;;
 esac
@@ -86,14 +93,21 @@ safe_file() {
     plain_path "$1" && return 0
     base=${TMPDIR:-/tmp}
     plain_path "$base" || base=/tmp
-    LINKDIR=$(mktemp -d "$base/qemu-run.XXXXXX") || die "cannot create a temporary directory in $base"
+    [ -n "$LINKDIR" ] || LINKDIR=$(mktemp -d "$base/qemu-run.XXXXXX") || die "cannot create a temporary directory in $base"
     ln -s "$1" "$LINKDIR/$2" || die "cannot link $1 into $LINKDIR"
     SAFE=$LINKDIR/$2
 }
 
+VGA=none
 if [ -n "$ISO" ]; then
+    VGA=std   # GRUB's multiboot loader asks the VGA BIOS for video modes ("Can't get controller info" without one)
     safe_file "$(realpath "$ISO")" kernel.iso
     set -- -cdrom "$SAFE" -boot d
+    if [ -n "$DRIVE" ]; then
+        iso_link=$SAFE
+        safe_file "$(realpath "$DRIVE")" disk.img
+        set -- -cdrom "$iso_link" -boot d -drive "file=$SAFE,format=raw,if=ide,index=0,snapshot=on"
+    fi
 else
     KERNEL=$(realpath "$KERNEL")   # a path with a slash: the kernel skips it on its command line
     safe_file "$KERNEL" kernel.elf
@@ -109,7 +123,7 @@ fi
 # $ACCEL_ARGS is split on purpose: it is a fixed list of words.
 set -- -M pc -m "$MEM" -smp "$SMP" $ACCEL_ARGS "$@" \
     -device isa-debug-exit,iobase=0xf4,iosize=0x04 \
-    -display none -serial stdio -monitor none -no-reboot -nodefaults -vga none
+    -display none -serial stdio -monitor none -no-reboot -nodefaults -vga "$VGA"
 
 if [ "$GDB" = 1 ]; then
     [ -n "$KERNEL" ] || die "--gdb needs --kernel"
@@ -120,12 +134,29 @@ if [ "$GDB" = 1 ]; then
     exit $?
 fi
 
-timeout -k 5 "$TIMEOUT" qemu-system-i386 "$@" </dev/null
+# QEMU's own stderr is kept (and passed on after it ends) so that a KVM
+# that does not work here can be recognised and explained.
+[ -n "$LINKDIR" ] || LINKDIR=$(mktemp -d "${TMPDIR:-/tmp}/qemu-run.XXXXXX") || die "cannot create a temporary directory"
+# (the subshell's stderr too: the shell's own "Aborted" when QEMU dies of SIGABRT)
+( timeout -k 5 "$TIMEOUT" qemu-system-i386 "$@" </dev/null 2>"$LINKDIR/qemu.err"; exit $? ) 2>>"$LINKDIR/qemu.err"
 rc=$?
 [ -z "$TRACE_OUT" ] || echo "run: trace channel: $(wc -c <"$TRACE_OUT" 2>/dev/null || echo 0) bytes in $TRACE_OUT" >&2
+# /dev/kvm exists but KVM cannot run this guest: typically a virtual machine
+# whose nested virtualization is broken or limited (QEMU 7.2 then asserts:
+# "failed to set MSR 0x10a", kvm_buf_set_msrs, exit 134).
+kvm_broken() {
+    why=$(grep -a -m1 -E 'failed to set MSR|kvm_buf_set_msrs|kvm_init_vcpu|KVM_CREATE_VM|Could not access KVM|failed to initialize kvm|KVM: entry failed|kvm run failed|KVM internal error' "$LINKDIR/qemu.err")
+    [ -n "$why" ] || return 1
+    echo "error: ACCEL=kvm: /dev/kvm is there, but KVM does not work on this machine (QEMU: $(printf '%s' "$why" | sed 's/^qemu-system-i386: //' | cut -c1-120))." >&2
+    echo "error: this is what a virtual machine with broken or limited nested virtualization does; use ACCEL=tcg (or icount), or enable nested KVM on the host (kvm_intel nested=1 / kvm_amd nested=1)" >&2
+}
+if [ "$ACCEL" = kvm ] && [ $rc != 124 ] && [ $rc != 137 ] && kvm_broken; then
+    exit 6
+fi
+cat "$LINKDIR/qemu.err" >&2
 case $rc in
 124|137) echo "run: timeout: the guest did not finish within $TIMEOUT s (TIMEOUT=)" >&2; exit 124 ;;
-0) echo "run: the guest stopped without an exit code (triple fault or reset)" >&2; exit 5 ;;
+0) echo "run: the guest stopped without an exit code (triple fault or reset)${ACCEL:+$([ "$ACCEL" = kvm ] && echo '; under KVM at once after the start this often means nested KVM does not work here: try ACCEL=tcg')}" >&2; exit 5 ;;
 esac
 if [ $rc -ge 33 ] && [ $(( (rc - 33) % 2 )) -eq 0 ]; then
     code=$(( (rc - 33) / 2 ))

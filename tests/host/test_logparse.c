@@ -187,6 +187,32 @@ static void test_malformed(void **state)
     parsed_free(&p);
 }
 
+/* cpuhog prints one line per task of a run (task=0, task=1 with run=0): rows
+ * of that run, not duplicates; the same line twice still is one. */
+static void test_lines_per_task(void **state)
+{
+    (void)state;
+    const char *log = "boot: cpus=2 sched=goodness hz=1000\n"
+                      "result bench=cpuhog sched=goodness cpus=2 run=0 tasks=2 task=0 nice=0 share=0.43 runtime_ms=431 status=ok\n"
+                      "result bench=cpuhog sched=goodness cpus=2 run=0 tasks=2 task=1 nice=5 share=0.56 runtime_ms=564 status=ok\n"
+                      "done: exit=0\n";
+    struct parsed p;
+    parse_buf(&p, log, strlen(log), 0, "bench=cpuhog tasks=2 nice=0,5 seconds=1");
+    assert_true(p.v.ok);
+    assert_int_equal(p.t.nrows, 2);
+    assert_int_equal(count_status(&p.t, "ok"), 2);
+    parsed_free(&p);
+    const char *twice = "boot: cpus=2 sched=goodness hz=1000\n"
+                        "result bench=cpuhog sched=goodness cpus=2 run=0 tasks=2 task=0 nice=0 share=0.43 runtime_ms=431 status=ok\n"
+                        "result bench=cpuhog sched=goodness cpus=2 run=0 tasks=2 task=0 nice=0 share=0.44 runtime_ms=440 status=ok\n"
+                        "done: exit=0\n";
+    parse_buf(&p, twice, strlen(twice), 0, "bench=cpuhog tasks=2 nice=0,5 seconds=1");
+    assert_false(p.v.ok);
+    assert_int_equal(count_status(&p.t, "ok"), 1);
+    assert_true(reason_has(&p.t, 1, "duplicate result line"));
+    parsed_free(&p);
+}
+
 static void test_wrong_cpus_and_sched(void **state)
 {
     (void)state;
@@ -465,7 +491,7 @@ int main(void)
         cmocka_unit_test(test_expectation), cmocka_unit_test(test_csv),
         cmocka_unit_test(test_cut_line_without_run), cmocka_unit_test(test_impossible_metrics),
         cmocka_unit_test(test_command_line_result_words), cmocka_unit_test(test_too_many_runs),
-        cmocka_unit_test(test_csv_unclosed_quote),
+        cmocka_unit_test(test_csv_unclosed_quote), cmocka_unit_test(test_lines_per_task),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -17,6 +17,12 @@
  *    p = 1 - sin(theta) (1 + c/2 + 3c^2/8 + 15c^3/48) = 0.0010528258 (bc -l).
  *  - {2,4,4,4,5,5,7,9}: mean 5, population sd 2, so sample sd
  *    sqrt(32/7) = 2.1380899 and CV = 42.761799 %.
+ *  - 95% confidence intervals of the difference of the means, R 4.x:
+ *    t.test(extra ~ group, data = sleep) -> -3.3654832 0.2054832 (group 1
+ *    minus group 2); t.test(1:5, 6:10) -> -7.306004 -2.693996 (qt(0.975, 8)
+ *    = 2.306004, se = 1).
+ *  - Median and harmonic mean: median(sleep$extra[1:10]) = 0.35;
+ *    {1, 2, 4}: median 2, Hmean 3 / (1 + 1/2 + 1/4) = 12/7.
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -158,13 +164,52 @@ static void test_welch_huge_values(void **state)
     assert_near(w.p, 0.07939, 5e-5);
 }
 
+static void test_median_hmean(void **state)
+{
+    (void)state;
+    struct summary s;
+    summarize(sleep1, 10, &s);
+    assert_near(s.median, 0.35, 1e-12);
+    assert_true(isnan(s.hmean));     /* values <= 0: a harmonic mean is undefined */
+    const double x[] = { 4, 1, 2 };
+    summarize(x, 3, &s);
+    assert_near(s.median, 2.0, 1e-12);
+    assert_near(s.hmean, 12.0 / 7.0, 1e-12);
+    const double one[] = { 3.5 };
+    summarize(one, 1, &s);
+    assert_near(s.median, 3.5, 0);
+    assert_near(s.hmean, 3.5, 1e-12);
+    summarize(NULL, 0, &s);
+    assert_true(isnan(s.median) && isnan(s.hmean));
+}
+
+static void test_welch_confidence_interval(void **state)
+{
+    (void)state;
+    struct welch w;
+    welch_test(sleep1, 10, sleep2, 10, &w);   /* diff is b - a: group 2 minus group 1 */
+    assert_true(w.valid);
+    assert_near(w.diff, 1.58, 1e-12);
+    assert_near(w.diff - w.ci95, -0.2054832, 1e-6);
+    assert_near(w.diff + w.ci95, 3.3654832, 1e-6);
+    const double a[] = { 1, 2, 3, 4, 5 }, b[] = { 6, 7, 8, 9, 10 };
+    welch_test(b, 5, a, 5, &w);
+    assert_near(w.diff - w.ci95, -7.306004, 1e-6);
+    assert_near(w.diff + w.ci95, -2.693996, 1e-6);
+    welch_test(a, 1, b, 5, &w);               /* one value: a difference, no interval */
+    assert_false(w.valid);
+    assert_near(w.diff, 7.0, 1e-12);
+    assert_true(isnan(w.ci95));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_summary_sleep),     cmocka_unit_test(test_summary_cv),
         cmocka_unit_test(test_summary_small),     cmocka_unit_test(test_welch_sleep),
         cmocka_unit_test(test_welch_integer_df),  cmocka_unit_test(test_welch_degenerate),
-        cmocka_unit_test(test_welch_huge_values),
+        cmocka_unit_test(test_welch_huge_values), cmocka_unit_test(test_median_hmean),
+        cmocka_unit_test(test_welch_confidence_interval),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

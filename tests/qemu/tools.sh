@@ -24,10 +24,10 @@ cp -r "$ROOT/tests/tools/run-a" "$R"
 ok_if tools-fixture-collect "collect of tests/tools/run-a failed" grep -q 'collect: 8 boots (1 failed), 48 result rows (44 ok, 4 not ok)' "$D/last.log"
 "$SL" compare "$R" --base goodness >"$D/last.log" 2>&1
 ok_if tools-fixture-significant "o1's 45% lower mean at 100 groups is not marked significant" \
-    grep -qE '^Amean +groups-100 +1\.6283 \(   0\.00%\) +0\.8880 \* -45\.47%\*$' "$D/last.log"
+    grep -qE '^Amean +groups-100 +1\.6283 \(   0\.00%\) +0\.8880 \*  45\.47%\*$' "$D/last.log"
 ok_if tools-fixture-welch-p "no p-value marked signif." grep -qE '^Welch-p +groups-100 +base +[0-9.e-]+ signif\.' "$D/last.log"
 ok_if tools-fixture-failed-runs "the timed-out boot's runs are not counted as failed" \
-    grep -qE '^Runs +groups-100 +6 ok +4 ok, 2 FAILED$' "$D/last.log"
+    grep -qE '^Runs +groups-100 +6 ok in 2 boots +4 ok, 2 FAILED in 2 boots$' "$D/last.log"
 "$SL" table "$R" >"$D/last.log" 2>&1
 ok_if tools-fixture-table "the 2-CPU o1 cells are not marked" grep -qE '^   o1 +0\.227\* +0\.456\*$' "$D/last.log"
 ok_if tools-fixture-ratio "no o1/goodness ratio line" grep -qE '^   o1/goodness +0\.88 +0\.55$' "$D/last.log"
@@ -110,7 +110,7 @@ ok_if tools-run-exit0 "run exited $rc" [ $rc = 0 ]
 ok_if tools-run-progress "no progress/ETA lines on stderr" grep -q 'done.*2/2 done, 0 left (0 running).*ETA' "$D/last.log"
 ok_if tools-csv-exists "no results.csv" [ -s "$A/results.csv" ]
 cp "$A/results.csv" "$D/last.log" 2>/dev/null
-head -1 "$A/results.csv" | grep -q '^sched,smp,boot,run,bench,groups,.*time_s,.*status,reason,oversubscribed,log$'
+head -1 "$A/results.csv" | grep -q '^sched,smp,boot,run,bench,groups,.*time_s,.*status,reason,exit,oversubscribed,log,.*git_revision'
 ok_if tools-csv-header "header lacks the fixed columns" [ $? = 0 ]
 rows=$(($(wc -l <"$A/results.csv") - 1))
 ok_if tools-csv-rows "expected 8 rows (2 smp x 2 runs x 2 groups), got $rows" [ "$rows" = 8 ]
@@ -126,6 +126,16 @@ done
 ok_if tools-meta-cmdline "the kernel command line is not recorded exactly" \
     grep -qx 'kernel_cmdline: bench=hackbench runs=2 groups=2,4 loops=10' "$A/meta.txt"
 ok_if tools-logs "not one serial log per boot" [ "$(ls "$A"/logs/*.log | wc -l)" = 2 ]
+# provenance from this very run: meta.txt, the .rc files and the kernel's boot line
+for col in git_revision accel build_hz build_lock kernel_flags qemu host boot_hz boot_lock boot_accel boot_mem_mib exit; do
+    ok_if "tools-prov-$col" "a row of the real run has no $col" [ "$(csv_col "$A/results.csv" "$col" | grep -c .)" = 8 ]
+done
+ok_if tools-prov-values "accel, hz and lock are not the run's" sh -c "[ \"\$(awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) h[\$i] = i; next }
+    { print \$h[\"accel\"], \$h[\"build_hz\"], \$h[\"boot_hz\"], \$h[\"boot_lock\"], \$h[\"exit\"] }' '$A/results.csv' | sort -u)\" = 'tcg 1000 1000 tas 0' ]"
+ok_if tools-schedstat-csv "schedstat.csv has not one row per CPU of each boot (1 + 2)" \
+    sh -c "[ \$((\$(wc -l <'$A/schedstat.csv') - 1)) = 3 ] && grep -q '^sched,smp,boot,bench,workload,cpu,' '$A/schedstat.csv'"
+rates=$(csv_col "$A/schedstat.csv" switches_per_s | grep -cE '^[0-9.e+]+$')
+ok_if tools-schedstat-rates "$rates of 3 rows have a numeric switches_per_s" [ "$rates" = 3 ]
 
 # --- kernel paths the kernel would misread: a space (an unquoted variable
 # split it: exit 6) and a '=' (the kernel took its own path for a key)
@@ -191,7 +201,7 @@ done
 "$SL" report "$A" >"$D/last.log" 2>&1
 rc=$?
 ok_if tools-report-exit0 "report exited $rc" [ $rc = 0 ]
-ok_if tools-report-png "no inline PNG" grep -q 'src="data:image/png;base64,iVBORw0KGgo' "$A/report.html"
+ok_if tools-report-svg "no inline SVG" grep -q '^<svg' "$A/report.html"
 ok_if tools-report-self-contained "it links to other files" sh -c "! grep -Eq '(src|href)=\"(http|file:|[a-z0-9_./-]+\\.(png|svg|css|js)\")' '$A/report.html'"
 ok_if tools-report-sections "a section is missing" sh -c "grep -q 'git_revision' '$A/report.html' && grep -q 'number of groups' '$A/report.html' && grep -q 'id=\"failures\"' '$A/report.html'"
 
@@ -232,7 +242,7 @@ usage out-not-empty 1 run --sched rr --bench boot --out "$A"
 usage table-missing 1 table "$D/nonexistent"
 usage table-bad-flag 2 table --frob "$A"
 usage compare-bad-base 1 compare "$A" --base nosuch
-usage plot-no-out 2 plot "$A"
+usage plot-no-dir 2 plot --out "$D/p"
 usage report-missing 1 report "$D/nonexistent"
 
 # --- garbage input: every verb answers with an error or a table, never a signal

@@ -27,6 +27,8 @@ static const struct option_def {
     { "png-term", OPT_PNG_TERM, TEXT }, { "stddev", OPT_STDDEV, FLAG }, { "cv", OPT_CV, FLAG },
     { "html", OPT_HTML, FLAG },       { "sched", OPT_SCHED, TEXT },     { "cmdline", OPT_CMDLINE, TEXT },
     { "smp", OPT_SMP, NUMBER },       { "boot", OPT_BOOT, NUMBER },     { "rc", OPT_RC, NUMBER },
+    { "allow-diff", OPT_ALLOW_DIFF, TEXT }, { "format", OPT_FORMAT, TEXT }, { "unit", OPT_UNIT, TEXT },
+    { "log", OPT_LOG, TEXT },         { "columns", OPT_COLUMNS, TEXT },
 };
 #define NDEFS (sizeof(defs) / sizeof(defs[0]))
 #define HELP_VAL 1000   /* getopt's value for --help; option i returns i + 1 */
@@ -54,8 +56,33 @@ static void set_text(struct opts *o, const char *name, const char *val)
                         : !strcmp(name, "labels") ? &o->labels
                         : !strcmp(name, "sched")  ? &o->sched
                         : !strcmp(name, "cmdline") ? &o->cmdline
+                        : !strcmp(name, "format") ? &o->format
+                        : !strcmp(name, "unit")   ? &o->unit
+                        : !strcmp(name, "log")    ? &o->log
+                        : !strcmp(name, "columns") ? &o->columns
                                                    : &o->png_term;
     *slot = val;
+}
+
+/* The options that take one of a few words. */
+static int choice_check(const struct opts *o, const char *typed)
+{
+    const char *checks[][2] = { { o->format, "text|html|lkml" }, { o->unit, "auto|run|boot" }, { o->log, "auto|yes|no" } };
+    for (size_t i = 0; i < 3; i++) {
+        if (!checks[i][0])
+            continue;
+        char *pat = xasprintf("|%s|", checks[i][1]), *word = xasprintf("|%s|", checks[i][0]);
+        bool ok = strstr(pat, word) != NULL && !strchr(checks[i][0], '|');
+        free(pat);
+        free(word);
+        if (!ok) {
+            char *msg = xasprintf("%s %s: expected %s", typed, checks[i][0], checks[i][1]);
+            int rc = usage_error("%s", msg);
+            free(msg);
+            return rc;
+        }
+    }
+    return 0;
 }
 
 /* One recognised option; returns 0 or EXIT_USAGE. */
@@ -72,9 +99,15 @@ static int take_option(struct opts *o, const struct option_def *d, const char *t
     }
     if (!val || !val[0])
         return usage_error("option '%s' needs a value", typed);
+    if (d->bit == OPT_ALLOW_DIFF) {   /* may be given several times */
+        char *joined = o->allow_diff ? xasprintf("%s,%s", o->allow_diff, val) : xstrdup(val);
+        free(o->allow_diff);
+        o->allow_diff = joined;
+        return 0;
+    }
     if (d->kind == TEXT) {
         set_text(o, d->name, val);
-        return 0;
+        return choice_check(o, typed);
     }
     long n;
     if (!parse_long(val, &n))
@@ -132,6 +165,8 @@ void cli_free(struct opts *o)
         free(o->sweep[i]);
     free(o->sweep);
     free(o->dirs);
+    free(o->allow_diff);
+    o->allow_diff = NULL;
     o->sweep = NULL;
     o->dirs = NULL;
     o->nsweep = 0;

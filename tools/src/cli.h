@@ -18,7 +18,8 @@ enum {
     OPT_BENCH = 1u << 0, OPT_METRIC = 1u << 1, OPT_ACROSS = 1u << 2, OPT_BASE = 1u << 3,
     OPT_OUT = 1u << 4, OPT_LABELS = 1u << 5, OPT_PNG_TERM = 1u << 6, OPT_STDDEV = 1u << 7,
     OPT_CV = 1u << 8, OPT_HTML = 1u << 9, OPT_SCHED = 1u << 10, OPT_CMDLINE = 1u << 11,
-    OPT_SMP = 1u << 12, OPT_BOOT = 1u << 13, OPT_RC = 1u << 14,
+    OPT_SMP = 1u << 12, OPT_BOOT = 1u << 13, OPT_RC = 1u << 14, OPT_ALLOW_DIFF = 1u << 15,
+    OPT_FORMAT = 1u << 16, OPT_UNIT = 1u << 17, OPT_LOG = 1u << 18, OPT_COLUMNS = 1u << 19,
 };
 
 /* What a verb accepts: its name, its OPT_* mask and its usage (for --help). */
@@ -30,6 +31,11 @@ struct verb_spec {
 
 struct opts {
     const char *bench, *metric, *across, *base, *out, *labels, *png_term;
+    const char *format;     /* --format: text (default), html, lkml */
+    const char *unit;       /* --unit: auto (default), run, boot */
+    const char *log;        /* --log: auto (default), yes, no */
+    const char *columns;    /* --columns: a comma list of column names */
+    char *allow_diff;       /* every --allow-diff, joined with commas (owned) */
     bool stddev, cv, html;
     const char **dirs;      /* the positional arguments */
     size_t ndirs;

@@ -7,19 +7,25 @@
 #include "cli.h"
 #include "load.h"
 #include "logparse.h"
+#include "provenance.h"
 #include "util.h"
 #include "view.h"
 
 #include <errno.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
+
+#define NOT_RUN_REASON "not run: the matrix stopped before this boot started (tools/schedlab run --resume DIR)"
 
 static const struct verb_spec spec = {
     "collect", 0,
     "usage: schedlab-tool collect DIR\n"
-    "  Re-reads the serial logs of the run matrix in DIR (matrix.txt, jobs.txt, logs/)\n"
-    "  into DIR/results.csv (a row per expected run, failed ones with a reason) and\n"
-    "  DIR/boots.csv (a row per boot).  Exit: 0, 1 unreadable or malformed input, 2 usage error.\n",
+    "  Re-reads the serial logs of the run matrix in DIR (matrix.txt, jobs.txt, logs/, meta.txt)\n"
+    "  into DIR/results.csv (a row per expected run, failed ones with a reason, boots that never\n"
+    "  started as status=not_run), DIR/boots.csv (a row per boot) and DIR/schedstat.csv (a row\n"
+    "  per boot and CPU); every row carries its provenance (meta.txt, the boot: line).\n"
+    "  Exit: 0, 1 unreadable or malformed input, 2 usage error.\n",
 };
 
 /* ---------------------------------------------------------------- results.csv */
@@ -29,15 +35,19 @@ static const struct verb_spec spec = {
 static void results_columns(const struct table *t, struct table *order)
 {
     static const char *const head[] = { "sched", "smp", "boot", "run", "bench", NULL };
-    static const char *const tail[] = { "cpus", "status", "reason", "oversubscribed", "log", NULL };
+    static const char *const tail[] = { "cpus", "status", "reason", "exit", "oversubscribed", "log", NULL };
     for (int i = 0; head[i]; i++)
         table_add_col(order, head[i]);
     for (int pass = 0; pass < 2; pass++)
         for (size_t c = 0; c < t->ncols; c++)
-            if (!is_fixed_column(t->col[c]) && is_metric_key(t->col[c]) == (pass == 1))
+            if (!is_fixed_column(t->col[c]) && !is_provenance_column(t->col[c]) &&
+                is_metric_key(t->col[c]) == (pass == 1))
                 table_add_col(order, t->col[c]);
     for (int i = 0; tail[i]; i++)
         table_add_col(order, tail[i]);
+    for (size_t c = 0; c < t->ncols; c++)
+        if (is_provenance_column(t->col[c]))
+            table_add_col(order, t->col[c]);
 }
 
 static void write_rows(FILE *f, const struct table *t, const struct table *cols)
@@ -128,7 +138,8 @@ static void fill_defaults(struct table *t, const struct matrix *m)
     int bc = table_col(t, "bench"), sc = table_col(t, "status");
     for (size_t c = 0; c < t->ncols; c++) {
         const char *name = t->col[c];
-        if (is_fixed_column(name) || is_metric_key(name) || is_counter_key(name) || command_line_key(m, name))
+        if (is_fixed_column(name) || is_metric_key(name) || is_counter_key(name) || is_provenance_column(name) ||
+            command_line_key(m, name))
             continue;
         for (size_t r = 0; r < t->nrows; r++) {
             if (table_get(t, r, (int)c) || streq(table_get(t, r, sc), "ok"))
@@ -165,10 +176,12 @@ static char *last_line_of(const char *path)
     return out;
 }
 
-/* logs/NAME.rc: "rc=<status> wall_s=<s> oversubscribed=<yes|no>". */
+/* logs/NAME.rc: "rc=<status> wall_s=<s> oversubscribed=<yes|no> [host=<name>]". */
 struct rc_file {
     long rc, wall;
     char over[16];
+    char host[64];
+    bool present;
 };
 
 static void read_rc_file(const char *path, struct rc_file *rf)
@@ -176,6 +189,8 @@ static void read_rc_file(const char *path, struct rc_file *rf)
     size_t len = 0;
     char *buf = read_file(path, &len);
     rf->rc = rf->wall = -1;
+    rf->host[0] = '\0';
+    rf->present = buf != NULL;
     snprintf(rf->over, sizeof(rf->over), "unknown");
     if (!buf)
         return;
@@ -186,6 +201,8 @@ static void read_rc_file(const char *path, struct rc_file *rf)
         sscanf(p + 7, "%ld", &rf->wall);
     if ((p = strstr(buf, "oversubscribed=")))
         sscanf(p + 15, "%15[a-z]", rf->over);
+    if ((p = strstr(buf, "host=")))
+        sscanf(p + 5, "%63[A-Za-z0-9._-]", rf->host);
     free(buf);
 }
 
@@ -251,25 +268,30 @@ static void set_number(struct table *t, size_t r, const char *col, long n, bool 
     table_setn(t, r, col, known ? buf : NULL);
 }
 
-/* The boots.csv row of one boot. */
-static void add_boot_row(struct table *boots, const struct job *j, const struct rc_file *rf, const struct boot_verdict *v)
+/* What became of a boot. */
+enum outcome { BOOT_OK, BOOT_FAILED, BOOT_NOT_RUN };
+static const char *const outcome_name[] = { "ok", "failed", "not_run" };
+
+/* The boots.csv row of one boot: numeric columns hold numbers or nothing
+ * (rc is empty when the boot has no exit status). */
+static void add_boot_row(struct table *boots, const struct job *j, const struct rc_file *rf, const struct boot_verdict *v,
+                         enum outcome out, const struct kvlist *prov)
 {
     size_t r = table_add_row(boots);
     table_setn(boots, r, "name", j->name);
     table_setn(boots, r, "sched", j->sched);
     set_number(boots, r, "smp", j->smp, true);
     set_number(boots, r, "boot", j->boot, true);
-    table_setn(boots, r, "rc", "none");
-    if (rf->rc >= 0)
-        set_number(boots, r, "rc", rf->rc, true);
-    table_setn(boots, r, "verdict", v->ok ? "ok" : "failed");
-    table_setn(boots, r, "reason", v->reason);
+    set_number(boots, r, "rc", rf->rc, rf->rc >= 0);
+    table_setn(boots, r, "verdict", outcome_name[out]);
+    table_setn(boots, r, "reason", out == BOOT_NOT_RUN ? NOT_RUN_REASON : v->reason);
     set_number(boots, r, "ok_results", (long)v->ok_rows, true);
-    set_number(boots, r, "failed_results", (long)v->failed_rows, true);
+    set_number(boots, r, "failed_results", out == BOOT_NOT_RUN ? 0 : (long)v->failed_rows, true);
     set_number(boots, r, "expected", (long)v->expected, true);
     set_number(boots, r, "wall_s", rf->wall, rf->wall >= 0);
     table_setn(boots, r, "oversubscribed", rf->over);
     table_setn(boots, r, "boot_line", v->boot_line);
+    table_set_kvlist(boots, r, prov);
 }
 
 /* The expectation of one boot: the matrix's command line and the boot's own words. */
@@ -282,9 +304,154 @@ static void job_expectation(const struct matrix *m, const char *extra, struct ex
     free(cmd);
 }
 
-/* Parses one boot's logs into results and boots; returns whether it was ok. */
-static bool collect_job(const char *dir, const struct matrix *m, const struct job *j, struct table *results,
-                        struct table *boots)
+/* The number of CPUs in a hex mask ("0x3" -> 2), or -1. */
+static int mask_count(const char *mask)
+{
+    if (!mask || strncmp(mask, "0x", 2) != 0 || !mask[2] || strlen(mask) > 18)
+        return -1;
+    int n = 0;
+    for (const char *c = mask + 2; *c; c++) {
+        int d = *c >= '0' && *c <= '9' ? *c - '0' : *c >= 'a' && *c <= 'f' ? *c - 'a' + 10 : -1;
+        if (d < 0)
+            return -1;
+        n += __builtin_popcount((unsigned)d);
+    }
+    return n;
+}
+
+/* The rows [from, t->nrows) of one boot, as results.csv has them: run
+ * counted from 1 like boot, cpus_used also as a count, the boot's exit
+ * status and the provenance; status=not_run for a boot that never started. */
+static void finish_rows(struct table *t, size_t from, const struct rc_file *rf, enum outcome out,
+                        const struct kvlist *prov)
+{
+    int runc = table_col(t, "run");
+    for (size_t r = from; r < t->nrows; r++) {
+        long run;
+        if (parse_long(table_get(t, r, runc), &run) && run >= 0 && run < MAX_RUNS)
+            set_number(t, r, "run", run + 1, true);
+        int n = mask_count(table_getn(t, r, "cpus_used"));
+        if (n >= 0)
+            set_number(t, r, "cpus_used_count", n, true);
+        set_number(t, r, "exit", rf->rc, rf->rc >= 0);
+        if (out == BOOT_NOT_RUN) {
+            table_setn(t, r, "status", "not_run");
+            table_setn(t, r, "reason", NOT_RUN_REASON);
+        }
+        table_set_kvlist(t, r, prov);
+    }
+}
+
+/* ---------------------------------------------------------------- schedstat.csv */
+
+/* One complete "schedstat cpu=<n> sched=<s> key=<number>..." line into a
+ * row of stats: the kernel's counters, and per second of the CPU's ticks
+ * (ticks / boot_hz) the rates that can be compared and plotted.  A line
+ * that is not exactly that (cut off, garbage, another scheduler) is skipped. */
+static void schedstat_line(struct table *stats, const char *line, size_t ll, const struct job *j, const char *bench,
+                           const struct kvlist *prov)
+{
+    struct kvlist kv = { 0 };
+    bool good = true;
+    for (size_t i = 10; i < ll && good;) {
+        while (i < ll && line[i] == ' ')
+            i++;
+        size_t w = i;
+        while (i < ll && line[i] != ' ')
+            i++;
+        if (i == w)
+            break;
+        const char *eq = memchr(line + w, '=', i - w);
+        size_t kl = eq ? (size_t)(eq - line - w) : 0;
+        good = kl > 0 && kl <= 40 && eq + 1 < line + i && i - w < 80;
+        for (size_t k = 0; good && k < kl; k++)
+            good = (line[w + k] >= 'a' && line[w + k] <= 'z') || (line[w + k] >= '0' && line[w + k] <= '9') ||
+                   line[w + k] == '_';
+        if (!good)
+            break;
+        char *key = xstrndup(line + w, kl), *val = xstrndup(eq + 1, (size_t)(line + i - eq - 1));
+        long num;
+        if (strcmp(key, "sched") == 0)
+            good = strcmp(val, j->sched) == 0;
+        else
+            good = parse_long(val, &num) && num >= 0 && !kvl_get(&kv, key);
+        if (good)
+            kvl_set(&kv, key, val);
+        free(key);
+        free(val);
+    }
+    if (!good || !kvl_get(&kv, "cpu")) {
+        kvl_free(&kv);
+        return;
+    }
+    size_t r = table_add_row(stats);
+    table_setn(stats, r, "sched", j->sched);
+    set_number(stats, r, "smp", j->smp, true);
+    set_number(stats, r, "boot", j->boot, true);
+    table_setn(stats, r, "bench", "schedstat");
+    table_setn(stats, r, "workload", bench ? bench : "all");
+    for (size_t i = 0; i < kv.n; i++)
+        if (strcmp(kv.key[i], "sched"))
+            table_setn(stats, r, kv.key[i], kv.value[i]);
+    long hz, ticks;
+    const char *hzs = kvl_get(prov, "boot_hz");
+    if (hzs && parse_long(hzs, &hz) && hz > 0 && parse_long(kvl_get(&kv, "ticks"), &ticks) && ticks > 0) {
+        double secs = (double)ticks / (double)hz;
+        char buf[48];
+        snprintf(buf, sizeof(buf), "%.6g", secs);
+        table_setn(stats, r, "seconds", buf);
+        static const char *const per_s[][2] = { { "context_switches", "switches_per_s" },
+                                                { "migrations", "migrations_per_s" },
+                                                { "wakeups", "wakeups_per_s" } };
+        for (size_t k = 0; k < sizeof(per_s) / sizeof(per_s[0]); k++) {
+            long n;
+            if (parse_long(kvl_get(&kv, per_s[k][0]), &n)) {
+                snprintf(buf, sizeof(buf), "%.6g", (double)n / secs);
+                table_setn(stats, r, per_s[k][1], buf);
+            }
+        }
+        long idle;
+        if (parse_long(kvl_get(&kv, "idle_ms"), &idle)) {
+            double share = (double)idle / 1000.0 / secs;
+            snprintf(buf, sizeof(buf), "%.4f", share > 1 ? 1.0 : share);
+            table_setn(stats, r, "idle_share", buf);
+        }
+    }
+    long pick;
+    if (parse_long(kvl_get(&kv, "pick_cycles_avg"), &pick) && pick > 0)
+        table_setn(stats, r, "pick_cycles", kvl_get(&kv, "pick_cycles_avg"));
+    table_setn(stats, r, "status", "ok");
+    table_setn(stats, r, "log", j->name);
+    table_set_kvlist(stats, r, prov);
+    kvl_free(&kv);
+}
+
+static void schedstat_rows(struct table *stats, const char *log, size_t len, const struct job *j, const char *bench,
+                           const struct kvlist *prov)
+{
+    for (size_t pos = 0; pos < len;) {
+        const char *line = log + pos, *nl = memchr(line, '\n', len - pos);
+        if (!nl)
+            break;   /* the log ends inside this line: it is cut off */
+        size_t ll = (size_t)(nl - line);
+        pos += ll + 1;
+        if (ll && line[ll - 1] == '\r')
+            ll--;
+        if (ll > 10 && ll < 1000 && memcmp(line, "schedstat ", 10) == 0)
+            schedstat_line(stats, line, ll, j, bench, prov);
+    }
+}
+
+/* What collect builds. */
+struct outputs {
+    struct table results, boots, stats;
+    size_t counts[3];   /* boots per outcome */
+};
+
+/* Parses one boot's logs into the outputs.  A boot without an .rc file and
+ * without a log never started: its runs are status=not_run. */
+static void collect_job(const char *dir, const struct matrix *m, const struct meta *meta, const struct job *j,
+                        struct outputs *o)
 {
     struct expectation e;
     job_expectation(m, j->extra, &e);
@@ -298,9 +465,20 @@ static bool collect_job(const char *dir, const struct matrix *m, const struct jo
     char *err_tail = last_line_of(errpath);
     struct boot_desc bd = { j->name, j->sched, j->smp, j->boot, (int)rf.rc, rf.over, err_tail };
     struct boot_verdict v;
-    collect_boot(&bd, log ? log : "", log ? llen : 0, &e, results, &v);
-    add_boot_row(boots, j, &rf, &v);
-    bool ok = v.ok;
+    size_t from = o->results.nrows;
+    collect_boot(&bd, log ? log : "", log ? llen : 0, &e, &o->results, &v);
+    enum outcome out = v.ok ? BOOT_OK : !rf.present && !log ? BOOT_NOT_RUN : BOOT_FAILED;
+    struct kvlist prov = { 0 };
+    meta_row_provenance(meta, j->sched, &prov);
+    if (rf.host[0])
+        kvl_set(&prov, "host", rf.host);
+    boot_line_provenance(v.boot_line, &prov);
+    finish_rows(&o->results, from, &rf, out, &prov);
+    add_boot_row(&o->boots, j, &rf, &v, out, &prov);
+    if (log)
+        schedstat_rows(&o->stats, log, llen, j, e.bench, &prov);
+    o->counts[out]++;
+    kvl_free(&prov);
     boot_verdict_free(&v);
     expectation_free(&e);
     free(err_tail);
@@ -308,7 +486,6 @@ static bool collect_job(const char *dir, const struct matrix *m, const struct jo
     free(rcpath);
     free(logpath);
     free(errpath);
-    return ok;
 }
 
 /* ---------------------------------------------------------------- jobs.txt */
@@ -378,27 +555,52 @@ static int read_jobs(const char *dir, const struct matrix *m, char *buf, size_t 
 
 /* ---------------------------------------------------------------- the verb */
 
-static int write_outputs(const char *dir, const struct table *results, const struct table *boots, size_t nboots,
-                         size_t nbad)
+/* Writes a whole table as CSV through PATH.part. */
+static int write_csv_file(const struct table *t, const char *path)
+{
+    char *part = xasprintf("%s.part", path);
+    FILE *f = fopen(part, "w");
+    int bad = !f || table_write_csv(t, f) != 0;
+    if (f && fclose(f) != 0)
+        bad = 1;
+    if (!bad && rename(part, path) != 0)
+        bad = 1;
+    if (bad)
+        errorf("%s: cannot write", path);
+    free(part);
+    return bad;
+}
+
+static int write_outputs(const char *dir, const struct outputs *o, size_t nboots)
 {
     char *rpath = xasprintf("%s/results.csv", dir), *bpath = xasprintf("%s/boots.csv", dir);
-    int rc = write_results(results, rpath);
-    if (!rc) {
-        FILE *f = fopen(bpath, "w");
-        if (!f || table_write_csv(boots, f) != 0)
-            rc = 1, errorf("%s: cannot write", bpath);
-        if (f && fclose(f) != 0)
-            rc = 1;
-    }
-    size_t okrows = 0;
-    int sc = table_col(results, "status");
-    for (size_t r = 0; r < results->nrows; r++)
-        okrows += streq(table_get(results, r, sc), "ok");
+    char *spath = xasprintf("%s/schedstat.csv", dir);
+    int rc = write_results(&o->results, rpath);
     if (!rc)
-        fprintf(stderr, "collect: %zu boots (%zu failed), %zu result rows (%zu ok, %zu not ok) -> %s\n", nboots, nbad,
-                results->nrows, okrows, results->nrows - okrows, rpath);
+        rc = write_csv_file(&o->boots, bpath);
+    if (!rc && o->stats.nrows)
+        rc = write_csv_file(&o->stats, spath);
+    else if (!rc)
+        remove(spath);   /* no schedstat line in any log: no stale file either */
+    size_t okrows = 0, notrun = 0;
+    int sc = table_col(&o->results, "status");
+    for (size_t r = 0; r < o->results.nrows; r++) {
+        okrows += streq(table_get(&o->results, r, sc), "ok");
+        notrun += streq(table_get(&o->results, r, sc), "not_run");
+    }
+    if (!rc) {
+        fprintf(stderr, "collect: %zu boots (%zu failed", nboots, o->counts[BOOT_FAILED]);
+        if (o->counts[BOOT_NOT_RUN])
+            fprintf(stderr, ", %zu not run", o->counts[BOOT_NOT_RUN]);
+        fprintf(stderr, "), %zu result rows (%zu ok, %zu not ok", o->results.nrows, okrows,
+                o->results.nrows - okrows - notrun);
+        if (notrun)
+            fprintf(stderr, ", %zu not run", notrun);
+        fprintf(stderr, ") -> %s\n", rpath);
+    }
     free(rpath);
     free(bpath);
+    free(spath);
     return rc;
 }
 
@@ -426,16 +628,19 @@ static int collect_dir(const char *dir)
     if (!have_matrix || !buf)
         errorf("%s/%s: cannot be read (not a schedlab run directory?)", dir, have_matrix ? "jobs.txt" : "matrix.txt");
     else if (check_matrix(dir, &m) == 0 && read_jobs(dir, &m, buf, jlen, &js) == 0) {
-        struct table results = { 0 }, boots = { 0 };
+        struct outputs o = { 0 };
+        struct meta meta;
+        meta_read(dir, &meta);
         for (int i = 0; boot_cols[i]; i++)
-            table_add_col(&boots, boot_cols[i]);
-        size_t nbad = 0;
+            table_add_col(&o.boots, boot_cols[i]);
         for (size_t i = 0; i < js.n; i++)
-            nbad += !collect_job(dir, &m, &js.j[i], &results, &boots);
-        fill_defaults(&results, &m);
-        rc = write_outputs(dir, &results, &boots, js.n, nbad);
-        table_free(&results);
-        table_free(&boots);
+            collect_job(dir, &m, &meta, &js.j[i], &o);
+        fill_defaults(&o.results, &m);
+        rc = write_outputs(dir, &o, js.n);
+        table_free(&o.results);
+        table_free(&o.boots);
+        table_free(&o.stats);
+        meta_free(&meta);
     }
     jobs_free(&js);
     matrix_free(&m);

@@ -32,22 +32,10 @@ static int *describing_columns(const struct table *t, bool multi, size_t *nc)
     if (multi)
         cols[(*nc)++] = table_col(t, "source");
     for (size_t c = 0; c < t->ncols; c++)
-        if (!is_fixed_column(t->col[c]) && !is_metric_key(t->col[c]) && !is_counter_key(t->col[c]))
+        if (!is_fixed_column(t->col[c]) && !is_metric_key(t->col[c]) && !is_counter_key(t->col[c]) &&
+            !is_provenance_column(t->col[c]))
             cols[(*nc)++] = (int)c;
     return cols;
-}
-
-static void html_escape(FILE *f, const char *s)
-{
-    for (; s && *s; s++) {
-        switch (*s) {
-        case '<': fputs("&lt;", f); break;
-        case '>': fputs("&gt;", f); break;
-        case '&': fputs("&amp;", f); break;
-        case '"': fputs("&quot;", f); break;
-        default: fputc(*s, f);
-        }
-    }
 }
 
 static void html_cell(const char *tag, const char *s)

@@ -161,9 +161,21 @@ static void print_seed_table(const struct view *v, const struct table *t, const 
     view_decimals(v, &x.dec, &dec_sd);
     print_intro(v);
     print_header(&x);
-    for (int ci = 0; ci < 4; ci++)
-        print_cpu_block(&x, ci);
-    printf("* some runs of this cell failed and are left out of the mean; FAILED: no run succeeded\n");
+    bool marks = false;
+    for (int ci = 0; ci < 4; ci++) {   /* only the CPU counts that were run */
+        char smp[16];
+        snprintf(smp, sizeof(smp), "%d", seed_cpus[ci]);
+        bool have = false;
+        for (size_t k = 0; k < v->nblk && !have; k++)
+            have = !strcmp(v->blk[k].smp, smp);
+        if (have)
+            print_cpu_block(&x, ci);
+    }
+    for (size_t k = 0; k < v->nblk; k++)
+        for (size_t i = 0; i < v->nseries * v->nacross; i++)
+            marks = marks || v->blk[k].cell[i].nfail;
+    if (marks)
+        printf("* some runs of this cell failed and are left out of the mean; FAILED: no run succeeded\n");
     print_cell_failures(stdout, v, t);
     print_failed_boots(stdout, boots, false);
 }

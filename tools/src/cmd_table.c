@@ -8,6 +8,7 @@
 #include "load.h"
 #include "metric.h"
 #include "present.h"
+#include "provenance.h"
 #include "stats.h"
 #include "util.h"
 
@@ -16,13 +17,17 @@
 #include <string.h>
 
 static const struct verb_spec spec = {
-    "table", OPT_BENCH | OPT_METRIC | OPT_ACROSS | OPT_BASE | OPT_STDDEV | OPT_CV | OPT_LABELS,
+    "table", OPT_BENCH | OPT_METRIC | OPT_ACROSS | OPT_BASE | OPT_STDDEV | OPT_CV | OPT_LABELS | OPT_ALLOW_DIFF |
+                 OPT_FORMAT,
     "usage: schedlab-tool table DIR... [--stddev] [--cv] [--bench B] [--metric M] [--across KEY] [--base SCHED]\n"
-    "                           [--labels A,B,...]\n"
+    "                           [--labels A,B,...] [--allow-diff KEY[,KEY]] [--format text|html]\n"
     "  The seed's layout: the swept parameter across, a block per CPU count, a line per\n"
     "  scheduler (mean of its ok runs) and a ratio line.  Failed runs are marked with *,\n"
-    "  listed with their reasons and never averaged in.  Several DIRs: a line per directory.\n"
-    "  DIR may also be a results CSV file.  Exit: 0, 1 bad input, 2 usage error.\n",
+    "  listed with their reasons and never averaged in.  Several DIRs: a line per directory;\n"
+    "  they must match in everything but the directory (workload parameters, build settings,\n"
+    "  accel, memory, git revision, the boot line's fields), or --allow-diff KEY names what may\n"
+    "  differ.  DIR may also be a CSV file (results.csv, schedstat.csv).  --format html: an\n"
+    "  HTML <table> (for the report).  Exit: 0, 1 bad input or not comparable, 2 usage error.\n",
 };
 
 /* A table line: a label and one text per column, or a heading/rule (no cells). */
@@ -61,6 +66,36 @@ static void free_lines(struct lines *ls)
     free(ls->l);
 }
 
+/* The same lines as an HTML table: the first line is the header, a heading
+ * spans the row, rules are left out. */
+static void print_lines_html(FILE *f, const struct lines *ls)
+{
+    fputs("<table class=\"results\">\n", f);
+    for (size_t i = 0; i < ls->n; i++) {
+        const struct line *l = &ls->l[i];
+        const char *label = l->label + strspn(l->label, " ");
+        if (!l->cell) {
+            if (label[0] && label[0] != '-') {
+                fprintf(f, "<tr class=\"block\"><th colspan=\"%zu\">", ls->ncells + 1);
+                html_escape(f, label);
+                fputs("</th></tr>\n", f);
+            }
+            continue;
+        }
+        const char *tag = i == 0 ? "th" : "td";
+        fprintf(f, "<tr%s><th class=\"%s\">", i == 0 ? " class=\"head\"" : "", l->label[0] == ' ' && l->label[3] == ' ' ? "sub" : "line");
+        html_escape(f, label);
+        fputs("</th>", f);
+        for (size_t a = 0; a < ls->ncells; a++) {
+            fprintf(f, "<%s class=\"num\">", tag);
+            html_escape(f, l->cell[a]);
+            fprintf(f, "</%s>", tag);
+        }
+        fputs("</tr>\n", f);
+    }
+    fputs("</table>\n", f);
+}
+
 static void print_lines(FILE *f, const struct lines *ls, size_t lw, size_t cw)
 {
     for (size_t i = 0; i < ls->n; i++) {
@@ -76,7 +111,7 @@ static void print_lines(FILE *f, const struct lines *ls, size_t lw, size_t cw)
 }
 
 /* The first line: what the numbers are and how many runs each cell has. */
-static void print_heading(FILE *f, const struct view *v)
+static void print_heading(FILE *f, const struct view *v, bool html)
 {
     const char *words = metric_words(v->metric);
     size_t minruns = (size_t)-1, maxruns = 0;
@@ -88,12 +123,13 @@ static void print_heading(FILE *f, const struct view *v)
             minruns = c->n + c->nfail < minruns ? c->n + c->nfail : minruns;
             maxruns = c->n + c->nfail > maxruns ? c->n + c->nfail : maxruns;
         }
-    fprintf(f, "%s: %s%s%s%s, %s; each cell is the mean of ", v->bench, v->metric, words ? " (" : "",
+    fprintf(f, "%s%s: %s%s%s%s, %s; each cell is the mean of ", html ? "<p>" : "", v->bench, v->metric, words ? " (" : "",
             words ? words : "", words ? ")" : "", direction_words(v->metric));
     if (minruns == maxruns)
-        fprintf(f, "its ok runs (of %zu runs per cell)\n\n", maxruns);
+        fprintf(f, "its ok runs (of %zu runs per cell)", maxruns);
     else
-        fprintf(f, "its ok runs (of %zu to %zu runs per cell)\n\n", minruns == (size_t)-1 ? 0 : minruns, maxruns);
+        fprintf(f, "its ok runs (of %zu to %zu runs per cell)", minruns == (size_t)-1 ? 0 : minruns, maxruns);
+    fputs(html ? "</p>\n" : "\n\n", f);
 }
 
 struct table_ctx {
@@ -226,9 +262,14 @@ static void layout(struct lines *ls, size_t rule_at, size_t *lw, size_t *cw)
         }
 }
 
-static void print_notes(FILE *f, const struct view *v, const struct table *t)
+static void print_notes(FILE *f, const struct view *v, const struct table *t, bool html)
 {
     bool marks = false;
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *out = f;
+    if (html && !(f = open_memstream(&buf, &len)))
+        f = out, html = false;
     for (size_t k = 0; k < v->nblk; k++)
         for (size_t i = 0; i < v->nseries * v->nacross; i++)
             marks = marks || v->blk[k].cell[i].nfail;
@@ -238,14 +279,30 @@ static void print_notes(FILE *f, const struct view *v, const struct table *t)
         fprintf(f, "(oversubscribed): more vCPUs than host cores, so vCPUs time-share cores; parallel speed-up is not real\n");
     if (v->nseries >= 2)
         fprintf(f, "ratio lines: the mean of each line divided by the mean of %s (same column)\n", v->series[0]);
+    if (v->nnotrun)
+        fprintf(f, "%zu runs not run (their boots never started: tools/schedlab run --resume DIR finishes the matrix)\n",
+                v->nnotrun);
     print_cell_failures(f, v, t);
+    if (html) {
+        fclose(f);
+        if (len) {
+            fputs("<pre class=\"notes\">", out);
+            html_escape(out, buf);
+            fputs("</pre>\n", out);
+        }
+        free(buf);
+    }
 }
 
-static void print_view_table(FILE *f, const struct view *v, const struct table *t, const struct opts *o)
+static void print_view_table(FILE *f, const struct view *v, const struct table *t, const struct opts *o,
+                             const char *note)
 {
     struct table_ctx x = { v, t, o, 0, 0 };
+    bool html = streq(o->format, "html");
     view_decimals(v, &x.dec_mean, &x.dec_sd);
-    print_heading(f, v);
+    print_heading(f, v, html);
+    if (note)
+        fprintf(f, html ? "<p class=\"allowed\">%s</p>\n" : "%s\n\n", note);
     struct lines ls = { NULL, 0, v->nacross };
     char **head = xcalloc(v->nacross + 1, sizeof(char *));
     for (size_t a = 0; a < v->nacross; a++)
@@ -257,9 +314,12 @@ static void print_view_table(FILE *f, const struct view *v, const struct table *
         add_block(&ls, &x, &v->blk[k]);
     size_t lw, cw;
     layout(&ls, rule_at, &lw, &cw);
-    print_lines(f, &ls, lw, cw);
+    if (html)
+        print_lines_html(f, &ls);
+    else
+        print_lines(f, &ls, lw, cw);
     free_lines(&ls);
-    print_notes(f, v, t);
+    print_notes(f, v, t, html);
 }
 
 /* One workload's table.  Returns 0 or 1. */
@@ -268,6 +328,9 @@ static int table_bench(const struct opts *o, const struct table *t, const char *
     struct view v;
     struct view_options vo = view_opts(o);
     char *err = view_build(&v, t, bench, &vo);
+    char *note = NULL;
+    if (!err && v.metric)
+        err = comparability_check(&v, t, o->ndirs > 1 ? "source" : "sched", o->allow_diff, &note);
     int rc = 0;
     if (err) {
         errorf("%s", err);
@@ -277,8 +340,9 @@ static int table_bench(const struct opts *o, const struct table *t, const char *
         printf("%s: no metric in the results (%zu ok, %zu failed runs)\n", bench, v.nok, v.nfail);
         print_cell_failures(stdout, &v, t);
     } else {
-        print_view_table(stdout, &v, t, o);
+        print_view_table(stdout, &v, t, o, note);
     }
+    free(note);
     view_free(&v);
     return rc;
 }
@@ -290,6 +354,10 @@ int cmd_table(int argc, char **argv)
     if (rc) {
         cli_free(&o);
         return cli_exit(rc);
+    }
+    if (streq(o.format, "lkml")) {
+        cli_free(&o);
+        return usage_error("%s", "table --format lkml: table prints text or html (lkml is compare's)");
     }
     struct table t = { 0 }, boots = { 0 };
     rc = load(&o, &t, &boots);
@@ -304,7 +372,7 @@ int cmd_table(int argc, char **argv)
         if (i + 1 < nb)
             putchar('\n');
     }
-    if (!rc)
+    if (!rc && !streq(o.format, "html"))
         print_failed_boots(stdout, &boots, o.ndirs > 1);
     free(benches);
     table_free(&t);

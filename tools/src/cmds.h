@@ -11,5 +11,7 @@ int cmd_failures(int argc, char **argv);
 int cmd_seed_table(int argc, char **argv);
 int cmd_trace(int argc, char **argv);        /* cmd_trace.c */
 int cmd_trace_check(int argc, char **argv);
+int cmd_json(int argc, char **argv);
+int cmd_html_table(int argc, char **argv);
 
 #endif

@@ -246,6 +246,19 @@ static void add_row_common(struct table *out, size_t r, const struct boot_desc *
     table_setn(out, r, "log", b->name);
 }
 
+/* What a result line says its run is: every key but the measurements
+ * (metrics, counters) and the outcome, in the order printed.  Two lines of
+ * one run that differ in it are two rows of that run (cpuhog prints one line
+ * per task: task=0, task=1); two that do not are a duplicate. */
+static char *line_identity(const struct kvline *l)
+{
+    struct strbuf b = { 0 };
+    for (size_t i = 0; i < l->n; i++)
+        if (!is_metric_key(l->key[i]) && !is_counter_key(l->key[i]) && strcmp(l->key[i], "status"))
+            sb_printf(&b, "%s=%s ", l->key[i], l->value[i]);
+    return b.s ? b.s : xstrdup("");
+}
+
 /* One boot being read. */
 struct walk {
     const struct boot_desc *b;
@@ -257,7 +270,17 @@ struct walk {
     char *panic, *watchdog, *error;
     long done_exit;
     size_t garbage;
+    char **seen;                   /* line_identity() of every complete line that found its run */
+    size_t nseen;
 };
+
+static bool seen_before(const struct walk *w, const char *id)
+{
+    for (size_t i = 0; i < w->nseen; i++)
+        if (!strcmp(w->seen[i], id))
+            return true;
+    return false;
+}
 
 static void note_first(char **slot, const char *line, size_t ll)
 {
@@ -350,8 +373,17 @@ static void result_line(struct walk *w, const char *line, size_t ll, bool trunca
     check_boot_match(&l, w->b);
     bool duplicate;
     bool *match = match_slot(&w->sl, w->e, &l, &duplicate);
+    char *id = !l.problem && !truncated ? line_identity(&l) : NULL;
+    if (duplicate && id && !seen_before(w, id))
+        duplicate = false;   /* another line of a run that reported (one per task): a row of its own */
     if (duplicate)
         kv_problem(&l, xstrdup("duplicate result line"));
+    if (id && (match || !duplicate) && !seen_before(w, id)) {
+        w->seen = xrealloc(w->seen, (w->nseen + 1) * sizeof(char *));
+        w->seen[w->nseen++] = id;
+        id = NULL;
+    }
+    free(id);
     if (match)
         *match = true;
     /* A cut-off line that names no single missing run is not a run of its
@@ -470,6 +502,9 @@ void collect_boot(const struct boot_desc *b, const char *log, size_t len, const 
     v->ok = reason == NULL;
     v->reason = reason;
     slots_free(&w.sl);
+    for (size_t i = 0; i < w.nseen; i++)
+        free(w.seen[i]);
+    free(w.seen);
     free(w.count_problem);
     free(w.panic);
     free(w.watchdog);

@@ -16,20 +16,27 @@ static const struct metric {
     const char *key;
     int direction;
     enum sign sign;
-    const char *words;
+    const char *words, *axis;
+    bool rate;
 } metrics[] = {
-    { "time_s", -1, POSITIVE, "seconds" },
-    { "usec_per_op", -1, POSITIVE, "microseconds per round trip" },
-    { "usec_per_switch", -1, POSITIVE, "microseconds per context switch" },
-    { "mb_per_s", +1, POSITIVE, "MB/s" },
-    { "ops_per_s", +1, POSITIVE, "round trips per second" },
-    { "cycles_per_pick", -1, POSITIVE, "cycles per scheduling decision" },
-    { "share", 0, NONNEGATIVE, "CPU share" },
-    { "p50_us", -1, POSITIVE, "median wake-up latency, us" },
-    { "p90_us", -1, POSITIVE, "90th percentile wake-up latency, us" },
-    { "p99_us", -1, POSITIVE, "99th percentile wake-up latency, us" },
-    { "p999_us", -1, POSITIVE, "99.9th percentile wake-up latency, us" },
-    { "max_groups", +1, NONNEGATIVE, "largest group count that completed" },
+    { "time_s", -1, POSITIVE, "seconds", "time (s)", false },
+    { "usec_per_op", -1, POSITIVE, "microseconds per round trip", "round trip (\xc2\xb5s)", false },
+    { "usec_per_switch", -1, POSITIVE, "microseconds per context switch", "context switch (\xc2\xb5s)", false },
+    { "mb_per_s", +1, POSITIVE, "MB/s", "throughput (MB/s)", true },
+    { "ops_per_s", +1, POSITIVE, "round trips per second", "round trips per second", true },
+    { "cycles_per_pick", -1, POSITIVE, "cycles per scheduling decision", "cycles per pick", false },
+    { "share", 0, NONNEGATIVE, "CPU share", "CPU share", false },
+    { "p50_us", -1, POSITIVE, "median wake-up latency, us", "median wake-up latency (\xc2\xb5s)", false },
+    { "p90_us", -1, POSITIVE, "90th percentile wake-up latency, us", "p90 wake-up latency (\xc2\xb5s)", false },
+    { "p99_us", -1, POSITIVE, "99th percentile wake-up latency, us", "p99 wake-up latency (\xc2\xb5s)", false },
+    { "p999_us", -1, POSITIVE, "99.9th percentile wake-up latency, us", "p99.9 wake-up latency (\xc2\xb5s)", false },
+    { "max_groups", +1, NONNEGATIVE, "largest group count that completed", "groups", false },
+    /* schedstat.csv (collect): per CPU of a boot, over the whole boot */
+    { "switches_per_s", 0, NONNEGATIVE, "context switches per second", "context switches per second", false },
+    { "migrations_per_s", 0, NONNEGATIVE, "migrations per second", "migrations per second", false },
+    { "wakeups_per_s", 0, NONNEGATIVE, "wake-ups per second", "wake-ups per second", false },
+    { "idle_share", 0, NONNEGATIVE, "share of the time idle", "idle (share of the time)", false },
+    { "pick_cycles", -1, NONNEGATIVE, "cycles per pick-next (mean of the boot)", "cycles per pick", false },
 };
 #define NMETRICS (sizeof(metrics) / sizeof(metrics[0]))
 
@@ -45,7 +52,7 @@ static const struct metric *find_metric(const char *key)
 bool is_fixed_column(const char *name)
 {
     static const char *const fixed[] = {
-        "sched", "smp", "cpus", "boot", "run", "bench", "status", "reason", "oversubscribed", "log", "source", NULL,
+        "sched", "smp", "cpus", "boot", "run", "bench", "status", "reason", "oversubscribed", "log", "source", "exit", NULL,
     };
     for (int i = 0; fixed[i]; i++)
         if (strcmp(name, fixed[i]) == 0)
@@ -60,7 +67,10 @@ bool is_counter_key(const char *name)
     static const char *const counters[] = {
         "tasks_started", "messages", "cpus_used", "attempts", "first_failure", "reason", "created", "runtime_ms",
         "bytes", "ops", "max_latency_ms", "overhead_us", "picks", "cycles_per_pick_mean", "samples", "max_us",
-        "dropped", NULL,
+        "dropped", "cpus_used_count",
+        /* the raw counters of schedstat.csv */
+        "schedule_calls", "context_switches", "migrations", "wakeups", "idle_ms", "pick_cycles_total",
+        "pick_cycles_avg", "ticks", "resched_ipis", "seconds", NULL,
     };
     for (int i = 0; counters[i]; i++)
         if (strcmp(name, counters[i]) == 0)
@@ -96,6 +106,34 @@ const char *metric_words(const char *metric)
 {
     const struct metric *m = find_metric(metric);
     return m ? m->words : NULL;
+}
+
+const char *metric_axis_label(const char *metric)
+{
+    const struct metric *m = find_metric(metric);
+    return m ? m->axis : metric;
+}
+
+bool metric_is_rate(const char *metric)
+{
+    const struct metric *m = find_metric(metric);
+    return m && m->rate;
+}
+
+bool is_provenance_column(const char *name)
+{
+    static const char *const names[] = { "git_revision", "accel", "mem_mib", "kernel_flags", "qemu", "date", "host", NULL };
+    if (!strncmp(name, "boot_", 5) || !strncmp(name, "build_", 6))
+        return true;
+    for (int i = 0; names[i]; i++)
+        if (!strcmp(name, names[i]))
+            return true;
+    return false;
+}
+
+bool is_measured_provenance(const char *name)
+{
+    return !strcmp(name, "date") || !strcmp(name, "host") || !strcmp(name, "boot_tsc_khz");
 }
 
 enum metric_verdict metric_check(const char *key, const char *value, double *x, char **why)

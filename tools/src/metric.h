@@ -20,6 +20,20 @@ const char *default_metric(const char *bench);
 int metric_direction(const char *metric);
 /* "seconds", "MB/s"...; NULL for an unknown metric. */
 const char *metric_words(const char *metric);
+/* An axis label with the unit: "time (s)", "round trip (us)"; the key itself for an unknown metric. */
+const char *metric_axis_label(const char *metric);
+/* A rate (higher is better, per second): summarised with the harmonic mean too, as mmtests does. */
+bool metric_is_rate(const char *metric);
+
+/* Columns that say where and how a run was made (results.csv's provenance:
+ * git_revision, accel, mem_mib, build_*, kernel_flags, qemu, date, host and
+ * every field of the kernel's boot line as boot_<key>): never workload
+ * parameters.  A boot_ or build_ prefix is enough, so new fields of the
+ * boot line or of the build settings need no change here. */
+bool is_provenance_column(const char *name);
+/* Provenance that is recorded but differs from boot to boot by nature (the
+ * date, the host, the calibrated TSC): not compared by the comparability check. */
+bool is_measured_provenance(const char *name);
 
 /* Values beyond these are no measurement (a time of 1e12 s is 30,000
  * years; the kernel prints at most nanosecond resolution): they are

@@ -14,6 +14,18 @@ const char *direction_words(const char *metric)
     return d < 0 ? "lower is better" : d > 0 ? "higher is better" : "no better direction";
 }
 
+void html_escape(FILE *f, const char *s)
+{
+    for (; s && *s; s++)
+        switch (*s) {
+        case '<': fputs("&lt;", f); break;
+        case '>': fputs("&gt;", f); break;
+        case '&': fputs("&amp;", f); break;
+        case '"': fputs("&quot;", f); break;
+        default: fputc(*s, f);
+        }
+}
+
 const char *across_heading(const char *name)
 {
     if (!strcmp(name, "groups"))
@@ -37,17 +49,26 @@ void print_failed_boots(FILE *f, const struct table *boots, bool multi)
     if (!boots || boots->nrows == 0)
         return;
     bool any = false;
+    size_t notrun = 0;
     for (size_t r = 0; r < boots->nrows; r++) {
-        if (streq(table_getn(boots, r, "verdict"), "ok"))
+        const char *verdict = table_getn(boots, r, "verdict");
+        if (streq(verdict, "ok"))
             continue;
+        if (streq(verdict, "not_run")) {
+            notrun++;
+            continue;
+        }
         if (!any)
             fprintf(f, "failed boots (see logs/<name>.log):\n");
         any = true;
         const char *src = table_getn(boots, r, "source");
         fprintf(f, "  %s%s%s: exit %s: %s\n", multi && src ? src : "", multi && src ? "/" : "",
-                or_text(table_getn(boots, r, "name"), "?"), or_text(table_getn(boots, r, "rc"), "?"),
+                or_text(table_getn(boots, r, "name"), "?"), or_text(table_getn(boots, r, "rc"), "none"),
                 or_text(table_getn(boots, r, "reason"), "no reason recorded"));
     }
+    if (notrun)
+        fprintf(f, "%zu boot(s) not run: the matrix stopped before they started (tools/schedlab run --resume DIR)\n",
+                notrun);
 }
 
 static void print_one_cell_failure(FILE *f, const struct view *v, const struct table *t, size_t k, size_t s, size_t a)

@@ -13,6 +13,8 @@
 #include <stdio.h>
 
 const char *direction_words(const char *metric);   /* "lower is better"... */
+/* s with <, >, & and " escaped for HTML text and attribute values. */
+void html_escape(FILE *f, const char *s);
 const char *across_heading(const char *name);      /* "number of groups"... */
 
 /* "failed boots (see logs/<name>.log):" and one line per failed boot. */

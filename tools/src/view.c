@@ -165,7 +165,8 @@ static int *parameter_columns(const struct table *t, const size_t *rows, size_t 
     }
     for (size_t c = 0; c < t->ncols; c++) {
         const char *name = t->col[c];
-        if (is_fixed_column(name) || is_metric_key(name) || streq(name, metric) || is_counter_key(name))
+        if (is_fixed_column(name) || is_metric_key(name) || streq(name, metric) || is_counter_key(name) ||
+            is_provenance_column(name))
             continue;
         bool everywhere = true, any = false;
         for (size_t i = 0; i < nrows && everywhere; i++) {
@@ -294,6 +295,10 @@ static void add_to_cell(struct view *v, const struct table *t, size_t r, struct 
 {
     double x;
     const char *mv = table_get(t, r, metricc);
+    if (streq(table_getn(t, r, "status"), "not_run")) {
+        v->nnotrun++;   /* never started: neither a result nor a failure */
+        return;
+    }
     if (row_ok(t, r) && mv && parse_double(mv, &x)) {
         grow(&c->pt, &c->cap, c->n, sizeof(*c->pt));
         c->pt[c->n].v = x;
@@ -422,6 +427,33 @@ double *cell_values(const struct cell *c)
     double *x = xcalloc(c->n + 1, sizeof(double));
     for (size_t i = 0; i < c->n; i++)
         x[i] = p[i].v;
+    free(p);
+    return x;
+}
+
+size_t cell_boots(const struct cell *c)
+{
+    size_t n;
+    free(cell_samples(c, true, &n));
+    return n;
+}
+
+double *cell_samples(const struct cell *c, bool by_boot, size_t *n)
+{
+    struct point *p = xcalloc(c->n + 1, sizeof(*p));
+    if (c->n)
+        memcpy(p, c->pt, c->n * sizeof(*p));
+    qsort(p, c->n, sizeof(*p), cmp_point);
+    double *x = xcalloc(c->n + 1, sizeof(double));
+    *n = 0;
+    for (size_t i = 0; i < c->n;) {
+        size_t j = i + 1;
+        double sum = p[i].v;
+        while (by_boot && j < c->n && p[j].boot == p[i].boot)
+            sum += p[j++].v;
+        x[(*n)++] = sum / (double)(j - i);
+        i = j;
+    }
     free(p);
     return x;
 }

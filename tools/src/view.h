@@ -62,7 +62,7 @@ struct view {
     bool across_numeric;
     struct block *blk;
     size_t nblk;
-    size_t nrows, nok, nfail;
+    size_t nrows, nok, nfail, nnotrun;   /* nnotrun: rows of boots that never started */
     bool oversub_any;
 };
 
@@ -78,6 +78,11 @@ const char **table_benches(const struct table *t, size_t *n);
 char *block_label(const struct view *v, const struct table *t, const struct block *b);
 /* Values of the ok runs of a cell, in (boot, run) order. */
 double *cell_values(const struct cell *c);
+/* The distinct boots of a cell's ok runs. */
+size_t cell_boots(const struct cell *c);
+/* A cell's samples: its runs' values (by_boot false), or the mean of each
+ * boot's runs (by_boot true), in boot order; *n gets their count. */
+double *cell_samples(const struct cell *c, bool by_boot, size_t *n);
 const char *across_name(const struct view *v, const struct table *t);
 
 
