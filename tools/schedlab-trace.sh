@@ -17,6 +17,12 @@ TRACE_BOOT="" TRACE_WORDS="" TRACE_DIR="" TRACE_TOOL_ARGS=""
 
 # trace_param KEY VALUE HOW: a trace key of run (trace_events=, trace_buf_kib=)
 # goes to the traced boot only; true when it was one.
+in_list() {   # in_list WORD LIST...: WORD is one of LIST
+    w=$1; shift
+    for x in "$@"; do [ "$x" = "$w" ] && return 0; done
+    return 1
+}
+
 trace_param() {
     case "$1" in
     trace) usage_error "$3: tracing is turned on for one boot with --trace-boot NAME (tools/schedlab trace for a single boot)" ;;
@@ -96,26 +102,26 @@ trace_after_run() {
 }
 
 # The report's section: every trace of a results directory (DIR itself, DIR/traces/*).
-trace_report_section() {
-    dirs=""
-    [ -f "$1/timeline.svg" ] && dirs="$1"
-    for d in "$1"/traces/*; do
-        [ -f "$d/timeline.svg" ] && dirs="$dirs
-$d"
+trace_report_section() {   # (its variables are tr_*: it runs inside report_cmd, which has its own)
+    tr_dirs=""
+    [ -f "$1/timeline.svg" ] && tr_dirs="$1"
+    for tr_d in "$1"/traces/*; do
+        [ -f "$tr_d/timeline.svg" ] && tr_dirs="$tr_dirs
+$tr_d"
     done
-    [ -n "$dirs" ] || return 0
+    [ -n "$tr_dirs" ] || return 0
     echo '<h2 id="traces">Scheduler traces</h2><p>What ran on each CPU of a traced boot (wheel: zoom, drag: pan,'
     echo 'double-click: whole trace); trace.txt and trace.dat beside it open in the Perfetto UI and KernelShark.</p>'
     i=0
-    printf '%s\n' "$dirs" | while IFS= read -r d; do
-        [ -n "$d" ] || continue
+    printf '%s\n' "$tr_dirs" | while IFS= read -r tr_d; do
+        [ -n "$tr_d" ] || continue
         i=$((i + 1))
-        echo "<h3>$(basename "$(cd "$d" && pwd)" | html_escape)</h3>"
+        echo "<h3>$(basename "$(cd "$tr_d" && pwd)" | html_escape)</h3>"
         # The SVG inline (its script needs that), with ids of its own in this page.
         sed -e '1{/^<?xml/d}' -e "s/\"timeline\"/\"timeline$i\"/; s/timeline-clip/timeline$i-clip/g; s/getElementById('timeline')/getElementById('timeline$i')/" \
-            "$d/timeline.svg"
-        [ -f "$d/summary.txt" ] && { echo "<pre>"; html_escape <"$d/summary.txt"; echo "</pre>"; }
-        [ -f "$d/latency.txt" ] && { echo "<details><summary>perf sched latency</summary><pre>"; sed -n '1,/^# perf sched map/p' "$d/latency.txt" | html_escape; echo "</pre></details>"; }
+            "$tr_d/timeline.svg"
+        [ -f "$tr_d/summary.txt" ] && { echo "<pre>"; html_escape <"$tr_d/summary.txt"; echo "</pre>"; }
+        [ -f "$tr_d/latency.txt" ] && { echo "<details><summary>perf sched latency</summary><pre>"; sed -n '1,/^# perf sched map/p' "$tr_d/latency.txt" | html_escape; echo "</pre></details>"; }
     done
 }
 
