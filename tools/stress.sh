@@ -5,7 +5,7 @@
 # and for every failure the exact command that reproduces it.
 #
 # usage: tools/stress.sh [--boots N] [--seed S] [--jobs 1|2] [--timeout S]
-#                        [--sched LIST] [--out DIR] [--plan]
+#                        [--sched LIST] [--out DIR] [--clock strict|note] [--plan]
 #   make stress N=1000 SEED=7          the same through make (docs/testing.md)
 #
 # The same seed (and the same kernel sources: the draw reads bench=list) gives
@@ -31,7 +31,7 @@ die() { echo "error: $*" >&2; exit 2; }
 fail() { echo "stress: error: $*" >&2; exit 1; }
 is_uint() { case "$1" in ''|*[!0-9]*) return 1 ;; *) return 0 ;; esac; }
 
-BOOTS=100 SEED= JOBS= TIMEOUT=180 SCHEDS= OUT= PLAN_ONLY=0
+BOOTS=100 SEED= JOBS= TIMEOUT=180 SCHEDS= OUT= PLAN_ONLY=0 CLOCK=strict
 while [ $# -gt 0 ]; do
     case "$1" in
     --*=*) opt=${1%%=*}; arg=${1#*=}; shift; set -- "$opt" "$arg" "$@"; continue ;;
@@ -43,12 +43,16 @@ while [ $# -gt 0 ]; do
     --timeout|-t) TIMEOUT=${2-}; shift 2 || usage ;;
     --sched) SCHEDS=$(printf '%s' "${2-}" | tr ',' ' '); shift 2 || usage ;;
     --out|-o) OUT=${2-}; shift 2 || usage ;;
+    --clock) CLOCK=${2-}; shift 2 || usage ;;
     --plan) PLAN_ONLY=1; shift ;;
     -h|--help) usage ;;
     *) die "unknown option '$1' (tools/stress.sh --help)" ;;
     esac
 done
 
+# A boot whose clock calibration disagrees with the run's other boots (see
+# summary.awk) is a failure (strict), or only listed (note).
+case "$CLOCK" in strict|note) ;; *) die "--clock $CLOCK: expected strict or note" ;; esac
 is_uint "$BOOTS" && [ "$BOOTS" -ge 1 ] && [ "$BOOTS" -le 1000000 ] || die "--boots $BOOTS: expected 1..1000000"
 if [ -z "$SEED" ]; then
     SEED=$(( $(date +%s) % 1000000 ))
@@ -116,11 +120,12 @@ run_boot() {  # run_boot WORKER IDX SCHED SMP MEM INTENT CMDLINE
     t1=$(date +%s)
     verdict=$(STRESS_RC=$rc STRESS_INTENT=$6 STRESS_SMP=$4 STRESS_CMDLINE=$7 STRESS_TIMEOUT=$TIMEOUT \
         awk -f "$HERE/classify.awk" "$log")
-    printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$2" "$3" "$4" "$5" "$6" "$rc" "$((t1 - t0))" "$verdict" \
+    tsc=$(sed -n 's/^boot: .* tsc_khz=\([0-9]*\) .*/\1/p' "$log" | head -1)
+    printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$2" "$3" "$4" "$5" "$6" "$rc" "$((t1 - t0))" "${tsc:--}" "$verdict" \
         >"$OUT/res/$2.tmp" && mv "$OUT/res/$2.tmp" "$OUT/res/$2"
     ndone=$(ls "$OUT/res" | wc -l)
     printf 'stress: [%s/%s] #%s %s smp=%s mem=%s %s (%s s)\n' "$ndone" "$BOOTS" "$2" "$3" "$4" "$5" \
-        "$(printf '%s' "$verdict" | cut -f1,2 | tr '\t' ' ' | sed 's/ explained$//')" "$((t1 - t0))" >&2
+        "$(printf '%s' "$verdict" | cut -f1,2 | tr '\t' ' ' | sed 's/ explained$//')${tsc:+ tsc_khz=$tsc}" "$((t1 - t0))" >&2
 }
 
 # A worker takes every JOBS-th boot of the plan.  On TERM it stops its boot:
@@ -151,7 +156,7 @@ wait
 trap - INT TERM
 
 find "$OUT/res" -type f ! -name '*.tmp' -exec cat {} + |
-    awk -f "$HERE/summary.awk" -v seed="$SEED" -v jobs="$JOBS" -v timeout="$TIMEOUT" -v out="$OUT" \
+    awk -f "$HERE/summary.awk" -v seed="$SEED" -v jobs="$JOBS" -v timeout="$TIMEOUT" -v out="$OUT" -v clock="$CLOCK" \
         "$OUT/plan.txt" - >"$OUT/summary.txt"
 status=$?
 cat "$OUT/summary.txt"

@@ -5,7 +5,8 @@
 # Before that, checks that need no boot: the same seed draws the same
 # boots, a shorter run is a prefix of a longer one, another seed draws other
 # boots, and the classifier calls each kind of failure a failure.
-# STRESS_SEED and STRESS_BOOTS override the slice.
+# STRESS_SEED and STRESS_BOOTS override the slice, STRESS_CLOCK=strict fails
+# boots whose clock is miscalibrated (see below).
 . "$(dirname "$0")/../lib.sh"
 
 SEED=${STRESS_SEED:-272}
@@ -32,7 +33,7 @@ RC=0 OUT="$W/plan-b" check "stress-shorter-run-is-a-prefix" sh -c "head -10 '$W/
 RC=0 OUT="$W/plan-c" check "stress-other-seed-other-boots" sh -c "! cmp -s '$W/plan-a' '$W/plan-c'"
 bad=$(awk -F'\t' 'NF != 6 || $1 !~ /^[0-9]+$/ || $3 !~ /^(1|2|3|4|5|8)$/ || $4 < 32 || $4 > 256 || $6 !~ /^bench=/' "$W/plan-a")
 RC=0 OUT="$W/plan-a" check "stress-plan-fields" [ -z "$bad" ]
-for opt in "--boots 0" "--seed x" "--jobs 3" "--timeout 5" "--sched nosuch" "--bogus"; do
+for opt in "--boots 0" "--seed x" "--jobs 3" "--timeout 5" "--sched nosuch" "--clock bogus" "--bogus"; do
     # shellcheck disable=SC2086
     "$ROOT/tools/stress.sh" $opt --plan --out "$W/bad" >"$W/bad.out" 2>&1
     rc=$?
@@ -79,15 +80,20 @@ judge_log triple-fault FAILURE 5 run 2 'bench=pipe' "$B"
 judge_log qemu-failed FAILURE 6 run 2 'bench=pipe'
 
 # ---- the boots ----
-"$ROOT/tools/stress.sh" --seed "$SEED" --boots "$BOOTS" --out "$W/run" >"$W/summary" 2>"$W/progress"
+# --clock note: a boot whose clock calibration is off (the known kernel/time.c
+# bug in docs/testing.md, more likely the busier the host) is listed below as a
+# comment, not failed, so that the suite does not fail with the host's load;
+# STRESS_CLOCK=strict fails it (for when kernel/time.c is fixed).
+"$ROOT/tools/stress.sh" --seed "$SEED" --boots "$BOOTS" --clock "${STRESS_CLOCK:-note}" --out "$W/run" \
+    >"$W/summary" 2>"$W/progress"
 RC=$?
 OUT="$W/summary"
 n=0
 for res in "$W"/run/res/*; do
     [ -f "$res" ] || continue
     n=$((n + 1))
-    # INDEX SCHED SMP MEM INTENT RC WALL CLASS VERDICT REASON
-    IFS=$(printf '\t') read -r idx sched smp mem intent rc wall class verdict reason <"$res"
+    # INDEX SCHED SMP MEM INTENT RC WALL TSC_KHZ CLASS VERDICT REASON
+    IFS=$(printf '\t') read -r idx sched smp mem intent rc wall tsc class verdict reason <"$res"
     if [ "$verdict" = explained ]; then
         echo "ok stress-$idx-$sched-smp$smp-$class"
     else
@@ -101,4 +107,5 @@ check "stress-every-boot-ran" [ "$n" = "$BOOTS" ]
 if grep -q '^stress: ok: all' "$W/summary"; then fails=0; else fails=1; fi
 check "stress-exit-status-matches-summary" [ "$RC" = "$fails" ]
 sed -n '/^class /,/^total /p' "$W/summary" | sed 's/^/# /'
+grep '^clock: ' "$W/summary" | sed 's/^/# /'
 rm -rf "$W"
