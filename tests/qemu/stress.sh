@@ -74,6 +74,7 @@ judge_log panic FAILURE 2 run 2 'bench=pipe' "$B" 'panic: exception 14 (page fau
 judge_log fault-panics explained 2 panic 2 'bench=fault' "$B" 'panic: exception 0 (divide error)'
 judge_log watchdog FAILURE 3 run 2 'bench=pipe' "$B" 'watchdog: no progress for 30.0 s (watchdog=30)'
 judge_log deadlock-watchdog explained 3 watchdog 2 'bench=deadlock' "$B" 'watchdog: no progress for 1.0 s (watchdog=1)'
+judge_log watchdog-during-boot FAILURE 3 watchdog 8 'bench=deadlock' 'watchdog: no progress for 1.0 s (watchdog=1)'
 judge_log deadlock-stall explained 3 stall 2 'bench=deadlock kind=spin' "$B" "stall: cpu=1 waited 1.0 s for spinlock 'x' held by cpu=0"
 judge_log hang FAILURE 124 run 2 'bench=pipe' "$B"
 judge_log triple-fault FAILURE 5 run 2 'bench=pipe' "$B"

@@ -17,7 +17,8 @@
 # is a failure: a panic, hang, watchdog or stall of a workload that should
 # finish, a status=error of an integrity check, exit 5 or 6, an error: line for
 # a value that bench=list declares valid, an invalid value accepted, fewer CPUs
-# online than asked for, a task outside bind=.
+# online than asked for, a task outside bind=, a watchdog or stall report
+# before the boot line (during SMP bring-up, where no workload runs yet).
 
 function hexval(s,    i, c, v) {
     sub(/^0x/, "", s); v = 0
@@ -63,9 +64,9 @@ function out(class, verdict, reason) { printf "%s\t%s\t%s\n", class, verdict, sh
 
 /^error: / { nerr++; if (nerr == 1) first_err = $0 }
 /^panic: / { npanic++; if (npanic == 1) first_panic = $0 }
-/^watchdog: / { nwatchdog++; if (nwatchdog == 1) first_watchdog = $0 }
-/^stall: / { nstall++; if (nstall == 1) first_stall = $0 }
-/^boot: / { for (i = 2; i <= NF; i++) if ($i ~ /^cpus=/) boot_cpus = substr($i, 6) + 0 }
+/^watchdog: / { nwatchdog++; if (nwatchdog == 1) first_watchdog = $0; if (!booted) early_report = $0 }
+/^stall: / { nstall++; if (nstall == 1) first_stall = $0; if (!booted) early_report = $0 }
+/^boot: / { booted = 1; for (i = 2; i <= NF; i++) if ($i ~ /^cpus=/) boot_cpus = substr($i, 6) + 0 }
 /^done: exit=/ { done_code = substr($2, 6) }
 /status=oom/ { noom++ }
 /^result / {
@@ -108,6 +109,8 @@ END {
 
     if (boot_cpus && boot_cpus != smp) out(class, "FAILURE", "only " boot_cpus " of " smp " CPUs came online")
     if (npanic && rc != 2) out(class, "FAILURE", "a panic: line, yet exit " rc ": " first_panic)
+    # before the boot line no workload has run: never the report a self-test asks for
+    if (early_report != "") out(class, "FAILURE", "during boot (before the boot: line): " early_report)
 
     if (intent ~ /^reject:/) {
         key = substr(intent, 8)

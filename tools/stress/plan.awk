@@ -20,6 +20,7 @@
 #     panic           bench=fault: a panic
 #     watchdog        bench=deadlock kind=wait: the watchdog fires (exit 3)
 #     stall           bench=deadlock kind=spin: the spinlock stall check fires (exit 3)
+#                     (both with watchdog=5..8, which bounds how long they take)
 #
 # Random numbers: Park-Miller "minimal standard" (x = 48271 x mod 2^31-1),
 # all in integers below 2^53, so mawk, gawk and busybox awk draw the same
@@ -329,7 +330,10 @@ function plan_selftest(smp,    n, ch) {
         benchlist = "fault"; n = split(kchoices["fault", "kind"], ch, "|"); val["kind"] = ch[rint(1, n)]
         return "panic"
     }
-    benchlist = "deadlock"; val["watchdog"] = rint(1, 3)
+    # 5 s at least: the watchdog runs on guest time, and a loaded host can starve a
+    # vCPU for a second (8 vCPUs, watchdog=1: reports during boot, or a CPU that had
+    # not yet run the task queued for it)
+    benchlist = "deadlock"; val["watchdog"] = rint(5, 8)
     if (smp > 1 && pct(50)) { val["kind"] = "spin"; return "stall" }
     val["kind"] = "wait"
     return "watchdog"
