@@ -94,7 +94,7 @@ BEGIN {
 END {
     if (done) exit 0
     # What went wrong, whatever the intent: the reason a failure of this class gives.
-    if (rc == 124) why = "hang: no exit within " timeout " s; last line: " last
+    if (rc == 124) why = "hang: no exit within " timeout " s, and the kernel's watchdog saw progress (too slow, or a livelock); last line: " last
     else if (rc == 2) why = "panic: " (first_panic != "" ? first_panic : "exit 2 without a panic: line")
     else if (rc == 3) why = (first_stall != "" ? first_stall : first_watchdog != "" ? first_watchdog : "exit 3 without a watchdog:/stall: line")
     else if (rc == 5) why = "the guest stopped without an exit code (triple fault or reset); last line: " last
