@@ -23,9 +23,9 @@ ROOT=$(cd "$(dirname "$0")/.." && pwd)
 HERE=$ROOT/tools/stress
 SMPS="1 2 3 4 5 8"
 
-usage() {
-    sed -n '8,9p' "$0" | sed 's/^# //' >&2
-    exit 2
+usage() {  # usage [STATUS]: the usage block at the top of this file
+    sed -n '/^# usage:/,/^#   make stress/p' "$0" | sed 's/^# \{0,1\}//' >&2
+    exit "${1:-2}"
 }
 die() { echo "error: $*" >&2; exit 2; }
 fail() { echo "stress: error: $*" >&2; exit 1; }
@@ -37,15 +37,19 @@ while [ $# -gt 0 ]; do
     --*=*) opt=${1%%=*}; arg=${1#*=}; shift; set -- "$opt" "$arg" "$@"; continue ;;
     esac
     case "$1" in
-    --boots|-n) BOOTS=${2-}; shift 2 || usage ;;
-    --seed|-s) SEED=${2-}; shift 2 || usage ;;
-    --jobs|-j) JOBS=${2-}; shift 2 || usage ;;
-    --timeout|-t) TIMEOUT=${2-}; shift 2 || usage ;;
-    --sched) SCHEDS=$(printf '%s' "${2-}" | tr ',' ' '); shift 2 || usage ;;
-    --out|-o) OUT=${2-}; shift 2 || usage ;;
-    --clock) CLOCK=${2-}; shift 2 || usage ;;
+    --boots|-n|--seed|-s|--jobs|-j|--timeout|-t|--sched|--out|-o|--clock)
+        [ $# -ge 2 ] || die "$1: needs a value (tools/stress.sh --help)" ;;
+    esac
+    case "$1" in
+    --boots|-n) BOOTS=$2; shift 2 ;;
+    --seed|-s) SEED=$2; shift 2 ;;
+    --jobs|-j) JOBS=$2; shift 2 ;;
+    --timeout|-t) TIMEOUT=$2; shift 2 ;;
+    --sched) SCHEDS=$(printf '%s' "$2" | tr ',' ' '); shift 2 ;;
+    --out|-o) OUT=$2; shift 2 ;;
+    --clock) CLOCK=$2; shift 2 ;;
     --plan) PLAN_ONLY=1; shift ;;
-    -h|--help) usage ;;
+    -h|--help) usage 0 ;;
     *) die "unknown option '$1' (tools/stress.sh --help)" ;;
     esac
 done

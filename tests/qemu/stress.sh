@@ -40,6 +40,10 @@ for opt in "--boots 0" "--seed x" "--jobs 3" "--timeout 5" "--sched nosuch" "--c
     RC=$rc OUT="$W/bad.out" check "stress-usage-error-${opt%% *}" sh -c "[ $rc = 2 ] && grep -q '^error: ' '$W/bad.out'"
 done
 
+"$ROOT/tools/stress.sh" --help >"$W/help.out" 2>&1
+rc=$?
+RC=$rc OUT="$W/help.out" check "stress-help" sh -c "[ $rc = 0 ] && grep -q '^usage: tools/stress.sh' '$W/help.out'"
+
 # ---- the classifier: each kind of outcome on a made-up log ----
 # judge NAME WANT(explained|FAILURE) RC INTENT SMP CMDLINE LOG-LINES...
 judge_log() {
