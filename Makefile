@@ -47,7 +47,7 @@ KERNEL_ASMS := boot/boot.S boot/trampoline.S $(wildcard kernel/*.S)
 KERNEL_OBJS := $(patsubst %.c,$(BUILD)/%.o,$(KERNEL_SRCS)) $(patsubst %.S,$(BUILD)/%.o,$(KERNEL_ASMS))
 
 .PHONY: all kernel iso run run-iso gdb test test-host test-qemu deps check-deps check-sched clean help list-scheds tools seed-table \
-        print-build print-default-sched iso-all run-iso-all
+        print-build print-default-sched iso-all run-iso-all stress
 
 all: kernel
 kernel: check-sched check-deps $(BUILD)/kernel.elf
@@ -150,6 +150,14 @@ tools: check-deps
 seed-table: tools
 	@tools/schedlab seed-table
 
+# A seeded randomized stress run (tools/stress.sh, docs/testing.md): N boots drawn
+# from SEED (none: one is chosen and printed); SCHED=a,b and TIMEOUT=s only when given here.
+N ?= 100
+stress: check-deps
+	@tools/stress.sh --boots '$(N)' $(if $(SEED),--seed '$(SEED)') $(if $(JOBS),--jobs '$(JOBS)') \
+	    $(if $(filter command line,$(origin SCHED)),--sched '$(SCHED)') \
+	    $(if $(filter command line,$(origin TIMEOUT)),--timeout '$(TIMEOUT)')
+
 deps:
 	@tools/deps.sh install
 
@@ -175,9 +183,11 @@ help:
 	@echo "  test-qemu     the QEMU tests only"
 	@echo "  tools         build/tools/schedlab-tool (tools/schedlab builds it too)"
 	@echo "  seed-table    seed 000's hackbench table, reproduced beside the seed's numbers"
+	@echo "  stress        N random boots from SEED (make stress N=1000 SEED=7; docs/testing.md)"
 	@echo "  list-scheds   the schedulers (one sched/<name>.c each)"
 	@echo "  deps          install the Debian packages everything needs (as root)"
 	@echo "  clean         remove build/"
 	@echo "variables: SCHED=<$(SCHEDS)> (default o1) SMP=<n> (2) MEM=<MiB> (256)"
 	@echo "           ACCEL=<tcg|kvm|icount> (tcg) TIMEOUT=<s> (120) CMDLINE='<key=value ...>' HZ=<ticks/s> (1000)"
 	@echo "           LOCK=<tas|ticket> (tas) CFLAGS_EXTRA='<flags>' (build settings: each gets its own build directory)"
+	@echo "           make stress N=<boots> (100) SEED=<n> [JOBS=1|2] [SCHED=a,b] [TIMEOUT=<s per boot>] (docs/testing.md)"

@@ -18,16 +18,38 @@ static bool suite_defaults;
 const char *cmdline_raw(void) { return raw; }
 void cmdline_use_suite_defaults(bool on) { suite_defaults = on; }
 
+/* An error line shows at most CMDLINE_SHOWN bytes of a text from the command
+ * line, then "...", and is cut to fit kprintf's line buffer (512 bytes,
+ * kernel/cpu.h): a longer line would lose its reason and its newline, and
+ * a 1000-byte value fits the command line. */
+#define CMDLINE_SHOWN 160
+#define ERROR_LINE_MAX 511              /* with the newline */
+
+int cmdline_shown_len(const char *s) { return (int)MIN(strlen(s), (size_t)CMDLINE_SHOWN); }
+const char *cmdline_shown_more(const char *s) { return strlen(s) > CMDLINE_SHOWN ? "..." : ""; }
+
+void cmdline_fail(const char *fmt, ...)
+{
+    static char line[ERROR_LINE_MAX];   /* static: tasks have 4 KiB stacks; the run ends here */
+    va_list ap;
+    va_start(ap, fmt);
+    int n = vsnprintf(line, sizeof(line), fmt, ap);
+    va_end(ap);
+    if (n >= (int)sizeof(line))
+        strlcpy(line + sizeof(line) - 4, "...", 4);
+    kprintf("%s\n", line);
+    machine_exit(EXIT_ERROR);
+}
+
 void cmdline_error(const char *key, const char *why)
 {
     const char *v = key ? cmdline_get(key) : NULL;
     if (key && v)
-        kprintf("error: %s=%s: %s\n", key, v, why);
+        cmdline_fail("error: " SHOWN_FMT "=" SHOWN_FMT ": %s", SHOWN(key), SHOWN(v), why);
     else if (key)
-        kprintf("error: %s: %s\n", key, why);
+        cmdline_fail("error: " SHOWN_FMT ": %s", SHOWN(key), why);
     else
-        kprintf("error: %s\n", why);
-    machine_exit(EXIT_ERROR);
+        cmdline_fail("error: %s", why);
 }
 
 void cmdline_range_error(const char *key, int64_t v, int64_t min, int64_t max)
@@ -37,49 +59,42 @@ void cmdline_range_error(const char *key, int64_t v, int64_t min, int64_t max)
     cmdline_error(key, why);
 }
 
-static void word_error(const char *fmt, const char *w) __attribute__((noreturn));
-static void word_error(const char *fmt, const char *w)
-{
-    kprintf(fmt, w);
-    machine_exit(EXIT_ERROR);
-}
-
 /* Adds one word (already cut out of buffer); malformed or repeated words are errors. */
 static void add_word(char *w)
 {
     char *eq = strchr(w, '=');
     if (!eq || eq == w)
-        word_error("error: '%s': expected key=value\n", w);
+        cmdline_fail("error: '" SHOWN_FMT "': expected key=value", SHOWN(w));
     *eq = 0;
     if (!eq[1])
-        word_error("error: %s=: missing value\n", w);
+        cmdline_fail("error: " SHOWN_FMT "=: missing value", SHOWN(w));
     for (int i = 0; i < nwords; i++)
         if (strcmp(words[i].key, w) == 0)
-            word_error("error: %s: given twice\n", w);
-    if (nwords == CMDLINE_MAX_WORDS) {
-        kprintf("error: more than %d words on the kernel command line\n", CMDLINE_MAX_WORDS);
-        machine_exit(EXIT_ERROR);
-    }
+            cmdline_fail("error: " SHOWN_FMT ": given twice", SHOWN(w));
+    if (nwords == CMDLINE_MAX_WORDS)
+        cmdline_fail("error: more than %d words on the kernel command line", CMDLINE_MAX_WORDS);
     words[nwords++] = (struct word){ w, eq + 1 };
 }
 
+/* Any ASCII white space separates words, as Linux's next_arg() does with
+ * isspace(): a newline inside a word would end an error line in its middle. */
+static bool separator(char c) { return c == ' ' || (c >= '\t' && c <= '\r'); }
+
 void cmdline_parse(const char *s)
 {
-    if (strlen(s) >= CMDLINE_MAX_LEN) {
-        kprintf("error: kernel command line longer than %d bytes\n", CMDLINE_MAX_LEN - 1);
-        machine_exit(EXIT_ERROR);
-    }
+    if (strlen(s) >= CMDLINE_MAX_LEN)
+        cmdline_fail("error: kernel command line longer than %d bytes", CMDLINE_MAX_LEN - 1);
     strlcpy(raw, s, sizeof(raw));
     strlcpy(buffer, s, sizeof(buffer));
     char *p = buffer;
     nwords = 0;
     while (*p) {
-        while (*p == ' ' || *p == '\t')
+        while (separator(*p))
             *p++ = 0;
         if (!*p)
             break;
         char *w = p;
-        while (*p && *p != ' ' && *p != '\t')
+        while (*p && !separator(*p))
             p++;
         if (*p)
             *p++ = 0;

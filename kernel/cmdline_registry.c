@@ -143,10 +143,9 @@ void cmdline_reject_unknown(void)
 {
     for (int i = 0; i < cmdline_word_count(); i++) {
         const char *key = cmdline_word_key(i);
-        if (!known(key)) {
-            kprintf("error: %s=%s: unknown key for this run\n", key, cmdline_get(key));
-            machine_exit(EXIT_ERROR);
-        }
+        if (!known(key))
+            cmdline_fail("error: " SHOWN_FMT "=" SHOWN_FMT ": unknown key for this run", SHOWN(key),
+                         SHOWN(cmdline_get(key)));
     }
 }
 
