@@ -7,6 +7,18 @@
  * tsc_khz = TSC cycles / PIT counts over about 20 ms.  Afterwards every clock
  * read is an RDTSC scaled by a fixed-point multiplier (no division).
  *
+ * The PIT count is 16 bits and wraps every 54.9 ms.  Under QEMU the PIT runs
+ * on the host's clock, so when the host does not run this vCPU for longer
+ * than that (a loaded host does), whole periods are lost while the TSC keeps
+ * the true time, and tsc_khz came out 2x to 200x too high: every time this
+ * boot measured was then silently wrong (make stress found 4% of boots so on
+ * a loaded host).  So a measurement is two back-to-back halves of about
+ * 10 ms that must agree on the TSC cycles per PIT count within 1/64 (a half
+ * that lost a wrap is at least 6.5 times off), and OUT2, which rises when
+ * the count passes zero, must still be low at the end; otherwise it is
+ * measured again.  A calibration that never settles says so on the console
+ * (clock: ...), never silently.
+ *
  * Under QEMU TCG the TSC follows the host clock; under -icount it follows
  * the instruction count, which is what makes icount runs deterministic.
  */
@@ -70,17 +82,41 @@ void pit_wait_us(uint32_t us)
     }
 }
 
+#define CALIBRATION_TRIES 50
+
+/* One measurement (see the top comment): false if it may have lost a wrap. */
+static bool tsc_measure(uint64_t *cycles, uint32_t *counts)
+{
+    pit_channel2_start(0xffff, 0);                   /* mode 0: OUT2 rises at zero */
+    uint64_t t0, t1, t2;
+    uint16_t c0 = pit_read_with_tsc(&t0), c;
+    do
+        c = pit_channel2_read();
+    while ((uint16_t)(c0 - c) < CALIBRATION_COUNTS / 2);
+    uint16_t c1 = pit_read_with_tsc(&t1);
+    do
+        c = pit_channel2_read();
+    while ((uint16_t)(c1 - c) < CALIBRATION_COUNTS / 2);
+    uint16_t c2 = pit_read_with_tsc(&t2);
+    bool wrapped = (inb(0x61) & 0x20) != 0;
+    uint32_t d1 = (uint16_t)(c0 - c1), d2 = (uint16_t)(c1 - c2);
+    uint64_t r1 = (t1 - t0) * d2, r2 = (t2 - t1) * d1;   /* the halves' rates, cross-multiplied */
+    *cycles = t2 - t0;
+    *counts = d1 + d2;
+    return !wrapped && r1 <= r2 + r2 / 64 && r2 <= r1 + r1 / 64;
+}
+
 void tsc_calibrate(void)
 {
-    pit_channel2_start(0xffff, 0);
-    uint64_t tsc0, tsc1;
-    uint16_t start = pit_read_with_tsc(&tsc0), now;
-    do
-        now = pit_channel2_read();
-    while ((uint16_t)(start - now) < CALIBRATION_COUNTS);
-    now = pit_read_with_tsc(&tsc1);
-    uint32_t counts = (uint16_t)(start - now);
-    tsc_khz = (uint32_t)((tsc1 - tsc0) * PIT_HZ / counts / 1000);
+    uint64_t cycles = 0;
+    uint32_t counts = 1;
+    bool settled = false;
+    for (int tries = 0; tries < CALIBRATION_TRIES && !settled; tries++)
+        settled = tsc_measure(&cycles, &counts);
+    if (!settled)
+        kprintf("clock: the TSC calibration was disturbed %d times in a row (a very busy host?); "
+                "tsc_khz may be wrong\n", CALIBRATION_TRIES);
+    tsc_khz = (uint32_t)(cycles * PIT_HZ / counts / 1000);
     if (tsc_khz == 0)
         tsc_khz = 1;
     ns_mult = ((uint64_t)1000000 << 22) / tsc_khz;
