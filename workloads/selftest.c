@@ -232,9 +232,17 @@ static void deadlock_entry(void *arg)
     wait_event(deadlock_wq, never);
 }
 
+/* The tasks wait, asleep, until all of them exist: a CPU that spins with
+ * interrupts off early could keep bench-main, which is still creating the
+ * others, from ever running again (goodness's one queue with a reschedule
+ * already pending on the CPU it picks does exactly that at 5+ vCPUs). */
+static struct waitqueue spin_start_wq = { SPINLOCK_INIT("spin-start"), LIST_HEAD_INIT(spin_start_wq.waiters) };
+static volatile int spin_start;
+
 static void spin_cycle_entry(void *arg)
 {
     int cpu = (int)(uintptr_t)arg;
+    wait_event(spin_start_wq, spin_start);
     unsigned long f = spin_lock_irqsave(&deadlock_locks[cpu]);
     __atomic_add_fetch(&deadlock_holding, 1, __ATOMIC_SEQ_CST);
     while (deadlock_holding < ncpus_online)
@@ -256,6 +264,8 @@ static int deadlock_run(int run_index)
             attr.cpus_allowed = CPU_BIT(cpu);
             task_create(spin_cycle_entry, (void *)(uintptr_t)cpu, &attr);
         }
+        spin_start = 1;
+        wake_up(&spin_start_wq);
         for (;;)
             task_sleep_ns(NSEC_PER_SEC);
     }
