@@ -87,7 +87,8 @@ if command -v parallel >/dev/null 2>&1; then
     chmod +x "$D/ssh/ssh"
     printf '1/alpha\n1/beta\n' >"$D/ssh/hosts"
     H="$D/hosts"
-    PARALLEL_SSH="$D/ssh/ssh" "$SL" run $MATRIX --boots 2 --engine parallel --hosts "$D/ssh/hosts" --out "$H" >"$D/last.log" 2>&1
+    # SHELL unset, as in a CI job: parallel runs remote jobs through $SHELL
+    env -u SHELL PARALLEL_SSH="$D/ssh/ssh" "$SL" run $MATRIX --boots 2 --engine parallel --hosts "$D/ssh/hosts" --out "$H" >"$D/last.log" 2>&1
     rc=$?
     ok_if engines-parallel-hosts "--hosts with two hosts exited $rc ($(verdicts "$H" 2>/dev/null))" sh -c "[ $rc = 0 ] && [ \"$(verdicts "$H")\" = 'ok=2 ' ]"
     cp "$H/results.csv" "$D/last.log" 2>/dev/null
