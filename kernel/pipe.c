@@ -156,7 +156,7 @@ void pipe_get_stats(struct pipe_stats *out)
  * woken, and w->queued cleared last: after that the waiter (on its task's
  * stack) may be gone.  Counts the tasks woken, by kind.
  */
-__switch_path static void wake_all(struct pipe *p, int flags)
+__switch_path static void wake_waiters(struct pipe *p, int flags)
 {
     struct list_head *list = &p->waiters;
     while (!list_empty(list)) {
@@ -166,6 +166,13 @@ __switch_path static void wake_all(struct pipe *p, int flags)
         list_del(&w->entry);
         w->queued = false;
     }
+}
+
+/* Most wake-ups find nobody asleep: test that inline (a call costs under TCG). */
+static inline __attribute__((always_inline)) void wake_all(struct pipe *p, int flags)
+{
+    if (!list_empty(&p->waiters))
+        wake_waiters(p, flags);
 }
 
 /* The wake-up at the end of a pipe_read or pipe_write that moved data. */

@@ -202,7 +202,7 @@ static void skb_free(struct skb *skb)
 }
 
 /* Lock held: wake everybody on sk->sleep (wake_up_interruptible: no waiter is exclusive). */
-__switch_path static void wake_sleepers(struct unix_sock *sk, int flags)
+__switch_path static void wake_sleepers_slow(struct unix_sock *sk, int flags)
 {
     while (!list_empty(&sk->sleepers)) {
         struct unix_waiter *w = list_first_entry(&sk->sleepers, struct unix_waiter, entry);
@@ -211,6 +211,13 @@ __switch_path static void wake_sleepers(struct unix_sock *sk, int flags)
         list_del(&w->entry);
         w->queued = false;
     }
+}
+
+/* Most wake-ups find nobody asleep: test that inline. */
+static inline __attribute__((always_inline)) void wake_sleepers(struct unix_sock *sk, int flags)
+{
+    if (!list_empty(&sk->sleepers))
+        wake_sleepers_slow(sk, flags);
 }
 
 /* Lock held, waiter w queued and the task TASK_SLEEPING: sleep, return with the lock held again. */
