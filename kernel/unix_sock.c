@@ -52,13 +52,17 @@
  * socket lock -> heap lock, socket lock -> task wake -> run-queue lock; no
  * code holds two socket locks.
  *
- * Memory: an skb is one heap object (a 20-byte header and the data);
- * small ones are kept in a per-CPU cache of at most SKB_CACHE_MAX, used
- * with a socket lock held (so the CPU cannot change), as 2.4's per-CPU
- * skb_head_pool and the slab's per-CPU arrays spare alloc_skb a global
- * lock.  An skb costs here what the model says only in truesize; the heap
- * memory it takes is smaller than Linux's (2.4: a 160-byte skbuff_head_cache
- * object and a kmalloc of SKB_DATA_ALIGN(size) + 60 bytes of shared info).
+ * Memory: an skb is one heap object (a 20-byte header and the data).  A
+ * freed skb stays on its receiving socket's free list, under that socket's
+ * lock, for the next sender to it (small ones all, up to the deepest queue
+ * the socket had; at most SKB_LARGE_KEEP large ones, of SKB_LARGE_CAP
+ * bytes): 2.4's alloc_skb took its head from a per-CPU skb_head_pool and its
+ * data from the slab's per-CPU arrays, never a global lock, and a global
+ * heap lock per message (this kernel's kmalloc) made hackbench on 2 vCPUs
+ * several times slower.  The lists are freed with the pair.  An skb costs
+ * here what the model says only in truesize; the heap memory it takes is
+ * smaller than Linux's (2.4: a 160-byte skbuff_head_cache object and a
+ * kmalloc of SKB_DATA_ALIGN(size) + 60 bytes of shared info).
  */
 #include "unix_sock.h"
 #include "spinlock.h"
@@ -67,7 +71,6 @@
 #include "x86.h"
 #include "list.h"
 #include "task.h"
-#include "cpu.h"
 #include "sched_core.h"
 #include "wait.h"
 
@@ -128,18 +131,18 @@ struct unix_sock {
     volatile uint8_t dead;        /* closed */
     volatile uint8_t shut;        /* aborted: every call fails */
     struct list_head sleepers;    /* sk->sleep: readers and writers */
+    struct skb *free_small, *free_large;  /* freed skbs, for the next sends to this socket */
+    uint32_t nfree_large;
     /* Counted under the lock (or by the sole sender); added to the totals on destroy. */
     uint32_t woken[2];            /* [0] plain, [1] sync */
     uint32_t reader_sleeps, writer_sleeps, skbs_sent, max_queued;
 };
 
-/* Per-CPU caches of small skbs, used with a socket lock held. */
-#define SKB_CACHE_MAX 64
-#define SKB_CACHE_CAP 1024u       /* larger skbs go back to the heap */
-static struct {
-    struct skb *head;
-    uint32_t n;
-} skb_cache[MAX_CPUS];
+/* Freed skbs stay with the receiving socket for its next sender (see the
+ * header comment); large ones only a few. */
+#define SKB_SMALL_CAP 1024u
+#define SKB_LARGE_KEEP 2u
+#define SKB_LARGE_CAP 16320u      /* the largest SKB_MAX_ALLOC: one size serves every large skb */
 
 static volatile int socks_live, skbs_live, skb_alloc_failures;
 static spinlock_t totals_lock = SPINLOCK_INIT("unix totals");
@@ -157,26 +160,23 @@ static inline void copy(void *d, const void *s, uint32_t n)
                      : "memory");
 }
 
-/* A socket lock held: an skb for size bytes, or NULL. */
-static struct skb *skb_alloc(uint32_t size)
+/* sk's lock held (sk: the receiving socket): an skb for size bytes, or NULL. */
+static struct skb *skb_alloc(struct unix_sock *sk, uint32_t size)
 {
-    struct skb *skb = NULL;
-    if (size <= SKB_CACHE_CAP) {
-        int cpu = this_cpu_id();
-        struct skb *c = skb_cache[cpu].head;
-        if (c && c->cap >= size) {
-            skb_cache[cpu].head = c->next;
-            skb_cache[cpu].n--;
-            skb = c;
-        }
+    struct skb *skb = NULL, **from = size <= SKB_SMALL_CAP ? &sk->free_small : &sk->free_large;
+    if (*from && (*from)->cap >= size) {
+        skb = *from;
+        *from = skb->next;
+        if (from == &sk->free_large)
+            sk->nfree_large--;
     }
     if (!skb) {
-        skb = kmalloc(sizeof(*skb) + size);
+        skb = kmalloc(sizeof(*skb) + (size <= SKB_SMALL_CAP ? size : SKB_LARGE_CAP));
         if (!skb) {
             atomic_add_return(&skb_alloc_failures, 1);
             return NULL;
         }
-        skb->cap = (uint16_t)size;
+        skb->cap = (uint16_t)(size <= SKB_SMALL_CAP ? size : SKB_LARGE_CAP);
     }
     atomic_add_return(&skbs_live, 1);
     skb->next = NULL;
@@ -185,20 +185,29 @@ static struct skb *skb_alloc(uint32_t size)
     return skb;
 }
 
-/* A socket lock held (or none, at destroy). */
-static void skb_free(struct skb *skb)
+/* sk's lock held (sk: the socket whose queue the skb was on). */
+static void skb_free(struct unix_sock *sk, struct skb *skb)
 {
     atomic_add_return(&skbs_live, -1);
-    if (skb->cap <= SKB_CACHE_CAP) {
-        int cpu = this_cpu_id();
-        if (skb_cache[cpu].n < SKB_CACHE_MAX) {
-            skb->next = skb_cache[cpu].head;
-            skb_cache[cpu].head = skb;
-            skb_cache[cpu].n++;
-            return;
-        }
+    if (skb->cap <= SKB_SMALL_CAP) {
+        skb->next = sk->free_small;
+        sk->free_small = skb;
+    } else if (sk->nfree_large < SKB_LARGE_KEEP) {
+        skb->next = sk->free_large;
+        sk->free_large = skb;
+        sk->nfree_large++;
+    } else {
+        kfree(skb);
     }
-    kfree(skb);
+}
+
+static void free_list(struct skb *skb)
+{
+    while (skb) {
+        struct skb *next = skb->next;
+        kfree(skb);
+        skb = next;
+    }
 }
 
 /* Lock held: wake everybody on sk->sleep (wake_up_interruptible: no waiter is exclusive). */
@@ -313,13 +322,13 @@ void unix_pair_destroy(struct unix_pair *pair)
         struct unix_sock *sk = pair->sk[e];
         if (!sk)
             continue;
-        spin_lock(&sk->lock);                 /* skb_free uses this CPU's cache */
         while (sk->rq_head) {
             struct skb *skb = sk->rq_head;
             sk->rq_head = skb->next;
-            skb_free(skb);
+            skb_free(sk, skb);
         }
-        spin_unlock(&sk->lock);
+        free_list(sk->free_small);
+        free_list(sk->free_large);
         fold_totals(sk);
     }
     for (int e = 0; e < 2; e++) {
@@ -389,7 +398,7 @@ __switch_path int unix_send(struct unix_sock *sk, const void *buf, uint32_t n)
         } else if (other->dead || (other->shutdown & RCV_SHUTDOWN)) {
             err = PIPE_EPIPE;
         } else {
-            struct skb *skb = skb_alloc(size);
+            struct skb *skb = skb_alloc(other, size);
             if (!skb) {
                 err = PIPE_ENOMEM;
             } else {
@@ -459,7 +468,7 @@ __switch_path int unix_recv(struct unix_sock *sk, void *buf, uint32_t n, int fla
         sk->rq_len--;
         struct unix_sock *owner = skb->owner;
         uint32_t truesize = unix_truesize(skb->size);
-        skb_free(skb);
+        skb_free(sk, skb);
         spin_unlock(&sk->lock);
         uncharge(owner, truesize);                  /* kfree_skb -> sock_wfree -> unix_write_space */
         spin_lock(&sk->lock);
@@ -492,7 +501,7 @@ void unix_close(struct unix_sock *sk)
         struct unix_sock *owner = skb->owner;
         uint32_t truesize = unix_truesize(skb->size);
         spin_lock(&sk->lock);
-        skb_free(skb);
+        skb_free(sk, skb);
         spin_unlock(&sk->lock);
         uncharge(owner, truesize);
     }
