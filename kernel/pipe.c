@@ -1,7 +1,7 @@
 /*
- * In-kernel pipes (see pipe.h): a byte ring and two lists of sleeping tasks
- * (readers waiting for data, writers waiting for room), all guarded by one
- * spinlock per pipe.
+ * In-kernel pipes (see pipe.h): a byte ring and one list of sleeping tasks
+ * (readers waiting for data and writers waiting for room: 2.4's PIPE_WAIT),
+ * all guarded by one spinlock per pipe.
  *
  * The sleeping protocol is the one of wait.h, with the pipe lock in the
  * role of the wait-queue lock: a task queues itself and marks itself
@@ -16,6 +16,12 @@
  *
  * The lock is a plain spinlock (no interrupt masking): no interrupt handler
  * touches a pipe.
+ *
+ * pipe_read and pipe_write follow 2.6.0's fs/pipe.c (the 2.4.18 code has
+ * the same wake-up points; see pipe.h): data moved sets do_wakeup; before
+ * sleeping with do_wakeup set the caller wakes everybody with a sync
+ * wake-up; at the end it wakes everybody again, plain (pipe_wake=async) or
+ * sync (pipe_wake=sync).
  */
 #include "pipe.h"
 #include "spinlock.h"
@@ -43,11 +49,23 @@ struct pipe {
     volatile uint8_t write_closed;
     volatile uint8_t read_closed;
     volatile uint8_t shut;
-    struct list_head readers;     /* pipe_waiters waiting for data, EOF or shutdown */
-    struct list_head writers;     /* pipe_waiters waiting for room, no reader or shutdown */
+    uint32_t waiting_writers;     /* writers asleep in pipe_write (2.4's PIPE_WAITING_WRITERS) */
+    struct list_head waiters;     /* every sleeper, readers and writers (2.4's PIPE_WAIT) */
+    /* Counted under the lock; added to the totals by pipe_destroy. */
+    uint32_t woken[2];            /* [0] plain, [1] sync: tasks a wake-up woke */
+    uint32_t reader_sleeps, writer_sleeps;
 };
 
 static volatile int pipes_live, rings_live, ring_alloc_failures;
+static int wake_rule = PIPE_WAKE_ASYNC;
+const char *const pipe_wake_names[] = { "async", "sync", NULL };
+
+/* Totals of the destroyed pipes' counters (64-bit: one lock, taken once per pipe). */
+static spinlock_t totals_lock = SPINLOCK_INIT("pipe totals");
+static uint64_t total_woken[2], total_reader_sleeps, total_writer_sleeps;
+
+void pipe_set_wake_rule(int rule) { wake_rule = rule == PIPE_WAKE_SYNC ? PIPE_WAKE_SYNC : PIPE_WAKE_ASYNC; }
+int pipe_wake_rule(void) { return wake_rule; }
 
 /* Rings up to this size come from the heap; bigger ones are whole pages. */
 #define HEAP_RING_MAX 2040u
@@ -90,8 +108,7 @@ struct pipe *pipe_create(uint32_t size)
     if (!p)
         return NULL;
     spin_lock_init(&p->lock, "pipe");
-    list_init(&p->readers);
-    list_init(&p->writers);
+    list_init(&p->waiters);
     p->size = size;
     atomic_add_return(&pipes_live, 1);
     return p;
@@ -105,6 +122,12 @@ void pipe_destroy(struct pipe *p)
         ring_free(p->ring, p->size);
         atomic_add_return(&rings_live, -1);
     }
+    unsigned long f = spin_lock_irqsave(&totals_lock);
+    total_woken[0] += p->woken[0];
+    total_woken[1] += p->woken[1];
+    total_reader_sleeps += p->reader_sleeps;
+    total_writer_sleeps += p->writer_sleeps;
+    spin_unlock_irqrestore(&totals_lock, f);
     atomic_add_return(&pipes_live, -1);
     kfree(p);
 }
@@ -117,33 +140,52 @@ void pipe_get_stats(struct pipe_stats *out)
     out->pipes_live = (uint32_t)pipes_live;
     out->rings_live = (uint32_t)rings_live;
     out->ring_alloc_failures = (uint32_t)ring_alloc_failures;
+    unsigned long f = spin_lock_irqsave(&totals_lock);
+    out->woken_plain = total_woken[0];
+    out->woken_sync = total_woken[1];
+    out->reader_sleeps = total_reader_sleeps;
+    out->writer_sleeps = total_writer_sleeps;
+    spin_unlock_irqrestore(&totals_lock, f);
 }
 
 /*
- * Pipe lock held: wake every task on list and take it off the list (it
- * queues itself again if it still cannot proceed: Linux's
- * autoremove_wake_function), so a reader that frees room 40 times wakes the
- * blocked writers once.  The waiter is unlinked after its task is woken, and
- * w->queued cleared last: after that the waiter (on its task's stack) may be
- * gone.
+ * Pipe lock held: wake every sleeper, readers and writers alike (2.4's
+ * wake_up_interruptible on PIPE_WAIT; no waiter is exclusive), and take each
+ * off the list (it queues itself again if it still cannot proceed: 2.6's
+ * autoremove_wake_function).  The waiter is unlinked after its task is
+ * woken, and w->queued cleared last: after that the waiter (on its task's
+ * stack) may be gone.  Counts the tasks woken, by kind.
  */
-__switch_path static void wake_all(struct list_head *list, int flags)
+__switch_path static void wake_waiters(struct pipe *p, int flags)
 {
+    struct list_head *list = &p->waiters;
     while (!list_empty(list)) {
         struct pipe_waiter *w = list_first_entry(list, struct pipe_waiter, entry);
-        wake_up_task(w->task, flags);
+        if (wake_up_task(w->task, flags))
+            p->woken[(flags & WAKE_SYNC) ? 1 : 0]++;
         list_del(&w->entry);
         w->queued = false;
     }
 }
+
+/* Most wake-ups find nobody asleep: test that inline (a call costs under TCG). */
+static inline __attribute__((always_inline)) void wake_all(struct pipe *p, int flags)
+{
+    if (!list_empty(&p->waiters))
+        wake_waiters(p, flags);
+}
+
+/* The wake-up at the end of a pipe_read or pipe_write that moved data. */
+static inline int final_wake_flags(void) { return wake_rule == PIPE_WAKE_SYNC ? WAKE_SYNC : 0; }
 
 /*
  * Pipe lock held: sleep on list until a waker takes us off it (or anything
  * else wakes us; callers re-check their condition).  Returns with the lock
  * held again and the waiter unlinked.
  */
-__switch_path static void pipe_sleep(struct pipe *p, struct list_head *list)
+__switch_path static void pipe_sleep(struct pipe *p)
 {
+    struct list_head *list = &p->waiters;
     struct task *self = current_task();
     struct pipe_waiter w;
     w.task = self;
@@ -208,11 +250,18 @@ static void ring_get(struct pipe *p, char *dst, uint32_t n)
         p->head = 0;            /* keep small messages contiguous: one copy each */
 }
 
+/*
+ * 2.6.0 pipe_write: wait for room for an atomic write (nothing moved yet,
+ * so nobody is woken first), copy as much as fits; with more to write and
+ * the ring full, wake everybody (sync: we are about to sleep) and sleep.
+ * At the end, one more wake-up of everybody: plain or sync by pipe_wake=.
+ */
 __switch_path int pipe_write(struct pipe *p, const void *buf, uint32_t n)
 {
     const char *src = buf;
     uint32_t done = 0;
     int result = (int)n;
+    bool do_wakeup = false;
     if (n == 0)
         return 0;
     if (!p->ring && !ensure_ring(p))
@@ -230,41 +279,70 @@ __switch_path int pipe_write(struct pipe *p, const void *buf, uint32_t n)
             uint32_t chunk = MIN(space, n - done);
             ring_put(p, src + done, chunk);
             done += chunk;
-            wake_all(&p->readers, WAKE_SYNC);
+            do_wakeup = true;
             if (done == n)
                 break;
+            need = 1;               /* the rest of a large write goes in pieces */
             continue;
         }
-        pipe_sleep(p, &p->writers);
+        if (do_wakeup) {
+            wake_all(p, WAKE_SYNC);
+            do_wakeup = false;
+        }
+        p->waiting_writers++;
+        p->writer_sleeps++;
+        pipe_sleep(p);
+        p->waiting_writers--;
     }
+    if (do_wakeup)
+        wake_all(p, final_wake_flags());
     spin_unlock(&p->lock);
     return result;
 }
 
+/*
+ * 2.6.0 pipe_read: take what is there, up to n; with less than n, keep
+ * waiting only while a writer sleeps in pipe_write ("syscall merging"),
+ * waking everybody (sync) before each sleep once data was taken.  At the
+ * end, wake everybody if data was taken: plain or sync by pipe_wake=.
+ */
 __switch_path int pipe_read(struct pipe *p, void *buf, uint32_t n)
 {
+    char *dst = buf;
+    uint32_t done = 0;
     int result;
+    bool do_wakeup = false;
     if (n == 0)
         return 0;
     spin_lock(&p->lock);
     for (;;) {
         if (p->shut) {
             result = PIPE_ESHUTDOWN;
+            do_wakeup = false;
             break;
         }
         if (p->count) {
-            uint32_t chunk = MIN(p->count, n);
-            ring_get(p, buf, chunk);
-            wake_all(&p->writers, WAKE_SYNC);
-            result = (int)chunk;
+            uint32_t chunk = MIN(p->count, n - done);
+            ring_get(p, dst + done, chunk);
+            done += chunk;
+            do_wakeup = true;
+            if (done == n) {
+                result = (int)done;
+                break;
+            }
+        }
+        /* The ring is empty and we want more. */
+        if (p->write_closed || (done && !p->waiting_writers)) {
+            result = (int)done;     /* 0: end of file */
             break;
         }
-        if (p->write_closed) {
-            result = 0;
-            break;
-        }
-        pipe_sleep(p, &p->readers);
+        if (do_wakeup)
+            wake_all(p, WAKE_SYNC);     /* 2.6.0 does not clear do_wakeup here */
+        p->reader_sleeps++;
+        pipe_sleep(p);
     }
+    if (do_wakeup)
+        wake_all(p, final_wake_flags());
     spin_unlock(&p->lock);
     return result;
 }
@@ -284,11 +362,12 @@ __switch_path int pipe_read_full(struct pipe *p, void *buf, uint32_t n)
     return (int)done;
 }
 
+/* 2.4 pipe_release: a plain wake_up_interruptible of everybody. */
 void pipe_close_write(struct pipe *p)
 {
     spin_lock(&p->lock);
     p->write_closed = 1;
-    wake_all(&p->readers, 0);
+    wake_all(p, 0);
     spin_unlock(&p->lock);
 }
 
@@ -296,7 +375,7 @@ void pipe_close_read(struct pipe *p)
 {
     spin_lock(&p->lock);
     p->read_closed = 1;
-    wake_all(&p->writers, 0);
+    wake_all(p, 0);
     spin_unlock(&p->lock);
 }
 
@@ -306,32 +385,6 @@ void pipe_shutdown(struct pipe *p)
     p->shut = 1;
     p->write_closed = 1;
     p->read_closed = 1;
-    wake_all(&p->readers, 0);
-    wake_all(&p->writers, 0);
+    wake_all(p, 0);
     spin_unlock(&p->lock);
-}
-
-int socketpair_create(struct socketpair *sp, uint32_t size)
-{
-    sp->rx[0] = pipe_create(size);
-    sp->rx[1] = sp->rx[0] ? pipe_create(size) : NULL;
-    if (!sp->rx[1]) {
-        pipe_destroy(sp->rx[0]);
-        sp->rx[0] = NULL;
-        return PIPE_ENOMEM;
-    }
-    return 0;
-}
-
-void socketpair_destroy(struct socketpair *sp)
-{
-    pipe_destroy(sp->rx[0]);
-    pipe_destroy(sp->rx[1]);
-    sp->rx[0] = sp->rx[1] = NULL;
-}
-
-void socket_close(struct socketpair *sp, int end)
-{
-    pipe_close_read(sp->rx[end]);
-    pipe_close_write(sp->rx[end ^ 1]);
 }

@@ -1,20 +1,37 @@
 /*
- * In-kernel pipes and socket pairs: the only channels the message-passing
- * workloads use, so that they run unchanged on every scheduler.
+ * In-kernel pipes: the channel of the pipe workloads (pipe-test, lat_ctx,
+ * hackbench ipc=pipe), modelled on Linux 2.4.18 / 2.6.0 fs/pipe.c
+ * (pipe_read, pipe_write, pipe_wait) and, for the wake-up rule only, on
+ * 2.6.23/24's.  AF_UNIX socket pairs are kernel/unix_sock.h.
  *
- * A pipe is a bounded byte ring (PIPE_DEFAULT_SIZE = 4096 bytes, one page,
- * as in Linux 2.4's fs/pipe.c) with blocking read and write:
+ * A pipe is a bounded byte ring (PIPE_DEFAULT_SIZE = 4096 bytes, one page:
+ * 2.4's PIPE_SIZE = PAGE_SIZE) with blocking read and write:
  *   - pipe_write() blocks until it has written everything.  A write of at
- *     most the ring size is atomic, as POSIX requires up to PIPE_BUF: its
- *     bytes are never interleaved with another writer's, so many senders
- *     can share one pipe (hackbench).  Larger writes go in pieces.
+ *     most the ring size is atomic, as POSIX requires up to PIPE_BUF (2.4:
+ *     "free = (count <= PIPE_BUF ? count : 1)"): its bytes are never
+ *     interleaved with another writer's, so many senders can share one
+ *     pipe (hackbench).  Larger writes go in pieces.
  *   - pipe_read() blocks until at least one byte is there (or every writer
- *     has closed) and returns what it could read, at most n bytes.
- *   - Every wake-up is a sync wake-up (WAKE_SYNC): the waker is about to
- *     block or to read/write again and sleep soon, as Linux 2.6's pipes
- *     assume (wake_up_interruptible_sync in pipe_read/pipe_write).  Woken
- *     waiters leave the queue at once (Linux's autoremove_wake_function), so
- *     a reader that frees space 40 times does not re-wake the same writers.
+ *     has closed) and returns what it could read, at most n bytes.  As in
+ *     2.4 and 2.6 ("syscall merging"), a read that got less than n keeps
+ *     waiting for more while a writer sleeps in pipe_write.
+ *   - One wait list per pipe for readers and writers (2.4's PIPE_WAIT,
+ *     2.6's pipe->wait), and every wake-up wakes every sleeper on it, as
+ *     wake_up_interruptible does with non-exclusive waiters: a reader that
+ *     frees room wakes all the blocked writers, and a writer's wake-up
+ *     after its copy wakes the other blocked writers too, who find no room
+ *     and sleep again.  That herd is Linux's, kept on purpose.  Woken
+ *     waiters leave the list at once (2.6's autoremove_wake_function; 2.4
+ *     left them until they ran, which wakes nobody twice either).
+ *   - Which wake-ups are sync (WAKE_SYNC: "the waker is about to sleep")
+ *     is the pipe_wake= kernel parameter (pipe_set_wake_rule):
+ *       async  2.4.18 and 2.6.0: the wake-up at the end of pipe_write and
+ *              pipe_read is a plain wake_up_interruptible ("Signal readers
+ *              asynchronously that there is more data"); only the wake-up
+ *              right before the caller sleeps is wake_up_interruptible_sync.
+ *       sync   2.6.23/2.6.24: wake_up_interruptible_sync at the end too.
+ *     In both, a caller that sleeps before it has moved any data wakes
+ *     nobody first (2.6.0's do_wakeup).
  *   - The ring is allocated on the first write, not at creation, so 20,000
  *     idle tasks with a pipe each do not cost 4 KiB each.  It is freed by
  *     pipe_destroy().
@@ -22,11 +39,22 @@
  *     drained; pipe_close_read() makes writers fail with PIPE_EPIPE.
  *     pipe_shutdown() does both and wakes everybody (used to abort a run).
  *
+ * Each pipe counts the tasks its wake-ups woke, sync and plain, and the
+ * times a reader or writer slept; pipe_destroy() adds them to totals since
+ * boot (pipe_get_stats), from which a run reports its own.
+ *
  * Nothing here panics on lack of memory: creation returns NULL and a write
  * that cannot allocate the ring returns PIPE_ENOMEM.
  *
- * A socket pair is two pipes, one per direction, like AF_UNIX socketpair():
- * end e reads what end e^1 writes.
+ * Deviations from 2.4/2.6.0 fs/pipe.c: the pipe is guarded by a spinlock,
+ * not the inode semaphore PIPE_SEM (a writer that finds the pipe busy
+ * spins instead of sleeping in down(); on one CPU without kernel
+ * preemption the semaphore was never contended); before sleeping again
+ * after a spurious wake-up 2.4's pipe_write repeated its sync wake-up,
+ * here (as in 2.6.0) only data moved since the last wake-up is announced;
+ * with pipe_wake=sync the pipe stays one page, whereas 2.6.11+ pipes hold
+ * 16 pages (PIPE_BUFFERS) and 2.6.24's pipe_read wakes writers only when it
+ * has emptied a whole page.
  */
 #ifndef KERNEL_PIPE_H
 #define KERNEL_PIPE_H
@@ -61,33 +89,23 @@ void pipe_shutdown(struct pipe *p);
 uint32_t pipe_size(const struct pipe *p);
 bool pipe_has_ring(const struct pipe *p);   /* the lazy ring has been allocated */
 
-/* Statistics over all pipes since boot (racy sums, for reports). */
+/* Statistics over all pipes since boot (racy sums, for reports).  The
+ * wake-up and sleep counts are added when a pipe is destroyed. */
 struct pipe_stats {
     uint32_t pipes_live;        /* created and not destroyed */
     uint32_t rings_live;        /* rings currently allocated */
     uint32_t ring_alloc_failures;
+    uint64_t woken_sync;        /* tasks woken by a sync wake-up (WAKE_SYNC) */
+    uint64_t woken_plain;       /* tasks woken by a plain wake-up */
+    uint64_t reader_sleeps;     /* a pipe_read slept */
+    uint64_t writer_sleeps;     /* a pipe_write slept */
 };
 void pipe_get_stats(struct pipe_stats *out);
 
-struct socketpair {
-    struct pipe *rx[2];         /* rx[e]: what end e reads */
-};
-/* 0, or PIPE_ENOMEM (then nothing is left allocated). */
-int socketpair_create(struct socketpair *sp, uint32_t size);
-void socketpair_destroy(struct socketpair *sp);
-static inline int socket_write(struct socketpair *sp, int end, const void *buf, uint32_t n)
-{
-    return pipe_write(sp->rx[end ^ 1], buf, n);
-}
-static inline int socket_read(struct socketpair *sp, int end, void *buf, uint32_t n)
-{
-    return pipe_read(sp->rx[end], buf, n);
-}
-static inline int socket_read_full(struct socketpair *sp, int end, void *buf, uint32_t n)
-{
-    return pipe_read_full(sp->rx[end], buf, n);
-}
-/* Close one end: its peer reads EOF and its peer's writes fail. */
-void socket_close(struct socketpair *sp, int end);
+/* The pipe_wake= rule, for every pipe (set once, before any run). */
+enum pipe_wake_rule { PIPE_WAKE_ASYNC = 0, PIPE_WAKE_SYNC = 1 };
+extern const char *const pipe_wake_names[];   /* "async", "sync" */
+void pipe_set_wake_rule(int rule);
+int pipe_wake_rule(void);
 
 #endif

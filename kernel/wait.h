@@ -7,7 +7,10 @@
  * The sleeper marks itself TASK_SLEEPING under the queue's lock before it
  * tests cond, and the waker wakes under the same lock after setting cond, so
  * no wake-up is lost.  wake_up_sync() tells the scheduler that the waker is
- * about to sleep (Linux's sync wake-up, used by pipes).
+ * about to sleep (Linux's sync wake-up).  The channels decide when to give
+ * that hint as the Linux they model did (kernel/pipe.h: 2.4.18/2.6.0 pipes
+ * right before sleeping, 2.6.23/24 pipes always; kernel/unix_sock.h:
+ * AF_UNIX stream sockets never, but for 2.6.24's writer wake-up).
  *
  * The WAKE_* flags say how a task is woken; the scheduler hears them in
  * select_cpu() (kernel/sched_class.h).

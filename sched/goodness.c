@@ -106,25 +106,14 @@
  *                             is given back to its parent
  *   NICE_TO_TICKS(nice)  TICK_SCALE(20 - nice) + 1, TICK_SCALE(x) = x >> 2
  *                        at HZ = 100 (the 2.4 table for other HZ is kept)
- *   GOODNESS_SYNC_WAKEUPS  1  honour sync wake-ups as 2.4 did (no
- *                        reschedule_idle); 0 treats every wake-up as a plain
- *                        wake_up_process().  This kernel's pipes mark every
- *                        wake-up sync, as 2.6's pipes do, whereas 2.4's pipes
- *                        and sockets used a sync wake-up only right before
- *                        sleeping; build with CFLAGS_EXTRA=
- *                        -DGOODNESS_SYNC_WAKEUPS=0 to get 2.4's plain
- *                        wake-ups back for pipe workloads.
+ *
+ * Sync wake-ups are honoured as 2.4's try_to_wake_up(p, 1) did, whenever
+ * the waker gives the hint: the channel decides when (kernel/pipe.h: 2.4's
+ * pipes use a sync wake-up only right before the waker sleeps; its AF_UNIX
+ * sockets never, kernel/unix_sock.h).
  */
 #include "sched.h"
 #include "linux24.h"
-
-/* 1: a sync wake-up (the waker is about to sleep) whose task may run on the
- * waker's CPU skips reschedule_idle(), as 2.4 try_to_wake_up(p, 1) does.
- * 0: every wake-up is treated as 2.4's plain wake_up_process().  See the
- * header comment: this kernel's pipes mark every wake-up sync. */
-#ifndef GOODNESS_SYNC_WAKEUPS
-#define GOODNESS_SYNC_WAKEUPS 1
-#endif
 
 #define GOODNESS_IDLE (-1000)   /* what the idle task scores: never chosen over a runnable task */
 #define GOODNESS_YIELD (-1)
@@ -275,7 +264,7 @@ static int goodness_select_cpu(struct task *p, int waker_cpu, int flags)
     int last = p->cpu;
     bool last_ok = task_allowed_on(p, last);
     /* A sync wake-up that 2.4 would not announce: keep the core from kicking an idle last CPU. */
-    if (GOODNESS_SYNC_WAKEUPS && (flags & WAKE_SYNC) && task_allowed_on(p, waker_cpu) && last != waker_cpu &&
+    if ((flags & WAKE_SYNC) && task_allowed_on(p, waker_cpu) && last != waker_cpu &&
         (!last_ok || sched_cpu_is_idle(last)))
         return waker_cpu;
     if (last_ok)
@@ -303,7 +292,7 @@ static void goodness_enqueue(int cpu, struct task *p, int flags)
     g->queued = true;
     int waker = g->waker_cpu >= 0 ? g->waker_cpu : sched_this_cpu();
     g->waker_cpu = -1;
-    if (!GOODNESS_SYNC_WAKEUPS || !(flags & ENQUEUE_SYNC) || !task_allowed_on(p, waker))
+    if (!(flags & ENQUEUE_SYNC) || !task_allowed_on(p, waker))
         reschedule_idle(p, -1, NULL);
 }
 

@@ -13,6 +13,8 @@
  * A result line starts with bench_result_begin() and is printed in one
  * kprintf call:
  *   result bench=<name> sched=<name> cpus=<online> run=<i> <param>=<v>... <metric>=<v> status=ok
+ * The channel workloads add bench_channel_params() among their parameters
+ * and print their channel counters on a chanstat line (msg.h).
  */
 #ifndef WORKLOADS_BENCH_H
 #define WORKLOADS_BENCH_H
@@ -44,5 +46,9 @@ struct bench {
 cpumask_t bench_cpus(void);
 /* Writes "result bench=<b> sched=<s> cpus=<n> run=<i>" into buf; returns its length. */
 int bench_result_begin(char *buf, size_t size, const char *bench, int run_index);
+/* Writes " pipe_wake=<rule> sock_model=<version>": the kernel parameters that
+ * change every channel workload's numbers (result lines carry them so that
+ * tables refuse to mix them).  Returns its length. */
+int bench_channel_params(char *buf, size_t size);
 
 #endif

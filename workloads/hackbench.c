@@ -1,25 +1,33 @@
 /*
  * bench=hackbench and bench=maxgroups: Rusty Russell's hackbench (lkml, 11
- * Dec 2001) and its rt-tests descendant, on the kernel's pipes.
+ * Dec 2001) and its rt-tests descendant.
  *
- * One group = fds receivers, each reading its own channel (a socket pair,
- * or a pipe with ipc=pipe), and fds senders; every sender writes loops
- * messages of datasize bytes to every receiver of its group.  As in the
- * original, all tasks are created first and wait at a start barrier; the
- * clock starts when the last one is ready and stops when the last receiver
- * has read everything (the tasks are then reaped).  In process mode every
- * task has its own address-space id, in thread mode a group shares one.
+ * One group = fds receivers, each reading its own channel (an AF_UNIX
+ * socket pair, kernel/unix_sock.h, or a pipe with ipc=pipe), and fds
+ * senders; every sender writes loops messages of datasize bytes to every
+ * receiver of its group, one write() per message.  A receiver reads one
+ * message per read call, as hackbench's receiver does
+ * (read(in_fd, data + done, DATASIZE - done) until done == DATASIZE).  As in
+ * the original, all tasks are created first and wait at a start barrier;
+ * the clock starts when the last one is ready and, as in hackbench's main
+ * ("Reap them all": wait() for every child, then gettimeofday), stops when
+ * the main task has reaped every task: the exit and reaping of the 2 x fds
+ * x groups tasks is part of the time.  (The moment the last receiver read
+ * its last message is on the chanstat line, last_read_s.)  In process mode
+ * every task has its own address-space id, in thread mode a group shares
+ * one.
  *
  * Every message carries its sender and a per-receiver sequence number and a
  * payload derived from both (msg.h): a receiver checks every byte and the
  * order of each sender's messages, so a lost, duplicated, reordered or
  * corrupt message gives status=error.  The last sender of a group closes
- * its receivers' channels, so a missing message shows up as an early EOF
- * rather than a hang.
+ * its receivers' channels (the last close of a socket or pipe end), so a
+ * missing message shows up as an early EOF rather than a hang; a receiver
+ * closes its own socket when it is done, as its exit would.
  *
  * Out of memory while creating tasks, stacks or channels (or while a pipe
- * allocates its ring on the first write) stops the run cleanly: the barrier
- * is released with an abort flag, every pipe is shut down, every task that
+ * allocates its ring, or a socket an skb) stops the run cleanly: the barrier
+ * is released with an abort flag, every channel is shut down, every task that
  * was started is reaped and everything is freed; the result line says
  * status=oom and tasks_started=<n>, and the exit code is EXIT_OOM.
  *
@@ -38,9 +46,6 @@
 #define HB_MAX_GROUPS 100000u
 #define HB_MAX_FDS 1000u
 #define HB_MAX_LOOPS 1000000u
-/* Heap object for a receiver's state (heap classes are powers of two with an 8-byte
- * header, and run_zalloc adds 8 more). */
-#define RECEIVER_STATE_BYTES (1024u - 16u)
 
 enum { IPC_PIPE = 0, IPC_SOCKET = 1 };
 static const char *const ipc_names[] = { "pipe", "socket", NULL };
@@ -51,17 +56,22 @@ struct hb_config {
     uint32_t corrupt, drop;       /* test aids: message number of sender 0 -> receiver 0 of group 0 */
 };
 
+/* A receiver's channel: a pipe, or the two ends of a socket pair. */
+struct hb_chan {
+    struct pipe *pipe;            /* ipc=pipe */
+    struct unix_sock *rx, *tx;    /* ipc=socket: the receiver reads rx, the senders write tx */
+};
+
 struct hb_group {
     volatile int senders_left;    /* the last sender to finish closes the channels */
-    struct pipe *in[];            /* fds receive channels */
+    struct hb_chan in[];          /* fds receive channels */
 };
 
 struct hb_task {
     struct hb_group *group;
     uint32_t group_index, index;
     uint32_t *next_seq;           /* receivers: next sequence number expected from each sender */
-    uint32_t batch_bytes;         /* receivers: size of buf, a multiple of datasize */
-    char *buf;                    /* senders: one message; receivers: a few */
+    char *buf;                    /* one message */
 };
 
 /* One run at a time: the workloads run one after another. */
@@ -74,50 +84,58 @@ static struct {
 struct hb_outcome {
     int status;
     uint32_t groups, tasks_started, cpus_used;
-    uint64_t elapsed_ns, messages;
+    uint64_t elapsed_ns;          /* start barrier to the last task reaped (hackbench's Time:) */
+    uint64_t last_read_ns;        /* start barrier to the last receiver's last read */
+    uint64_t messages;
     char why[96];
 };
 
-/* Check the messages in buf[0..len) (len is a multiple of datasize); false after run_abort. */
-static bool hb_check_batch(struct hb_task *t, const char *buf, uint32_t len, uint32_t got)
+/* Check one message; false after run_abort. */
+static bool hb_check(struct hb_task *t, const char *buf, uint32_t got)
 {
     const struct hb_config *c = &hb.cfg;
-    for (uint32_t off = 0; off < len; off += c->datasize, got++) {
-        uint32_t sender, seq;
-        if (!msg_check(buf + off, c->datasize, &sender, &seq)) {
-            kprintf("hackbench: group %u receiver %u: corrupt message after %u good ones\n", t->group_index,
-                    t->index, got);
-            run_abort(&hb.run, RUN_ERROR, "corrupt_message");
-            return false;
-        }
-        if (sender >= c->fds || seq != t->next_seq[sender]) {
-            kprintf("hackbench: group %u receiver %u: sender %u sent message %u, expected %u\n", t->group_index,
-                    t->index, sender, seq, sender < c->fds ? t->next_seq[sender] : 0);
-            run_abort(&hb.run, RUN_ERROR, "message_out_of_sequence");
-            return false;
-        }
-        t->next_seq[sender]++;
+    uint32_t sender, seq;
+    if (!msg_check(buf, c->datasize, &sender, &seq)) {
+        kprintf("hackbench: group %u receiver %u: corrupt message after %u good ones\n", t->group_index, t->index,
+                got);
+        run_abort(&hb.run, RUN_ERROR, "corrupt_message");
+        return false;
     }
+    if (sender >= c->fds || seq != t->next_seq[sender]) {
+        kprintf("hackbench: group %u receiver %u: sender %u sent message %u, expected %u\n", t->group_index,
+                t->index, sender, seq, sender < c->fds ? t->next_seq[sender] : 0);
+        run_abort(&hb.run, RUN_ERROR, "message_out_of_sequence");
+        return false;
+    }
+    t->next_seq[sender]++;
     return true;
 }
 
-/*
- * A receiver reads whatever its channel holds, up to batch_bytes (a few
- * messages), and checks each whole message; a message cut by the end of
- * the buffer stays for the next read.  The original read() one message at
- * a time; batching saves pipe calls but blocks and wakes at the same
- * moments (an empty or a full ring).
- */
+static inline int hb_read(const struct hb_chan *ch, void *buf, uint32_t n)
+{
+    return ch->pipe ? pipe_read(ch->pipe, buf, n) : unix_recv(ch->rx, buf, n, 0);
+}
+
+static inline int hb_write(const struct hb_chan *ch, const void *buf, uint32_t n)
+{
+    return ch->pipe ? pipe_write(ch->pipe, buf, n) : unix_send(ch->tx, buf, n);
+}
+
+/* hackbench's receiver: num_packets reads of one message, each read asking
+ * for the rest of the message (DATASIZE - done). */
 static void hb_receiver(void *arg)
 {
     struct hb_task *t = arg;
     struct run *r = &hb.run;
     const struct hb_config *c = &hb.cfg;
+    const struct hb_chan *ch = &t->group->in[t->index];
     if (run_wait_start(r)) {
-        struct pipe *in = t->group->in[t->index];
-        uint32_t total = c->fds * c->loops, got = 0, have = 0;
+        uint32_t total = c->fds * c->loops, got = 0;
         while (got < total) {
-            int n = pipe_read(in, t->buf + have, t->batch_bytes - have);
+            uint32_t done = 0;
+            int n = 0;
+            while (done < c->datasize && (n = hb_read(ch, t->buf + done, c->datasize - done)) > 0)
+                done += (uint32_t)n;
             if (n <= 0) {
                 if (n < 0) {
                     run_pipe_failure(r, n, "read_failed");
@@ -128,20 +146,17 @@ static void hb_receiver(void *arg)
                 }
                 break;
             }
-            have += (uint32_t)n;
-            uint32_t whole = have - have % c->datasize;
-            if (!hb_check_batch(t, t->buf, whole, got))
+            if (!hb_check(t, t->buf, got))
                 break;
-            got += whole / c->datasize;
-            if (whole && whole < have)
-                memmove(t->buf, t->buf + whole, have - whole);
-            have -= whole;
+            got++;
         }
         if (got == total) {
             atomic_add_return(&hb.receivers_done, 1);
             run_done(r);
         }
     }
+    if (ch->rx)
+        unix_close(ch->rx);             /* the receiver's exit closes its socket */
     run_task_end(r);
 }
 
@@ -161,11 +176,14 @@ static void hb_sender(void *arg)
                     continue;
                 if (corrupt)
                     t->buf[c->datasize - 1] ^= 0x40;
-                int n = pipe_write(g->in[k], t->buf, c->datasize);
+                int n = hb_write(&g->in[k], t->buf, c->datasize);
                 if (corrupt)
                     t->buf[c->datasize - 1] ^= 0x40;
                 if (n != (int)c->datasize) {
-                    run_pipe_failure(r, n, "write_failed");
+                    if (n == PIPE_ENOMEM && g->in[k].tx)
+                        run_abort(r, RUN_OOM, "skb");   /* a socket's skb, not a pipe's ring */
+                    else
+                        run_pipe_failure(r, n, "write_failed");
                     goto out;
                 }
             }
@@ -173,39 +191,40 @@ static void hb_sender(void *arg)
     }
 out:
     if (atomic_add_return(&g->senders_left, -1) == 0)
-        for (uint32_t k = 0; k < c->fds; k++)
-            pipe_close_write(g->in[k]);
+        for (uint32_t k = 0; k < c->fds; k++) {
+            if (g->in[k].pipe)
+                pipe_close_write(g->in[k].pipe);
+            else
+                unix_close(g->in[k].tx);
+        }
     run_task_end(r);
 }
 
 /* Create one group; false (after run_abort) when memory ran out. */
 static bool hb_create_group(struct run *r, const struct hb_config *c, uint32_t gi)
 {
-    struct hb_group *g = run_zalloc(r, sizeof(*g) + c->fds * sizeof(struct pipe *));
+    struct hb_group *g = run_zalloc(r, sizeof(*g) + c->fds * sizeof(struct hb_chan));
     if (!g) {
         run_abort(r, RUN_OOM, "group");
         return false;
     }
     g->senders_left = (int)c->fds;
     int mm = c->mode == MODE_THREAD ? new_mm_id() : -1;
-    /* A receiver's state stays within a 1 KiB heap object (memory per task matters to maxgroups). */
-    uint32_t room = RECEIVER_STATE_BYTES - sizeof(struct hb_task) - c->fds * sizeof(uint32_t);
-    uint32_t batch = c->fds * sizeof(uint32_t) + 2 * c->datasize < RECEIVER_STATE_BYTES
-                         ? room / c->datasize * c->datasize : c->datasize;
     for (uint32_t k = 0; k < c->fds; k++) {
         /* The receiver's channel first, as hackbench creates it before forking the receiver. */
         if (c->ipc == IPC_SOCKET) {
-            struct socketpair sp;
-            if (run_socketpair(r, &sp, c->pipe_size) != 0) {
+            struct unix_pair *pair = run_socketpair(r);
+            if (!pair) {
                 run_abort(r, RUN_OOM, "socketpair");
                 return false;
             }
-            g->in[k] = sp.rx[0];          /* the receiver reads end 0; senders write end 1 */
-        } else if (!(g->in[k] = run_pipe(r, c->pipe_size))) {
+            g->in[k].rx = pair->sk[0];    /* the receiver reads fds[0]; senders write fds[1] */
+            g->in[k].tx = pair->sk[1];
+        } else if (!(g->in[k].pipe = run_pipe(r, c->pipe_size))) {
             run_abort(r, RUN_OOM, "pipe");
             return false;
         }
-        struct hb_task *t = run_zalloc(r, sizeof(*t) + c->fds * sizeof(uint32_t) + batch);
+        struct hb_task *t = run_zalloc(r, sizeof(*t) + c->fds * sizeof(uint32_t) + c->datasize);
         if (!t) {
             run_abort(r, RUN_OOM, "task_state");
             return false;
@@ -215,7 +234,6 @@ static bool hb_create_group(struct run *r, const struct hb_config *c, uint32_t g
         t->index = k;
         t->next_seq = (uint32_t *)(t + 1);
         t->buf = (char *)(t->next_seq + c->fds);
-        t->batch_bytes = batch;
         if (!run_spawn(r, hb_receiver, t, "hb-receiver", mm)) {
             run_abort(r, RUN_OOM, "task_create");
             return false;
@@ -245,8 +263,9 @@ static void hackbench_once(const struct hb_config *c, uint32_t groups, struct hb
     hb.cfg = *c;
     hb.receivers_done = 0;
     uint32_t ntasks = groups * 2 * c->fds;
-    uint32_t npipes = groups * c->fds * (c->ipc == IPC_SOCKET ? 2 : 1);
-    if (run_init(r, "hackbench", (int)ntasks, (int)npipes) == 0) {
+    uint32_t npipes = c->ipc == IPC_PIPE ? groups * c->fds : 0;
+    uint32_t npairs = c->ipc == IPC_SOCKET ? groups * c->fds : 0;
+    if (run_init(r, "hackbench", (int)ntasks, (int)npipes) == 0 && run_init_pairs(r, (int)npairs) == 0) {
         r->pending = (int)(groups * c->fds);
         for (uint32_t g = 0; g < groups; g++)
             if (!hb_create_group(r, c, g))
@@ -258,7 +277,8 @@ static void hackbench_once(const struct hb_config *c, uint32_t groups, struct hb
     out->groups = groups;
     out->tasks_started = (uint32_t)r->ntasks;
     out->cpus_used = r->cpus_used;
-    out->elapsed_ns = run_elapsed_ns(r);
+    out->elapsed_ns = run_reaped_ns(r);
+    out->last_read_ns = run_elapsed_ns(r);
     out->messages = (uint64_t)hb.receivers_done * c->fds * c->loops;
     out->status = run_free(r);
     strlcpy(out->why, r->why, sizeof(out->why));
@@ -270,7 +290,8 @@ static void hackbench_once(const struct hb_config *c, uint32_t groups, struct hb
 enum { K_LOOPS, K_DATASIZE, K_FDS, K_MODE, K_IPC, K_PIPE_SIZE, K_SHARED };
 #define HB_SHARED_KEYS(base)                                                                                \
     [base + K_DATASIZE] = CMDLINE_KEY_UINT("datasize", 100, MSG_MIN_SIZE, PIPE_MAX_SIZE,                    \
-                                           "bytes per message (at most pipe_size)"),                       \
+                                           "bytes per message (ipc=pipe: at most pipe_size; ipc=socket: at "   \
+                                           "most one skb, SKB_MAX_ALLOC of sock_model)"),                  \
     [base + K_FDS] = CMDLINE_KEY_UINT("fds", 20, 1, HB_MAX_FDS, "receivers and senders per group"),       \
     [base + K_MODE] = MSG_KEY_MODE,                                                                         \
     [base + K_IPC] = CMDLINE_KEY_CHOICE("ipc", "socket", ipc_names, "each receiver's channel"),            \
@@ -306,10 +327,19 @@ static void read_config(struct hb_config *c, const struct cmdline_key *k)
     c->loops = cmdline_key_uint(&k[K_LOOPS]);
     c->fds = cmdline_key_uint(&k[K_FDS]);
     c->datasize = cmdline_key_uint(&k[K_DATASIZE]);
-    if (c->datasize > c->pipe_size)
-        cmdline_error("datasize", "larger than pipe_size: a message must fit the pipe to be written atomically");
     c->mode = cmdline_key_choice(&k[K_MODE]);
     c->ipc = cmdline_key_choice(&k[K_IPC]);
+    /* A message must arrive whole: a pipe write up to its size is atomic, a
+     * stream socket send is one skb only up to SKB_MAX_ALLOC (larger ones go
+     * in pieces that other senders' skbs may come between). */
+    if (c->ipc == IPC_PIPE && c->datasize > c->pipe_size)
+        cmdline_error("datasize", "larger than pipe_size: a message must fit the pipe to be written atomically");
+    if (c->ipc == IPC_SOCKET && c->datasize > unix_model_params()->skb_max_alloc) {
+        char why[120];
+        snprintf(why, sizeof(why), "larger than one skb (SKB_MAX_ALLOC %u under sock_model=%s): messages would interleave",
+                 unix_model_params()->skb_max_alloc, unix_model_params()->name);
+        cmdline_error("datasize", why);
+    }
     c->corrupt = c->drop = 0;
 }
 
@@ -339,8 +369,9 @@ static void hackbench_setup(void)
 
 static int format_config(char *buf, size_t size, const struct hb_config *c)
 {
-    return snprintf(buf, size, " loops=%u datasize=%u fds=%u mode=%s ipc=%s pipe_size=%u", c->loops, c->datasize,
-                    c->fds, mode_names[c->mode], ipc_names[c->ipc], c->pipe_size);
+    int n = snprintf(buf, size, " loops=%u datasize=%u fds=%u mode=%s ipc=%s pipe_size=%u", c->loops, c->datasize,
+                     c->fds, mode_names[c->mode], ipc_names[c->ipc], c->pipe_size);
+    return n + bench_channel_params(buf + n, size - (size_t)n);
 }
 
 static int hackbench_run(int run_index)
@@ -372,6 +403,10 @@ static int hackbench_run(int run_index)
             snprintf(line + n, sizeof(line) - n, " status=%s reason=%s", run_status_name(o.status), o.why);
         }
         kprintf("%s\n", line);
+        char extra[64];
+        fmt_fixed(num, o.last_read_ns, NSEC_PER_SEC, 6);
+        snprintf(extra, sizeof(extra), " groups=%u last_read_s=%s", groups, num);
+        run_print_chanstat(&hb.run, run_index, extra);
         if (o.status != RUN_OK)
             return run_exit_code(o.status);
     }

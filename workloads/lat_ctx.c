@@ -4,17 +4,24 @@
  *
  * A ring of procs tasks and procs pipes: task i reads the token from pipe i,
  * runs sumit() over its own size-KiB working set (zeroed, every int read)
- * and writes the token to pipe i+1; task 0 starts each trip and times
- * loops trips after one warm-up trip.  The token is the trip number and
- * every task checks that it sees 0, 1, 2, ... in order.
+ * and writes the token to pipe i+1; task 0 starts each trip and, after one
+ * warm-up trip (create_daemons' "once around the loop"), times reps
+ * repetitions of loops trips each.  The token is the trip number and every
+ * task checks that it sees 0, 1, 2, ... in order.
  *
  * As lmbench does, the cost of the pipe operations and of sumit() without
  * any context switch is measured first, in one task (here the workload's
- * main task): it writes and reads back each of the procs pipes in turn and
- * runs sumit once per pipe.  Result = (time per trip) / procs - overhead,
- * in microseconds (usec_per_switch; it may come out slightly negative when
- * the overhead dominates, as in lmbench).  lmbench repeats and keeps the
- * median; here each run=<i> is one measurement (runs=R repeats).
+ * main task): lmbench's benchmark_overhead, one iteration = a write and a
+ * read back on pipe i (i going round the procs pipes) and one sumit.  Each
+ * of the two is measured reps times (lmbench: benchmp with TRIES = 11
+ * repetitions) and lmbench keeps the median of the repetitions
+ * (lib_timing.c save_median: the middle one, or the mean of the middle two).
+ * The result is
+ *     usec_per_switch = median(time per trip) / procs - median(overhead)
+ * and, as in lmbench's main ("if (time > 0.0) fprintf(...)"), a result that
+ * is not positive is not printed: the result line then carries no
+ * usec_per_switch (the tools count it as a run without a metric, never as
+ * a number) and lmbench's "procs time" line is left out.
  */
 #include "bench.h"
 #include "msg.h"
@@ -27,18 +34,25 @@
 #define LC_MAX_PROCS 10000u
 #define LC_MAX_SIZE_KIB 65536u
 
-enum { KEY_PROCS, KEY_SIZE, KEY_LOOPS, KEY_PIPE_SIZE };
+#define LC_MAX_REPS 101u
+#define LC_TRIES 11u              /* lmbench's TRIES (bench.h): benchmp's default repetitions */
+
+enum { KEY_PROCS, KEY_SIZE, KEY_LOOPS, KEY_REPS, KEY_PIPE_SIZE };
 static const struct cmdline_key lat_ctx_keys[] = {
     [KEY_PROCS] = CMDLINE_KEY_UINT_LIST("procs", "2", NULL, 2, LC_MAX_PROCS, CMDLINE_MAX_LIST,
                                         "tasks in the ring, or a list of ring sizes run one after another"),
     [KEY_SIZE] = CMDLINE_KEY_UINT("size", 0, 0, LC_MAX_SIZE_KIB, "KiB of working set each task sums per pass"),
-    [KEY_LOOPS] = CMDLINE_KEY_UINT_SUITE("loops", 10000, 1000, 1, 100000000, "timed trips of the token round the ring"),
+    [KEY_LOOPS] = CMDLINE_KEY_UINT_SUITE("loops", 10000, 1000, 1, 100000000,
+                                         "timed trips of the token round the ring in each repetition"),
+    [KEY_REPS] = CMDLINE_KEY_UINT_SUITE("reps", LC_TRIES, 3, 1, LC_MAX_REPS,
+                                        "repetitions of the overhead and of the ring (lmbench -N, TRIES = 11); "
+                                        "the medians are used"),
     [KEY_PIPE_SIZE] = MSG_KEY_PIPE_SIZE,
 };
 
 static uint32_t lc_procs[CMDLINE_MAX_LIST];
 static int lc_nprocs;
-static uint32_t lc_size_kib, lc_loops, lc_pipe_size;
+static uint32_t lc_size_kib, lc_loops, lc_reps, lc_pipe_size;
 
 struct lc_member {
     uint32_t index;
@@ -49,7 +63,8 @@ static struct {
     struct run run;
     struct pipe **pipes;          /* pipes[i]: what member i reads */
     uint32_t procs;
-    uint64_t t0, t1;              /* written by member 0 */
+    uint64_t trip_ns[LC_MAX_REPS];  /* member 0: time per trip in each repetition */
+    uint32_t trip_reps;             /* repetitions member 0 completed */
     volatile uint32_t sink;       /* keeps sumit() from being optimised away */
 } lc;
 
@@ -90,15 +105,19 @@ static void lc_member(void *arg)
     struct pipe *in = lc.pipes[m->index], *out = lc.pipes[(m->index + 1) % lc.procs];
     if (run_wait_start(r)) {
         if (m->index == 0) {
-            /* One warm-up trip, then the timed ones. */
+            /* One warm-up trip, then reps timed repetitions of loops trips. */
             bool ok = token_io(out, in, 0);
-            lc.t0 = clock_ns();
-            for (uint32_t trip = 1; ok && trip <= lc_loops; trip++) {
-                if (m->work)
-                    sumit(m->work);
-                ok = token_io(out, in, trip);
+            uint32_t trip = 1;
+            for (uint32_t rep = 0; ok && rep < lc_reps; rep++) {
+                uint64_t t0 = clock_ns();
+                for (uint32_t i = 0; ok && i < lc_loops; i++, trip++) {
+                    if (m->work)
+                        sumit(m->work);
+                    ok = token_io(out, in, trip);
+                }
+                if (ok)
+                    lc.trip_ns[lc.trip_reps++] = (clock_ns() - t0) / lc_loops;
             }
-            lc.t1 = clock_ns();
             run_done(r);
         } else {
             uint32_t expected = 0;
@@ -124,8 +143,9 @@ static void lc_member(void *arg)
                     break;
                 }
             }
-            if (!run_aborted(r) && expected != lc_loops + 1) {
-                kprintf("lat_ctx: member %u saw %u tokens, expected %u\n", m->index, expected, lc_loops + 1);
+            if (!run_aborted(r) && expected != lc_loops * lc_reps + 1) {
+                kprintf("lat_ctx: member %u saw %u tokens, expected %u\n", m->index, expected,
+                        lc_loops * lc_reps + 1);
                 run_abort(r, RUN_ERROR, "lost_token");
             }
             run_done(r);
@@ -136,21 +156,38 @@ static void lc_member(void *arg)
     run_task_end(r);
 }
 
-/* lmbench's overhead: pipe write + read back + sumit, per process, without switching. */
-static uint64_t measure_overhead(const uint32_t *work)
+/* lmbench's save_median over n values (sorted here): the middle one, or the mean of the middle two. */
+static uint64_t median(uint64_t *v, uint32_t n)
+{
+    for (uint32_t i = 1; i < n; i++)
+        for (uint32_t k = i; k > 0 && v[k - 1] > v[k]; k--) {
+            uint64_t t = v[k];
+            v[k] = v[k - 1];
+            v[k - 1] = t;
+        }
+    if (n == 0)
+        return 0;
+    return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+/* lmbench's benchmark_overhead, once: iterations of a write and a read back
+ * on pipe i (round the ring's pipes) plus one sumit, without any context
+ * switch.  Nanoseconds per iteration, or 0 after an abort. */
+static uint64_t overhead_once(const uint32_t *work, uint64_t iterations)
 {
     uint64_t t0 = clock_ns();
-    for (uint32_t trip = 0; trip < lc_loops && !run_aborted(&lc.run); trip++) {
-        for (uint32_t i = 0; i < lc.procs; i++) {
-            if (!token_io(lc.pipes[i], lc.pipes[i], trip))
-                return 0;
-            if (work)
-                sumit(work);
-        }
-        if ((trip & 255) == 0)
+    uint32_t i = 0;
+    for (uint64_t it = 0; it < iterations; it++) {
+        if (!token_io(lc.pipes[i], lc.pipes[i], (uint32_t)it))
+            return 0;
+        if (++i == lc.procs)
+            i = 0;
+        if (work)
+            sumit(work);
+        if ((it & 255) == 0)
             watchdog_touch();           /* no context switch happens in this loop */
     }
-    return (clock_ns() - t0) / ((uint64_t)lc_loops * lc.procs);
+    return (clock_ns() - t0) / iterations;
 }
 
 static void lat_ctx_setup(void)
@@ -158,24 +195,39 @@ static void lat_ctx_setup(void)
     lc_nprocs = cmdline_key_uint_list(&lat_ctx_keys[KEY_PROCS], lc_procs, CMDLINE_MAX_LIST);
     lc_size_kib = cmdline_key_uint(&lat_ctx_keys[KEY_SIZE]);
     lc_loops = cmdline_key_uint(&lat_ctx_keys[KEY_LOOPS]);
+    lc_reps = cmdline_key_uint(&lat_ctx_keys[KEY_REPS]);
     lc_pipe_size = cmdline_key_uint(&lat_ctx_keys[KEY_PIPE_SIZE]);
 }
 
-/* Signed microseconds from nanoseconds, 3 decimals. */
-static const char *fmt_us_signed(char *buf, int64_t ns)
+/* Signed microseconds from nanoseconds, with decimals decimals. */
+static const char *fmt_us_signed(char *buf, int64_t ns, int decimals)
 {
     if (ns >= 0)
-        return fmt_fixed(buf, (uint64_t)ns, NSEC_PER_USEC, 3);
+        return fmt_fixed(buf, (uint64_t)ns, NSEC_PER_USEC, decimals);
     buf[0] = '-';
-    fmt_fixed(buf + 1, (uint64_t)-ns, NSEC_PER_USEC, 3);
+    fmt_fixed(buf + 1, (uint64_t)-ns, NSEC_PER_USEC, decimals);
     return buf;
+}
+
+/* A comma list of microseconds with 3 decimals, for the per-repetition line. */
+static void fmt_us_list(char *buf, size_t size, const uint64_t *ns, uint32_t n)
+{
+    size_t len = 0;
+    buf[0] = 0;
+    for (uint32_t i = 0; i < n && len + 24 < size; i++) {
+        char num[32];
+        fmt_fixed(num, ns[i], NSEC_PER_USEC, 3);
+        len += (size_t)snprintf(buf + len, size - len, "%s%s", i ? "," : "", num);
+    }
 }
 
 static int lat_ctx_once(uint32_t procs, int run_index)
 {
     struct run *r = &lc.run;
-    uint64_t overhead_ns = 0;
+    static uint64_t ovh_ns[LC_MAX_REPS], trips[LC_MAX_REPS];
+    uint32_t ovh_reps = 0;
     lc.procs = procs;
+    lc.trip_reps = 0;
     if (run_init(r, "lat_ctx", (int)procs, (int)procs) == 0) {
         r->pending = (int)procs;
         struct lc_member *members = run_zalloc(r, procs * sizeof(*members));
@@ -189,8 +241,11 @@ static int lat_ctx_once(uint32_t procs, int run_index)
             else if (!(lc.pipes[i] = run_pipe(r, lc_pipe_size)))
                 run_abort(r, RUN_OOM, "pipe");
         }
-        if (!run_aborted(r))
-            overhead_ns = measure_overhead(members[0].work);
+        for (uint32_t rep = 0; rep < lc_reps && !run_aborted(r); rep++) {
+            uint64_t ns = overhead_once(members[0].work, (uint64_t)lc_loops * procs);
+            if (!run_aborted(r))
+                ovh_ns[ovh_reps++] = ns;
+        }
         for (uint32_t i = 0; i < procs && !run_aborted(r); i++)
             if (!run_spawn(r, lc_member, &members[i], "lat_ctx", -1))
                 run_abort(r, RUN_OOM, "task_create");
@@ -200,24 +255,44 @@ static int lat_ctx_once(uint32_t procs, int run_index)
     }
     int tasks = r->ntasks;
     uint32_t cpus_used = r->cpus_used;
-    uint64_t trip_ns = lc.t1 > lc.t0 ? (lc.t1 - lc.t0) / lc_loops : 0;
+    uint32_t nreps = lc.trip_reps;
+    for (uint32_t i = 0; i < nreps; i++)
+        trips[i] = lc.trip_ns[i];
     int status = run_free(r);
 
-    static char line[320];
+    static char line[400];
     char ovr[32], per[32];
     int n = bench_result_begin(line, sizeof(line), "lat_ctx", run_index);
-    n += snprintf(line + n, sizeof(line) - n, " procs=%u size=%u loops=%u pipe_size=%u tasks_started=%d cpus_used=0x%x",
-                  procs, lc_size_kib, lc_loops, lc_pipe_size, tasks, cpus_used);
+    n += snprintf(line + n, sizeof(line) - n, " procs=%u size=%u loops=%u reps=%u pipe_size=%u", procs, lc_size_kib,
+                  lc_loops, lc_reps, lc_pipe_size);
+    n += bench_channel_params(line + n, sizeof(line) - n);
+    n += snprintf(line + n, sizeof(line) - n, " tasks_started=%d cpus_used=0x%x", tasks, cpus_used);
     if (status == RUN_OK) {
-        int64_t per_switch = (int64_t)(trip_ns / procs) - (int64_t)overhead_ns;
-        fmt_us_signed(ovr, (int64_t)overhead_ns);
-        fmt_us_signed(per, per_switch);
-        kprintf("\"size=%uk ovr=%s\n%u %s\n", lc_size_kib, ovr, procs, per);
-        snprintf(line + n, sizeof(line) - n, " overhead_us=%s usec_per_switch=%s status=ok", ovr, per);
+        static char trip_list[LC_MAX_REPS * 16], ovh_list[LC_MAX_REPS * 16];
+        fmt_us_list(trip_list, sizeof(trip_list), trips, nreps);
+        fmt_us_list(ovh_list, sizeof(ovh_list), ovh_ns, ovh_reps);
+        kprintf("lat_ctx: procs=%u trip_us=%s overhead_us=%s\n", procs, trip_list, ovh_list);
+        int64_t overhead_ns = (int64_t)median(ovh_ns, ovh_reps);
+        int64_t per_switch = (int64_t)(median(trips, nreps) / procs) - overhead_ns;
+        /* lmbench prints "ovr=%.2f" and "%d %.2f" (to stderr), the latter only for a positive time. */
+        fmt_us_signed(ovr, overhead_ns, 2);
+        kprintf("\"size=%uk ovr=%s\n", lc_size_kib, ovr);
+        fmt_us_signed(ovr, overhead_ns, 3);
+        if (per_switch > 0) {
+            fmt_us_signed(per, per_switch, 2);
+            kprintf("%u %s\n", procs, per);
+            fmt_us_signed(per, per_switch, 3);
+            snprintf(line + n, sizeof(line) - n, " overhead_us=%s usec_per_switch=%s status=ok", ovr, per);
+        } else {
+            fmt_us_signed(per, per_switch, 3);
+            kprintf("lat_ctx: procs=%u: %s us per switch is not positive: left out, as lmbench does\n", procs, per);
+            snprintf(line + n, sizeof(line) - n, " overhead_us=%s status=ok", ovr);
+        }
     } else {
         snprintf(line + n, sizeof(line) - n, " status=%s reason=%s", run_status_name(status), r->why);
     }
     kprintf("%s\n", line);
+    run_print_chanstat(r, run_index, NULL);
     return status;
 }
 

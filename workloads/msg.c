@@ -22,10 +22,12 @@ int run_init(struct run *r, const char *bench, int max_tasks, int max_pipes)
     waitqueue_init(&r->start_wq, "run start");
     waitqueue_init(&r->main_wq, "run main");
     r->tasks_before = task_count();
-    struct pipe_stats ps;
-    pipe_get_stats(&ps);
-    r->pipes_before = ps.pipes_live;
-    r->rings_before = ps.rings_live;
+    pipe_get_stats(&r->pipe_stats_before);
+    unix_get_stats(&r->unix_stats_before);
+    r->pipes_before = r->pipe_stats_before.pipes_live;
+    r->rings_before = r->pipe_stats_before.rings_live;
+    r->socks_before = r->unix_stats_before.socks_live;
+    r->skbs_before = r->unix_stats_before.skbs_live;
     if (max_tasks > 0 && !(r->tasks = kzalloc((size_t)max_tasks * sizeof(*r->tasks))))
         goto oom;
     if (max_pipes > 0 && !(r->pipes = kzalloc((size_t)max_pipes * sizeof(*r->pipes))))
@@ -39,6 +41,17 @@ oom:
     r->status = RUN_OOM;
     strlcpy(r->why, "bookkeeping", sizeof(r->why));
     return RUN_OOM;
+}
+
+int run_init_pairs(struct run *r, int max_pairs)
+{
+    if (max_pairs > 0 && !(r->pairs = kzalloc((size_t)max_pairs * sizeof(*r->pairs)))) {
+        r->status = RUN_OOM;
+        strlcpy(r->why, "bookkeeping", sizeof(r->why));
+        return RUN_OOM;
+    }
+    r->max_pairs = max_pairs;
+    return 0;
 }
 
 void *run_zalloc(struct run *r, size_t n)
@@ -61,15 +74,15 @@ struct pipe *run_pipe(struct run *r, uint32_t size)
     return p;
 }
 
-int run_socketpair(struct run *r, struct socketpair *sp, uint32_t size)
+struct unix_pair *run_socketpair(struct run *r)
 {
-    if (r->npipes + 2 > r->max_pipes)
-        return PIPE_ENOMEM;
-    if (socketpair_create(sp, size) != 0)
-        return PIPE_ENOMEM;
-    r->pipes[r->npipes++] = sp->rx[0];
-    r->pipes[r->npipes++] = sp->rx[1];
-    return 0;
+    if (r->npairs >= r->max_pairs)
+        return NULL;
+    struct unix_pair *pair = &r->pairs[r->npairs];
+    if (unix_socketpair(pair) != 0)
+        return NULL;
+    r->npairs++;
+    return pair;
 }
 
 struct task *run_spawn(struct run *r, void (*fn)(void *), void *arg, const char *name, int mm)
@@ -114,6 +127,8 @@ void run_abort(struct run *r, int status, const char *why)
     wake_up(&r->start_wq);
     for (int i = 0; i < r->npipes; i++)
         pipe_shutdown(r->pipes[i]);
+    for (int i = 0; i < r->npairs; i++)
+        unix_shutdown(r->pairs[i].sk[0]);
 }
 
 bool run_aborted(const struct run *r) { return r->status != RUN_OK; }
@@ -146,6 +161,7 @@ void run_reap(struct run *r)
             task_wait(r->tasks[i]);
         r->tasks[i] = NULL;
     }
+    r->t_reaped = clock_ns();
 }
 
 int run_free(struct run *r)
@@ -153,6 +169,13 @@ int run_free(struct run *r)
     for (int i = 0; i < r->npipes; i++)
         pipe_destroy(r->pipes[i]);
     r->npipes = 0;
+    uint32_t max_queued = 0;
+    for (int i = 0; i < r->npairs; i++) {
+        max_queued = MAX(max_queued, unix_max_queued(r->pairs[i].sk[0]));
+        max_queued = MAX(max_queued, unix_max_queued(r->pairs[i].sk[1]));
+        unix_pair_destroy(&r->pairs[i]);
+    }
+    r->npairs = 0;
     while (r->allocs) {
         struct run_alloc *a = r->allocs;
         r->allocs = a->next;
@@ -160,21 +183,56 @@ int run_free(struct run *r)
     }
     kfree(r->tasks);
     kfree(r->pipes);
+    kfree(r->pairs);
     r->tasks = NULL;
     r->pipes = NULL;
+    r->pairs = NULL;
     struct pipe_stats ps;
+    struct unix_stats us;
     pipe_get_stats(&ps);
+    unix_get_stats(&us);
+    const struct pipe_stats *p0 = &r->pipe_stats_before;
+    const struct unix_stats *u0 = &r->unix_stats_before;
+    r->chan = (struct run_chanstat){
+        .pipe_woken_sync = ps.woken_sync - p0->woken_sync,
+        .pipe_woken_plain = ps.woken_plain - p0->woken_plain,
+        .pipe_reader_sleeps = ps.reader_sleeps - p0->reader_sleeps,
+        .pipe_writer_sleeps = ps.writer_sleeps - p0->writer_sleeps,
+        .sock_woken_sync = us.woken_sync - u0->woken_sync,
+        .sock_woken_plain = us.woken_plain - u0->woken_plain,
+        .sock_reader_sleeps = us.reader_sleeps - u0->reader_sleeps,
+        .sock_writer_sleeps = us.writer_sleeps - u0->writer_sleeps,
+        .sock_skbs = us.skbs_sent - u0->skbs_sent,
+        .sock_max_queued = max_queued,
+    };
     int tasks_now = task_count();
-    if (tasks_now != r->tasks_before || ps.pipes_live != r->pipes_before || ps.rings_live != r->rings_before) {
-        kprintf("%s: leak after the run: tasks %d -> %d, pipes %u -> %u, rings %u -> %u\n", r->bench,
-                r->tasks_before, tasks_now, r->pipes_before, ps.pipes_live, r->rings_before, ps.rings_live);
+    if (tasks_now != r->tasks_before || ps.pipes_live != r->pipes_before || ps.rings_live != r->rings_before ||
+        us.socks_live != r->socks_before || us.skbs_live != r->skbs_before) {
+        kprintf("%s: leak after the run: tasks %d -> %d, pipes %u -> %u, rings %u -> %u, sockets %u -> %u, "
+                "skbs %u -> %u\n",
+                r->bench, r->tasks_before, tasks_now, r->pipes_before, ps.pipes_live, r->rings_before, ps.rings_live,
+                r->socks_before, us.socks_live, r->skbs_before, us.skbs_live);
         r->status = RUN_ERROR;
         strlcpy(r->why, "leak", sizeof(r->why));
     }
     return r->status;
 }
 
+void run_print_chanstat(const struct run *r, int run_index, const char *extra)
+{
+    const struct run_chanstat *c = &r->chan;
+    kprintf("chanstat bench=%s run=%d%s pipe_woken_sync=%llu pipe_woken_plain=%llu pipe_reader_sleeps=%llu "
+            "pipe_writer_sleeps=%llu sock_woken_sync=%llu sock_woken_plain=%llu sock_reader_sleeps=%llu "
+            "sock_writer_sleeps=%llu sock_skbs=%llu sock_max_queued=%u\n",
+            r->bench, run_index, extra ? extra : "", (unsigned long long)c->pipe_woken_sync,
+            (unsigned long long)c->pipe_woken_plain, (unsigned long long)c->pipe_reader_sleeps,
+            (unsigned long long)c->pipe_writer_sleeps, (unsigned long long)c->sock_woken_sync,
+            (unsigned long long)c->sock_woken_plain, (unsigned long long)c->sock_reader_sleeps,
+            (unsigned long long)c->sock_writer_sleeps, (unsigned long long)c->sock_skbs, c->sock_max_queued);
+}
+
 uint64_t run_elapsed_ns(const struct run *r) { return r->t_end > r->t_start ? r->t_end - r->t_start : 0; }
+uint64_t run_reaped_ns(const struct run *r) { return r->t_reaped > r->t_start ? r->t_reaped - r->t_start : 0; }
 
 const char *run_status_name(int status)
 {

@@ -11,7 +11,9 @@
  *                  received byte can be checked;
  *   patterns       the same payload pattern for byte streams sent in chunks
  *                  (tbench);
- *   keys           table entries for the channel keys shared by several workloads.
+ *   keys           table entries for the channel keys shared by several workloads;
+ *   chanstat       what the run's pipes and sockets counted (wake-ups by
+ *                  kind, sleeps), printed on a line of its own.
  *
  * A worker task's life:
  *     if (run_wait_start(r)) { ...work...; run_done(r) once its timed part ends; }
@@ -26,11 +28,19 @@
 #include "../kernel/types.h"
 #include "../kernel/wait.h"
 #include "../kernel/pipe.h"
+#include "../kernel/unix_sock.h"
 #include "../kernel/cmdline.h"
 
 enum run_status { RUN_OK = 0, RUN_ERROR = 1, RUN_OOM = 2 };
 
 struct run_alloc;
+
+/* What the run's channels counted (deltas over the run; see run_print_chanstat). */
+struct run_chanstat {
+    uint64_t pipe_woken_sync, pipe_woken_plain, pipe_reader_sleeps, pipe_writer_sleeps;
+    uint64_t sock_woken_sync, sock_woken_plain, sock_reader_sleeps, sock_writer_sleeps, sock_skbs;
+    uint32_t sock_max_queued;     /* deepest receive queue of the run's sockets, in skbs */
+};
 
 struct run {
     const char *bench;
@@ -47,25 +57,35 @@ struct run {
     volatile uint32_t cpus_used;  /* union of the CPUs every task ran on */
     uint64_t t_start;
     uint64_t t_end;               /* written once, by the last run_done; read after run_reap */
+    uint64_t t_reaped;            /* when run_reap had collected every task */
     /* What it owns. */
     struct task **tasks;
     int ntasks, max_tasks;
     struct pipe **pipes;
     int npipes, max_pipes;
+    struct unix_pair *pairs;
+    int npairs, max_pairs;
     struct run_alloc *allocs;
     /* Leak check: counts before the run. */
     int tasks_before;
-    uint32_t pipes_before, rings_before;
+    uint32_t pipes_before, rings_before, socks_before, skbs_before;
+    /* Channel counters at the start; run_free turns them into the run's. */
+    struct pipe_stats pipe_stats_before;
+    struct unix_stats unix_stats_before;
+    struct run_chanstat chan;
 };
 
-/* 0, or RUN_OOM when the bookkeeping arrays cannot be allocated. */
+/* 0, or RUN_OOM when the bookkeeping arrays cannot be allocated.  max_pipes
+ * counts pipes; socket pairs need room too: run_init_pairs. */
 int run_init(struct run *r, const char *bench, int max_tasks, int max_pipes);
+/* Room for max_pairs socket pairs (after run_init); 0 or RUN_OOM. */
+int run_init_pairs(struct run *r, int max_pairs);
 /* Memory owned by the run (zeroed), freed by run_free; NULL on OOM. */
 void *run_zalloc(struct run *r, size_t n);
 /* A pipe owned by the run; NULL on OOM (or when max_pipes is reached). */
 struct pipe *run_pipe(struct run *r, uint32_t size);
-/* A socket pair owned by the run; 0 or PIPE_ENOMEM. */
-int run_socketpair(struct run *r, struct socketpair *sp, uint32_t size);
+/* An AF_UNIX socket pair owned by the run (kernel/unix_sock.h); NULL on OOM. */
+struct unix_pair *run_socketpair(struct run *r);
 /* A task restricted to bench_cpus(); mm -1 for its own address space.  NULL on OOM. */
 struct task *run_spawn(struct run *r, void (*fn)(void *), void *arg, const char *name, int mm);
 /* Main task: wait until every spawned task is at the barrier, start the clock, release them. */
@@ -73,12 +93,17 @@ void run_start(struct run *r);
 /* Any task: record the failure (first one wins), release the barrier with
  * the abort flag and shut every pipe down so nobody stays blocked. */
 void run_abort(struct run *r, int status, const char *why);
-/* Main task: wait for every task to exit and collect them. */
+/* Main task: wait for every task to exit and collect them (as a parent's
+ * wait() for each child); records t_reaped. */
 void run_reap(struct run *r);
-/* Main task, after run_reap: free pipes, memory and arrays; checks that
- * tasks, pipes and rings are back to their count before the run (a leak
- * turns the status into RUN_ERROR).  Returns the final status. */
+/* Main task, after run_reap: free pipes, sockets, memory and arrays; checks
+ * that tasks, pipes, rings, sockets and skbs are back to their count before
+ * the run (a leak turns the status into RUN_ERROR), and fills r->chan.
+ * Returns the final status. */
 int run_free(struct run *r);
+/* After run_free: one line "chanstat bench=<b> run=<i><extra> pipe_woken_sync=..."
+ * with the run's channel counters (extra: the run's parameters, " groups=10"). */
+void run_print_chanstat(const struct run *r, int run_index, const char *extra);
 
 /* Worker: wait at the barrier; false when the run was aborted (just return). */
 bool run_wait_start(struct run *r);
@@ -87,7 +112,10 @@ void run_done(struct run *r);
 /* Worker: last call before returning. */
 void run_task_end(struct run *r);
 bool run_aborted(const struct run *r);
+/* From the start barrier to the last run_done. */
 uint64_t run_elapsed_ns(const struct run *r);
+/* From the start barrier to the end of run_reap. */
+uint64_t run_reaped_ns(const struct run *r);
 /* "ok", "error" or "oom", and the exit code for it. */
 const char *run_status_name(int status);
 int run_exit_code(int status);
@@ -191,7 +219,7 @@ enum { MODE_PROCESS = 0, MODE_THREAD = 1 };
 extern const char *const mode_names[];
 #define MSG_KEY_PIPE_SIZE                                                                                   \
     CMDLINE_KEY_UINT("pipe_size", PIPE_DEFAULT_SIZE, PIPE_MIN_SIZE, PIPE_MAX_SIZE,                          \
-                     "bytes in each pipe's ring (one page, as in Linux 2.4)")
+                     "bytes in each pipe's ring (one page, as in Linux 2.4; pipes only, not sockets)")
 #define MSG_KEY_MODE                                                                                        \
     CMDLINE_KEY_CHOICE("mode", "process", mode_names,                                                       \
                        "process: an address space per task; thread: one shared by the tasks of a group")

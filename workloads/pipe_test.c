@@ -123,8 +123,10 @@ static int pipe_run(int run_index)
     static char line[320];
     char per_op[32], total[32];
     int n = bench_result_begin(line, sizeof(line), "pipe", run_index);
-    n += snprintf(line + n, sizeof(line) - n, " loops=%u mode=%s pipe_size=%u tasks_started=%d cpus_used=0x%x",
-                  pt_loops, mode_names[pt_mode], pt_pipe_size, tasks, cpus_used);
+    n += snprintf(line + n, sizeof(line) - n, " loops=%u mode=%s pipe_size=%u", pt_loops, mode_names[pt_mode],
+                  pt_pipe_size);
+    n += bench_channel_params(line + n, sizeof(line) - n);
+    n += snprintf(line + n, sizeof(line) - n, " tasks_started=%d cpus_used=0x%x", tasks, cpus_used);
     if (status == RUN_OK) {
         fmt_fixed(per_op, ns, (uint64_t)pt_loops * NSEC_PER_USEC, 3);
         fmt_fixed(total, ns, NSEC_PER_SEC, 3);
@@ -141,6 +143,7 @@ static int pipe_run(int run_index)
         snprintf(line + n, sizeof(line) - n, " status=%s reason=%s", run_status_name(status), r->why);
     }
     kprintf("%s\n", line);
+    run_print_chanstat(r, run_index, NULL);
     return run_exit_code(status);
 }
 

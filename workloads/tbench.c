@@ -1,11 +1,10 @@
 /*
- * bench=tbench: Andrew Tridgell's tbench (dbench's network half), on socket
- * pairs instead of TCP over loopback.
+ * bench=tbench: Andrew Tridgell's tbench (dbench's network half), on
+ * AF_UNIX socket pairs (kernel/unix_sock.h) instead of TCP over loopback.
  *
  * clients=N client/server task pairs, each pair joined by one socket pair.
  * A client replays a request/response mix modelled on dbench's NetBench
- * load (client_plain.txt of dbench 2.0, 2002, the generation the seed's
- * tbench 192 ran) with the packet sizes of dbench 1.x/2.x sockio.c:
+ * load with the packet sizes of dbench 1.x/2.0 sockio.c:
  *
  *   operation     share   request          reply
  *   ReadX         53.5%   55               size + 4   (size: 512 2048 4096 ... 65471)
@@ -19,21 +18,30 @@
  *   QFSINFO        1%     41               80
  *   Flush / Rename 0.5%   41 / 101         39
  *
- * (shares and ReadX/WriteX sizes counted from the 122,877 operations of
- * client_plain.txt, rounded to a 200-operation deck; the deck is shuffled
- * once with a fixed seed and each client starts at its own offset.)
+ * The load file modelled is dbench 2.0's client_plain.txt (2002, 122,877
+ * operations: the shares and ReadX/WriteX sizes above were counted from it
+ * and rounded to a 200-operation deck, shuffled once with a fixed seed;
+ * each client starts at its own offset).  dbench 2.0's default,
+ * client_oplocks.txt (62,477 operations, about 5.6 KB of payload per
+ * operation against client_plain's 2.8 KB), is not modelled because its
+ * operation counts are not available here; the seed's tbench post does not
+ * say which file it ran.
  *
- * Every request starts with its length (4 bytes, as tbench_srv expects),
- * the reply length, a sequence number and a header check; the server reads
- * the request, checks it and answers with the requested number of bytes.
- * All payload bytes follow a pattern derived from (client, sequence), and
- * both sides check every byte.  Messages longer than the pipe are sent in
- * 4 KiB pieces, like a TCP stream.
+ * As dbench/tbench do, the work is fixed: every client replays the whole
+ * load file (load_ops= operations, default the file's 122,877) and the
+ * clock stops when the last client finishes.  Throughput is dbench 2.0's:
+ * 1.0e-6 * (ReadX + WriteX payload bytes) / elapsed seconds (mb_per_s).
+ * seconds=N instead runs for N seconds (clients stop at the first operation
+ * boundary after that; the clock stops when the last client is done).
  *
- * The run lasts seconds=; clients stop at the first operation boundary
- * after that, and the clock stops when the last client has finished its
- * last operation.  Metric mb_per_s: ReadX + WriteX payload bytes per second
- * in 10^6 bytes, as dbench counts them; max_latency_ms: the slowest
+ * Each operation is dbench's do_packets(send, recv): the client writes the
+ * whole request in one write (its first word the length, as tbench_srv
+ * expects; then the reply length, a sequence number and a header check),
+ * reads the 4-byte reply header (read_sock) and the rest with MSG_WAITALL;
+ * the server (tbench_srv's server(), one task per connection as it forks
+ * one) reads 4 bytes, then the rest of the request, and writes the reply in
+ * one write.  All payload bytes follow a pattern derived from (client,
+ * sequence), and both sides check every byte.  max_latency_ms: the slowest
  * request/reply exchange.
  */
 #include "bench.h"
@@ -45,15 +53,19 @@
 #include "../kernel/time.h"
 
 #define TB_MAX_CLIENTS 10000u
+#define TB_LOAD_OPS 122877u       /* operations in client_plain.txt: one whole replay */
 
-enum { KEY_CLIENTS, KEY_SECONDS, KEY_PIPE_SIZE };
+enum { KEY_CLIENTS, KEY_LOAD_OPS, KEY_SECONDS };
 static const struct cmdline_key tbench_keys[] = {
     [KEY_CLIENTS] = CMDLINE_KEY_UINT_LIST("clients", "4", NULL, 1, TB_MAX_CLIENTS, CMDLINE_MAX_LIST,
                                           "client/server pairs, or a list of counts run one after another"),
-    [KEY_SECONDS] = CMDLINE_KEY_UINT_SUITE("seconds", 3, 1, 1, 86400, "how long the clients send requests"),
-    [KEY_PIPE_SIZE] = MSG_KEY_PIPE_SIZE,
+    [KEY_LOAD_OPS] = CMDLINE_KEY_UINT_SUITE("load_ops", TB_LOAD_OPS, 200, 1, 100000000,
+                                            "operations each client replays (fixed work; default: all of "
+                                            "client_plain.txt)"),
+    [KEY_SECONDS] = CMDLINE_KEY_UINT("seconds", 0, 0, 86400,
+                                     "0: fixed work (load_ops per client); N: send requests for N seconds instead"),
 };
-#define TB_CHUNK 4096u            /* piece size for long messages; also each task's buffer */
+#define TB_BUF 65536u             /* each task's buffer: the largest request (51 + 65471) or reply (65475) */
 #define TB_DECK 200u
 #define TB_REQUEST_HEADER 16u     /* length, reply length, sequence, check */
 
@@ -81,10 +93,10 @@ struct tb_op {
 static struct tb_op tb_deck[TB_DECK];
 static uint32_t tb_clients[CMDLINE_MAX_LIST];
 static int tb_nclients;
-static uint32_t tb_seconds, tb_pipe_size;
+static uint32_t tb_seconds, tb_load_ops;
 
 struct tb_pair {
-    struct socketpair sp;         /* the client uses end 0, the server end 1 */
+    struct unix_sock *client_sk, *server_sk;  /* the two ends of the pair */
     uint32_t index;
     char *client_buf, *server_buf;
     uint64_t bytes, max_latency_ns;
@@ -138,66 +150,71 @@ static uint32_t request_check(uint32_t len, uint32_t reply_len, uint32_t seq, ui
 }
 
 /*
- * Send a message of total bytes on end `end`: the first hdr_bytes come from
- * hdr, the rest is the pattern seeded with seed (word index = byte offset / 4).
+ * write_sock: a message of total bytes in one write; the first hdr_bytes
+ * (a multiple of 4) come from hdr, the rest is the pattern seeded with seed
+ * (word index = byte offset / 4).
  */
-static bool send_message(struct pipe *out, char *buf, const uint32_t *hdr, uint32_t hdr_bytes, uint32_t total,
+static bool send_message(struct unix_sock *sk, char *buf, const uint32_t *hdr, uint32_t hdr_bytes, uint32_t total,
                          uint32_t seed)
 {
-    for (uint32_t off = 0; off < total;) {
-        uint32_t len = MIN(TB_CHUNK, total - off), start = 0;
-        if (off == 0) {
-            memcpy(buf, hdr, hdr_bytes);
-            start = hdr_bytes;
-        }
-        pattern_fill(buf + start, len - start, seed, (off + start) / 4);
-        int n = pipe_write(out, buf, len);
-        if (n != (int)len) {
-            run_pipe_failure(&tb.run, n, "write_failed");
-            return false;
-        }
-        off += len;
+    memcpy(buf, hdr, hdr_bytes);
+    pattern_fill(buf + hdr_bytes, total - hdr_bytes, seed, hdr_bytes / 4);
+    int n = unix_send(sk, buf, total);
+    if (n != (int)total) {
+        run_pipe_failure(&tb.run, n < 0 ? n : PIPE_EPIPE, "write_failed");
+        return false;
     }
     return true;
+}
+
+/* read_sock (a read() loop until n bytes), or one MSG_WAITALL recv: the
+ * bytes read, 0 at end of file, or a negative error. */
+static int read_sock(struct unix_sock *sk, void *buf, uint32_t n, int flags)
+{
+    uint32_t got = 0;
+    while (got < n) {
+        int r = unix_recv(sk, (char *)buf + got, n - got, flags);
+        if (r <= 0)
+            return got ? (int)got : r;
+        got += (uint32_t)r;
+    }
+    return (int)got;
 }
 
 /* Receive and check bytes [from, total) of a message whose pattern has seed. */
-static bool receive_pattern(struct pipe *in, char *buf, uint32_t from, uint32_t total, uint32_t seed)
+static bool receive_pattern(struct unix_sock *sk, char *buf, uint32_t from, uint32_t total, uint32_t seed, int flags)
 {
-    while (from < total) {
-        uint32_t len = MIN(TB_CHUNK, total - from);
-        int n = pipe_read_full(in, buf, len);
-        if (n != (int)len) {
-            run_pipe_failure(&tb.run, n < 0 ? n : PIPE_EPIPE, "short_message");
-            return false;
-        }
-        if (!pattern_check(buf, len, seed, from / 4)) {
-            run_abort(&tb.run, RUN_ERROR, "corrupt_payload");
-            return false;
-        }
-        from += len;
+    uint32_t len = total - from;
+    int n = read_sock(sk, buf, len, flags);
+    if (n != (int)len) {
+        run_pipe_failure(&tb.run, n < 0 ? n : PIPE_EPIPE, "short_message");
+        return false;
+    }
+    if (!pattern_check(buf, len, seed, from / 4)) {
+        run_abort(&tb.run, RUN_ERROR, "corrupt_payload");
+        return false;
     }
     return true;
 }
 
+/* dbench's child loop: one do_packets per operation. */
 static void tb_client(void *arg)
 {
     struct tb_pair *p = arg;
     struct run *r = &tb.run;
-    struct pipe *out = p->sp.rx[1], *in = p->sp.rx[0];
+    struct unix_sock *sk = p->client_sk;
     if (run_wait_start(r)) {
         uint32_t pos = p->index * 53 % TB_DECK;
-        for (uint32_t seq = 0; !tb.stop && !run_aborted(r); seq++) {
+        for (uint32_t seq = 0; !run_aborted(r) && (tb_seconds ? !tb.stop : seq < tb_load_ops); seq++) {
             const struct tb_op *op = &tb_deck[pos];
             pos = pos + 1 == TB_DECK ? 0 : pos + 1;
             uint64_t t0 = clock_ns();
             uint32_t hdr[4] = { op->send - 4, op->recv - 4, seq, 0 };
             hdr[3] = request_check(hdr[0], hdr[1], seq, p->index);
-            if (!send_message(out, p->client_buf, hdr, TB_REQUEST_HEADER, op->send,
-                              pattern_seed(p->index, seq, 'Q')))
+            if (!send_message(sk, p->client_buf, hdr, TB_REQUEST_HEADER, op->send, pattern_seed(p->index, seq, 'Q')))
                 break;
             uint32_t reply_len = 0;
-            int n = pipe_read_full(in, &reply_len, sizeof(reply_len));
+            int n = read_sock(sk, &reply_len, sizeof(reply_len), 0);
             if (n != (int)sizeof(reply_len)) {
                 run_pipe_failure(r, n < 0 ? n : PIPE_EPIPE, "no_reply");
                 break;
@@ -207,7 +224,7 @@ static void tb_client(void *arg)
                 run_abort(r, RUN_ERROR, "lost_sync");
                 break;
             }
-            if (!receive_pattern(in, p->client_buf, 4, op->recv, pattern_seed(p->index, seq, 'R')))
+            if (!receive_pattern(sk, p->client_buf, 4, op->recv, pattern_seed(p->index, seq, 'R'), UNIX_WAITALL))
                 break;
             p->bytes += op->payload;
             p->ops++;
@@ -217,50 +234,52 @@ static void tb_client(void *arg)
         }
         run_done(r);
     }
-    socket_close(&p->sp, 0);        /* the server reads end of file and exits */
+    unix_close(sk);                  /* the server reads end of file and exits */
     run_task_end(r);
 }
 
+/* tbench_srv's server(): read 4 bytes, then the rest of the request, reply. */
 static void tb_server(void *arg)
 {
     struct tb_pair *p = arg;
     struct run *r = &tb.run;
-    struct pipe *out = p->sp.rx[0], *in = p->sp.rx[1];
+    struct unix_sock *sk = p->server_sk;
     if (run_wait_start(r)) {
         for (uint32_t seq = 0; !run_aborted(r); seq++) {
             uint32_t hdr[4];
-            int n = pipe_read_full(in, hdr, sizeof(uint32_t));
+            int n = read_sock(sk, hdr, sizeof(uint32_t), 0);
             if (n == 0)
                 break;                          /* the client closed its end */
             if (n == (int)sizeof(uint32_t))
-                n = pipe_read_full(in, hdr + 1, TB_REQUEST_HEADER - sizeof(uint32_t));
+                n = read_sock(sk, hdr + 1, TB_REQUEST_HEADER - sizeof(uint32_t), 0);
             if (n != (int)(TB_REQUEST_HEADER - sizeof(uint32_t))) {
                 run_pipe_failure(r, n < 0 ? n : PIPE_EPIPE, "short_request");
                 break;
             }
             if (hdr[2] != seq || hdr[3] != request_check(hdr[0], hdr[1], hdr[2], p->index) ||
-                hdr[0] + 4 < TB_REQUEST_HEADER || hdr[1] > (1u << 20)) {
+                hdr[0] + 4 < TB_REQUEST_HEADER || hdr[0] + 4 > TB_BUF || hdr[1] + 4 > TB_BUF) {
                 kprintf("tbench: server %u: bad request header (seq %u, expected %u)\n", p->index, hdr[2], seq);
                 run_abort(r, RUN_ERROR, "corrupt_request");
                 break;
             }
-            if (!receive_pattern(in, p->server_buf, TB_REQUEST_HEADER, hdr[0] + 4, pattern_seed(p->index, seq, 'Q')))
+            if (!receive_pattern(sk, p->server_buf, TB_REQUEST_HEADER, hdr[0] + 4, pattern_seed(p->index, seq, 'Q'),
+                                 0))
                 break;
             uint32_t reply_hdr = hdr[1];
-            if (!send_message(out, p->server_buf, &reply_hdr, sizeof(reply_hdr), hdr[1] + 4,
+            if (!send_message(sk, p->server_buf, &reply_hdr, sizeof(reply_hdr), hdr[1] + 4,
                               pattern_seed(p->index, seq, 'R')))
                 break;
         }
     }
-    socket_close(&p->sp, 1);
+    unix_close(sk);
     run_task_end(r);
 }
 
 static void tbench_setup(void)
 {
     tb_nclients = cmdline_key_uint_list(&tbench_keys[KEY_CLIENTS], tb_clients, CMDLINE_MAX_LIST);
+    tb_load_ops = cmdline_key_uint(&tbench_keys[KEY_LOAD_OPS]);
     tb_seconds = cmdline_key_uint(&tbench_keys[KEY_SECONDS]);
-    tb_pipe_size = cmdline_key_uint(&tbench_keys[KEY_PIPE_SIZE]);
     build_deck();
 }
 
@@ -269,7 +288,7 @@ static int tbench_once(uint32_t clients, int run_index)
     struct run *r = &tb.run;
     struct tb_pair *pairs = NULL;
     tb.stop = 0;
-    if (run_init(r, "tbench", (int)(2 * clients), (int)(2 * clients)) == 0) {
+    if (run_init(r, "tbench", (int)(2 * clients), 0) == 0 && run_init_pairs(r, (int)clients) == 0) {
         r->pending = (int)clients;
         pairs = run_zalloc(r, clients * sizeof(*pairs));
         if (!pairs)
@@ -277,17 +296,24 @@ static int tbench_once(uint32_t clients, int run_index)
         for (uint32_t i = 0; i < clients && !run_aborted(r); i++) {
             struct tb_pair *p = &pairs[i];
             p->index = i;
-            if (run_socketpair(r, &p->sp, tb_pipe_size) != 0)
+            struct unix_pair *pair = run_socketpair(r);
+            if (!pair) {
                 run_abort(r, RUN_OOM, "socketpair");
-            else if (!(p->client_buf = run_zalloc(r, TB_CHUNK)) || !(p->server_buf = run_zalloc(r, TB_CHUNK)))
+                break;
+            }
+            p->client_sk = pair->sk[0];
+            p->server_sk = pair->sk[1];
+            if (!(p->client_buf = run_zalloc(r, TB_BUF)) || !(p->server_buf = run_zalloc(r, TB_BUF)))
                 run_abort(r, RUN_OOM, "buffer");
             else if (!run_spawn(r, tb_server, p, "tbench-server", -1) || !run_spawn(r, tb_client, p, "tbench", -1))
                 run_abort(r, RUN_OOM, "task_create");
         }
         if (!run_aborted(r)) {
             run_start(r);
-            task_sleep_ns((uint64_t)tb_seconds * NSEC_PER_SEC);
-            tb.stop = 1;
+            if (tb_seconds) {
+                task_sleep_ns((uint64_t)tb_seconds * NSEC_PER_SEC);
+                tb.stop = 1;
+            }
         }
         run_reap(r);
     }
@@ -302,11 +328,13 @@ static int tbench_once(uint32_t clients, int run_index)
     uint64_t ns = run_elapsed_ns(r);
     int status = run_free(r);
 
-    static char line[360];
+    static char line[480];
     char mbs[32], lat[32], secs[32];
     int n = bench_result_begin(line, sizeof(line), "tbench", run_index);
-    n += snprintf(line + n, sizeof(line) - n, " clients=%u seconds=%u pipe_size=%u tasks_started=%d cpus_used=0x%x",
-                  clients, tb_seconds, tb_pipe_size, tasks, cpus_used);
+    n += snprintf(line + n, sizeof(line) - n, " clients=%u load=client_plain load_ops=%u seconds=%u", clients,
+                  tb_load_ops, tb_seconds);
+    n += bench_channel_params(line + n, sizeof(line) - n);
+    n += snprintf(line + n, sizeof(line) - n, " tasks_started=%d cpus_used=0x%x", tasks, cpus_used);
     if (status == RUN_OK) {
         fmt_fixed(mbs, bytes * 1000, ns, 2);            /* bytes/ns * 1000 = 10^6 bytes/s */
         fmt_fixed(lat, max_latency, NSEC_PER_MSEC, 3);
@@ -318,6 +346,7 @@ static int tbench_once(uint32_t clients, int run_index)
         snprintf(line + n, sizeof(line) - n, " status=%s reason=%s", run_status_name(status), r->why);
     }
     kprintf("%s\n", line);
+    run_print_chanstat(r, run_index, NULL);
     return status;
 }
 
@@ -333,7 +362,7 @@ static int tbench_run(int run_index)
 
 static const struct bench tbench_bench = {
     .name = "tbench",
-    .summary = "client/server pairs replaying a NetBench-like request mix over socket pairs (tbench)",
+    .summary = "client/server pairs replaying dbench 2.0 client_plain.txt's request mix over socket pairs (tbench)",
     BENCH_KEYS(tbench_keys),
     .in_default_suite = true,
     .setup = tbench_setup,

@@ -1,7 +1,10 @@
 /*
  * Host tests of kernel/pipe.c: the byte ring (order, wrap-around, atomic
  * writes, writes larger than the ring), end of file, EPIPE, shutdown, lazy
- * ring allocation, allocation failures, and the wake-ups.
+ * ring allocation, allocation failures, and the wake-ups: which are sync
+ * under each pipe_wake= rule, one list for readers and writers (a wake-up
+ * wakes everybody), the read that keeps waiting while a writer sleeps, and
+ * the counters.
  *
  * The kernel services the pipe uses are stubbed here: the heap and pages are
  * malloc with an injectable failure, and schedule() - reached only when a
@@ -49,11 +52,12 @@ void page_free(void *p, int npages) { (void)npages; host_free(p); }
 static struct task self;
 struct task *current_task(void) { return &self; }
 
-static int wakeups, last_wake_flags;
+static int wakeups, last_wake_flags, sync_wakeups;
 bool wake_up_task(struct task *p, int flags)
 {
     assert_ptr_equal(p, &self);
     wakeups++;
+    sync_wakeups += (flags & WAKE_SYNC) != 0;
     last_wake_flags = flags;
     bool was_asleep = p->state == TASK_SLEEPING;
     p->state = TASK_RUNNING;
@@ -77,9 +81,10 @@ static int setup(void **state)
 {
     (void)state;
     fail_allocations = 0;
-    wakeups = schedules = 0;
+    wakeups = schedules = sync_wakeups = 0;
     other_task = NULL;
     self.state = TASK_RUNNING;
+    pipe_set_wake_rule(PIPE_WAKE_ASYNC);
     return 0;
 }
 
@@ -154,9 +159,12 @@ static void test_sizes_are_checked(void **state)
 static struct pipe *shared;
 static uint32_t other_pos;
 static char other_buf[70000];
+/* "The other task" may not sleep (schedule() would recurse), so it asks for
+ * exactly what is there: a read asking for more keeps waiting while a writer
+ * sleeps (see test_read_waits_for_sleeping_writer). */
 static void reader_all(void)
 {
-    int n = pipe_read(shared, other_buf, sizeof(other_buf));
+    int n = pipe_read(shared, other_buf, 4000);
     assert_int_equal(n, 4000);
     expect_bytes(other_buf, 4000, other_pos);
     other_pos += 4000;
@@ -175,7 +183,7 @@ static void test_small_write_is_atomic_and_wakes(void **state)
     assert_int_equal(pipe_write(shared, in + 4000, 200), 200);
     assert_int_equal(schedules, 1);
     assert_int_equal(wakeups, 1);                     /* the reader's read woke the writer */
-    assert_int_equal(last_wake_flags, WAKE_SYNC);
+    assert_int_equal(last_wake_flags, 0);             /* at the end of pipe_read: plain (2.4, 2.6.0) */
     assert_int_equal(self.state, TASK_RUNNING);
     static char out[4096];
     assert_int_equal(pipe_read(shared, out, 4096), 200);
@@ -183,10 +191,11 @@ static void test_small_write_is_atomic_and_wakes(void **state)
     pipe_destroy(shared);
 }
 
-/* A write larger than the ring goes in pieces while the other task drains it. */
+/* A write larger than the ring goes in pieces while the other task drains it
+ * (a writer sleeps only on a full ring, so asking for one ring's worth never waits). */
 static void drain(void)
 {
-    int n = pipe_read(shared, other_buf + other_pos, sizeof(other_buf) - other_pos);
+    int n = pipe_read(shared, other_buf + other_pos, MIN(4096u, (uint32_t)sizeof(other_buf) - other_pos));
     assert_true(n > 0);
     other_pos += (uint32_t)n;
 }
@@ -225,7 +234,7 @@ static void test_reader_sleeps_and_is_woken(void **state)
     expect_bytes(out, 5, 0);
     assert_int_equal(schedules, 1);
     assert_int_equal(wakeups, 1);
-    assert_int_equal(last_wake_flags, WAKE_SYNC);
+    assert_int_equal(last_wake_flags, 0);             /* "Signal readers asynchronously" */
     /* Woken waiters leave the list: another write wakes nobody. */
     assert_int_equal(pipe_write(shared, out, 5), 5);
     assert_int_equal(wakeups, 1);
@@ -277,8 +286,6 @@ static void test_allocation_failures(void **state)
     pipe_get_stats(&s0);
     fail_allocations = 1;
     assert_null(pipe_create(64));
-    struct socketpair sp;
-    assert_int_equal(socketpair_create(&sp, 64), PIPE_ENOMEM);
     fail_allocations = 0;
     struct pipe *p = pipe_create(4096);
     fail_allocations = 1;                             /* the ring cannot be allocated */
@@ -293,22 +300,105 @@ static void test_allocation_failures(void **state)
     assert_int_equal(live_allocations, before);
 }
 
-static void test_socketpair_directions(void **state)
+/* pipe_wake=sync: the wake-ups at the end of pipe_read and pipe_write are sync too (2.6.23/24). */
+static void test_sync_rule(void **state)
 {
     (void)state;
-    struct socketpair sp;
-    assert_int_equal(socketpair_create(&sp, 256), 0);
-    char buf[8];
-    assert_int_equal(socket_write(&sp, 1, "to0", 3), 3);
-    assert_int_equal(socket_write(&sp, 0, "to1!", 4), 4);
-    assert_int_equal(socket_read(&sp, 0, buf, 8), 3);
-    assert_memory_equal(buf, "to0", 3);
-    assert_int_equal(socket_read_full(&sp, 1, buf, 4), 4);
-    assert_memory_equal(buf, "to1!", 4);
-    socket_close(&sp, 0);                             /* end 1 reads EOF, its writes fail */
-    assert_int_equal(socket_read(&sp, 1, buf, 8), 0);
-    assert_int_equal(socket_write(&sp, 1, "x", 1), PIPE_EPIPE);
-    socketpair_destroy(&sp);
+    pipe_set_wake_rule(PIPE_WAKE_SYNC);
+    assert_int_equal(pipe_wake_rule(), PIPE_WAKE_SYNC);
+    shared = pipe_create(64);
+    other_task = writer_5;
+    char out[16];
+    assert_int_equal(pipe_read(shared, out, 5), 5);   /* sleeps; the writer's wake-up ends its write */
+    assert_int_equal(wakeups, 1);
+    assert_int_equal(last_wake_flags, WAKE_SYNC);
+    pipe_destroy(shared);
+}
+
+/* A large write that fills the ring wakes the reader with a sync wake-up
+ * before it sleeps (both rules), and its last wake-up follows the rule. */
+static void test_sync_before_sleeping(void **state)
+{
+    (void)state;
+    static char in[6000];
+    fill(in, sizeof(in), 0);
+    for (int rule = PIPE_WAKE_ASYNC; rule <= PIPE_WAKE_SYNC; rule++) {
+        pipe_set_wake_rule(rule);
+        wakeups = sync_wakeups = schedules = 0;
+        shared = pipe_create(4096);
+        other_pos = 0;
+        other_task = drain;
+        /* The reader is asleep on the pipe first: the drain task is "it". */
+        assert_int_equal(pipe_write(shared, in, sizeof(in)), (int)sizeof(in));
+        assert_int_equal(schedules, 1);               /* 4096 fit, then the writer slept once */
+        /* Nobody slept when the writer's wake-ups ran (the stub wakes "self"), but the
+         * rule is visible in the flags of the last one. */
+        assert_int_equal(last_wake_flags, rule == PIPE_WAKE_SYNC ? WAKE_SYNC : 0);
+        while (other_pos < sizeof(in))
+            drain();
+        expect_bytes(other_buf, sizeof(in), 0);
+        pipe_destroy(shared);
+    }
+}
+
+/* A read that got less than it asked for keeps waiting while a writer sleeps
+ * in pipe_write (2.4/2.6 "syscall merging"), and returns at once otherwise. */
+static uint32_t merge_reads;
+static void reader_partial(void)
+{
+    /* "The other task" reads 3000 of the 4000 bytes, leaving the writer room. */
+    static char buf[3000];
+    assert_int_equal(pipe_read(shared, buf, sizeof(buf)), 3000);
+    merge_reads++;
+}
+
+static void test_read_waits_for_sleeping_writer(void **state)
+{
+    (void)state;
+    static char in[8192], out[8192];
+    fill(in, sizeof(in), 0);
+    shared = pipe_create(4096);
+    /* No writer asleep: a read of 100 with 10 bytes there returns 10 at once. */
+    assert_int_equal(pipe_write(shared, in, 10), 10);
+    assert_int_equal(pipe_read(shared, out, 100), 10);
+    assert_int_equal(schedules, 0);
+    pipe_destroy(shared);
+    /* The pipe full and our 2000-byte write asleep: the other task reads 3000,
+     * our write completes; our counters show one writer sleep. */
+    shared = pipe_create(4096);
+    assert_int_equal(pipe_write(shared, in, 4000), 4000);
+    merge_reads = 0;
+    other_task = reader_partial;
+    assert_int_equal(pipe_write(shared, in + 4000, 2000), 2000);
+    assert_int_equal(merge_reads, 1);
+    assert_int_equal(pipe_read(shared, out, 8192), 3000);
+    expect_bytes(out, 3000, 3000);
+    struct pipe_stats s0, s1;
+    pipe_get_stats(&s0);
+    pipe_destroy(shared);
+    pipe_get_stats(&s1);
+    assert_int_equal(s1.writer_sleeps - s0.writer_sleeps, 1);
+    assert_int_equal(s1.woken_plain - s0.woken_plain, 1);   /* the other task's read woke us, plain */
+    assert_int_equal(s1.woken_sync - s0.woken_sync, 0);
+}
+
+/* The counters reach the totals when the pipe is destroyed, by kind. */
+static void test_counters(void **state)
+{
+    (void)state;
+    struct pipe_stats s0, s1;
+    pipe_get_stats(&s0);
+    shared = pipe_create(64);
+    other_task = writer_5;
+    char out[8];
+    assert_int_equal(pipe_read(shared, out, 5), 5);
+    pipe_get_stats(&s1);
+    assert_int_equal(s1.woken_plain, s0.woken_plain);       /* not yet: still alive */
+    pipe_destroy(shared);
+    pipe_get_stats(&s1);
+    assert_int_equal(s1.woken_plain - s0.woken_plain, 1);
+    assert_int_equal(s1.reader_sleeps - s0.reader_sleeps, 1);
+    assert_int_equal(s1.writer_sleeps - s0.writer_sleeps, 0);
 }
 
 int main(void)
@@ -323,7 +413,10 @@ int main(void)
         cmocka_unit_test_setup(test_eof_after_data, setup),
         cmocka_unit_test_setup(test_epipe_and_shutdown, setup),
         cmocka_unit_test_setup(test_allocation_failures, setup),
-        cmocka_unit_test_setup(test_socketpair_directions, setup),
+        cmocka_unit_test_setup(test_sync_rule, setup),
+        cmocka_unit_test_setup(test_sync_before_sleeping, setup),
+        cmocka_unit_test_setup(test_read_waits_for_sleeping_writer, setup),
+        cmocka_unit_test_setup(test_counters, setup),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
