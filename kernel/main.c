@@ -16,6 +16,7 @@
 #include "config.h"
 #include "init.h"
 #include "sched_core.h"
+#include "spinlock.h"
 
 #define MULTIBOOT_BOOTLOADER_MAGIC 0x2badb002
 #define MB_FLAG_MEM 0x001
@@ -35,10 +36,13 @@ struct multiboot_mmap_entry {
 } __attribute__((packed));
 
 /* The kernel's own keys; the first task registers and reads the rest. */
-enum { KEY_WATCHDOG };
+enum { KEY_WATCHDOG, KEY_PVSPIN };
 static const struct cmdline_key kernel_keys[] = {
     [KEY_WATCHDOG] = CMDLINE_KEY_UINT("watchdog", DEFAULT_WATCHDOG_S, 0, 86400,
                                       "exit 3 when nothing progresses for this many seconds (0: off)"),
+    [KEY_PVSPIN] = CMDLINE_KEY_UINT("pvspin", 0, 0, 1,
+                                    "paravirtual spinlocks: a waiter spins a while, then halts until the unlocker "
+                                    "kicks it (tools/qemu-run.sh gives 1 when vCPUs outnumber host cores)"),
 };
 
 extern char _end[];
@@ -129,6 +133,9 @@ void kmain(uint32_t magic, uint32_t mbi)
     mem_init(regions, nregions, (uintptr_t)_end);
     cmdline_register("kernel", kernel_keys, ARRAY_SIZE(kernel_keys));
     watchdog_set_timeout(cmdline_key_uint(&kernel_keys[KEY_WATCHDOG]));
+    /* Patches the spinlock release sites: only this CPU runs yet. */
+    if (cmdline_key_uint(&kernel_keys[KEY_PVSPIN]))
+        spin_pvspin_enable();
 
     tsc_calibrate();
     lapic_init();
@@ -139,8 +146,8 @@ void kmain(uint32_t magic, uint32_t mbi)
     smp_start_aps();
     lapic_timer_start();
 
-    kprintf("boot: cpus=%d sched=%s hz=%d tsc_khz=%u accel=%s mem_mib=%u lock=%s\n", ncpus_online, sched_name(), HZ,
-            tsc_khz, detect_accel(), mem_usable_mib(), SPINLOCK_KIND);
+    kprintf("boot: cpus=%d sched=%s hz=%d tsc_khz=%u accel=%s mem_mib=%u pvspin=%d lock=%s\n", ncpus_online,
+            sched_name(), HZ, tsc_khz, detect_accel(), mem_usable_mib(), spin_pvspin_enabled() ? 1 : 0, SPINLOCK_KIND);
     init_task_start();
     irq_enable();
     idle_loop();
