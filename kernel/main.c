@@ -17,6 +17,7 @@
 #include "init.h"
 #include "sched_core.h"
 #include "spinlock.h"
+#include "mm.h"
 
 #define MULTIBOOT_BOOTLOADER_MAGIC 0x2badb002
 #define MB_FLAG_MEM 0x001
@@ -36,13 +37,16 @@ struct multiboot_mmap_entry {
 } __attribute__((packed));
 
 /* The kernel's own keys; the first task registers and reads the rest. */
-enum { KEY_WATCHDOG, KEY_PVSPIN };
+enum { KEY_WATCHDOG, KEY_PVSPIN, KEY_MM };
 static const struct cmdline_key kernel_keys[] = {
     [KEY_WATCHDOG] = CMDLINE_KEY_UINT("watchdog", DEFAULT_WATCHDOG_S, 0, 86400,
                                       "exit 3 when nothing progresses for this many seconds (0: off)"),
     [KEY_PVSPIN] = CMDLINE_KEY_UINT("pvspin", 0, 0, 1,
                                     "paravirtual spinlocks: a waiter spins a while, then halts until the unlocker "
                                     "kicks it (tools/qemu-run.sh gives 1 when vCPUs outnumber host cores)"),
+    [KEY_MM] = CMDLINE_KEY_CHOICE("mm", "per_process", mm_mode_names,
+                                  "address spaces: per_process (a page directory per mm id, CR3 reloaded lazily "
+                                  "on switches between them) or shared (every task on the kernel's, no CR3 load)"),
 };
 
 extern char _end[];
@@ -136,6 +140,7 @@ void kmain(uint32_t magic, uint32_t mbi)
     /* Patches the spinlock release sites: only this CPU runs yet. */
     if (cmdline_key_uint(&kernel_keys[KEY_PVSPIN]))
         spin_pvspin_enable();
+    mm_set_mode((enum mm_mode)cmdline_key_choice(&kernel_keys[KEY_MM]));
 
     tsc_calibrate();
     lapic_init();
@@ -146,8 +151,11 @@ void kmain(uint32_t magic, uint32_t mbi)
     smp_start_aps();
     lapic_timer_start();
 
-    kprintf("boot: cpus=%d sched=%s hz=%d tsc_khz=%u accel=%s mem_mib=%u pvspin=%d lock=%s\n", ncpus_online,
-            sched_name(), HZ, tsc_khz, detect_accel(), mem_usable_mib(), spin_pvspin_enabled() ? 1 : 0, SPINLOCK_KIND);
+    /* What produced this run's numbers, so that tables can refuse to mix them;
+     * lock= stays last. */
+    kprintf("boot: cpus=%d sched=%s hz=%d tsc_khz=%u accel=%s mem_mib=%u mm=%s pvspin=%d lock=%s\n", ncpus_online,
+            sched_name(), HZ, tsc_khz, detect_accel(), mem_usable_mib(), mm_mode_names[mm_get_mode()],
+            spin_pvspin_enabled() ? 1 : 0, SPINLOCK_KIND);
     init_task_start();
     irq_enable();
     idle_loop();

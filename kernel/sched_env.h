@@ -38,6 +38,8 @@ static inline int xchg(volatile int *p, int v)
 /* The simulated switch: next "resumes" at once, so prev is what finish_switch releases. */
 struct task *switch_context(struct task *prev, struct task *next);
 void smp_send_reschedule(int cpu);
+/* The simulation has no address spaces: a no-op (simenv.c). */
+void env_switch_mm(struct cpu *c, struct task *next);
 /* The simulation has no stacks and no watchdog. */
 static inline void env_note_progress(uint64_t now) { (void)now; }
 static inline void env_check_own_stack(struct cpu *c, const char *where) { (void)c, (void)where; }
@@ -48,6 +50,7 @@ static inline void env_check_stack_canary(struct task *t) { (void)t; }
 #include "x86.h"
 #include "config.h"
 #include "task.h"
+#include "mm.h"
 struct task *switch_context(struct task *prev, struct task *next);  /* kernel/switch.S */
 void sched_bug(const char *fmt, ...) __attribute__((noreturn, format(printf, 1, 2)));
 void panic(const char *fmt, ...) __attribute__((noreturn, format(printf, 1, 2)));
@@ -79,6 +82,32 @@ static inline void env_check_stack_canary(struct task *t)
 {
     if (t->stack && *(uint32_t *)t->stack != STACK_CANARY)
         panic("stack overflow in task %s (pid %d): canary at %p overwritten", t->name, t->pid, t->stack);
+}
+
+/*
+ * The address-space switch, right before switch_context (kernel/mm.h):
+ * Linux 2.6.0 context_switch() and i386 switch_mm().  A kernel thread (no
+ * mm_struct: the idle task, or every task with mm=shared) keeps CR3 and
+ * borrows the CPU's active mm (lazy TLB); so does a task of the active mm.
+ * Otherwise the CPU takes a reference on the next mm, loads its page
+ * directory and drops the one it held.  The common cases cost a load and
+ * two compares.  (CFLAGS_EXTRA=-DMM_MEASURE_NO_CR3_LOAD does everything but
+ * the CR3 load itself, to measure what the load costs: docs/measurements.md.)
+ */
+static inline __attribute__((always_inline)) void env_switch_mm(struct cpu *c, struct task *next)
+{
+    struct mm *mm = next->mm_struct;
+    if (!mm || mm == c->active_mm)
+        return;
+    struct mm *old = c->active_mm;
+    mm_get_for_cpu(mm);
+#ifndef MM_MEASURE_NO_CR3_LOAD
+    __asm__ volatile("movl %0, %%cr3" : : "r"(mm->pgd) : "memory");   /* load_cr3: flushes the TLB */
+#endif
+    c->active_mm = mm;
+    c->stats.cr3_loads++;
+    if (old)
+        mm_put(old);
 }
 #endif
 
