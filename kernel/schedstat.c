@@ -2,11 +2,14 @@
  * The schedstat lines: what the scheduler core counted per CPU, printed at
  * the end of a run.  cr3_loads (last, so that every earlier field keeps its
  * place) counts page-directory switches (kernel/sched_env.h, env_switch_mm).
- * With pvspin=1 a pvspinstat line per CPU follows.
+ * Then an mmstat line (page directories) and, with pvspin=1, a pvspinstat
+ * line per CPU.
  */
 #include "sched_core.h"
 #include "sched_env.h"
 #include "lib.h"
+#include "mm.h"
+#include "spinlock.h"
 
 void sched_print_stats(void)
 {
@@ -26,6 +29,12 @@ void sched_print_stats(void)
                 (unsigned long long)c->stats.ticks, (unsigned long long)c->stats.resched_ipis,
                 (unsigned long long)c->stats.cr3_loads);
     }
+    /* Address spaces (kernel/mm.h): page directories made and freed so far.
+     * Live ones: the running tasks' and those a CPU's CR3 still holds. */
+    struct mm_stats ms;
+    mm_get_stats(&ms);
+    kprintf("mmstat mm=%s created=%u freed=%u live=%u\n", mm_mode_names[mm_get_mode()], ms.created, ms.freed,
+            ms.created - ms.freed);
     /* pvspin (kernel/spinlock.c): lock waits that halted, kicks sent and received. */
     if (spin_pvspin_enabled())
         for (int i = 0; i < ncpus_online; i++)

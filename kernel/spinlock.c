@@ -13,8 +13,9 @@
  * kvm_unlock_kick; the waiters behind it stay halted until their turn), for
  * the test-and-set lock one waiter, searched from the CPU after the
  * unlocker's (Xen 2.6.27's xen_spin_unlock_slow kicks the first it finds).
- * The woken waiter unregisters, spins again, and halts again if it loses
- * the race for the lock.
+ * The kicker claims the waiter (clears its pv_lock with a compare-and-swap),
+ * so that each halt gets one kick.  The woken waiter unregisters, spins
+ * again, and halts again if it loses the race for the lock.
  *
  * Why no kick is lost:
  *   1. Registration and release are each followed by a full barrier (both
@@ -205,6 +206,12 @@ static void pv_kick(spinlock_t *lock, uint32_t served)
 #else
         (void)served;
 #endif
+        /* Claim it: one kick per halt.  Until it wakes and unregisters the
+         * next releases still see it counted in pv_halted; without the
+         * claim each of them kicked it again (1,235 kicks for 51 halts in a
+         * test-and-set hackbench at 4 vCPUs, most NMIs merging into one). */
+        if (__sync_val_compare_and_swap(&c->pv_lock, lock, NULL) != lock)
+            continue;
         me->stats.pv_kicks++;
         lapic_send_nmi(c->apic_id);
         return;
