@@ -26,8 +26,9 @@
  *      an earlier plain store; a plain "movb $1" release would allow both to
  *      miss.)
  *   2. A kick that lands between the waiter's last look at the lock and its
- *      HLT would otherwise return to the HLT and sleep for good.  The look
- *      and the HLT are one short assembly window (pvspin_halt below); the
+ *      HLT would otherwise return to the HLT and sleep for good.  The looks
+ *      (at its claim, then at the lock) and the HLT are one short assembly
+ *      window (pvspin_halt below); the
  *      NMI handler (spin_pvspin_nmi) moves a return address inside the
  *      window past the HLT, so the waiter looks again.  KVM gets the same
  *      from the hypervisor, which remembers a kick that came before the halt
@@ -107,10 +108,12 @@ static void check_stall(spinlock_t *lock, uint64_t start)
 /* ---- pvspin ---- */
 
 /*
- * void pvspin_halt(spinlock_t *lock, uint32_t ticket): halt unless the lock
- * is free for us.  Called with interrupts off.  [pvspin_window_start,
- * pvspin_window_end) is the window of rule 2: from the look at the lock to
- * the HLT, which spin_pvspin_nmi() skips when a kick interrupts it.
+ * void pvspin_halt(spinlock_t *lock, uint32_t ticket, spinlock_t *volatile
+ * *registered): halt unless a kicker has already claimed us (*registered is
+ * NULL: its NMI may have come before we got here) or the lock is free for
+ * us.  Called with interrupts off.  [pvspin_window_start,
+ * pvspin_window_end) is the window of rule 2: from the first look to the
+ * HLT, which spin_pvspin_nmi() skips when a kick interrupts it.
  */
 _Static_assert(offsetof(spinlock_t, pv_halted) < offsetof(spinlock_t, holder_cpu), "spinlock_t layout");
 #if defined(SPINLOCK_TICKET)
@@ -120,15 +123,18 @@ _Static_assert(offsetof(spinlock_t, now_serving) == 2, "pvspin_halt reads now_se
 _Static_assert(offsetof(spinlock_t, slock) == 0, "pvspin_halt reads slock at 0(%eax)");
 #define PVSPIN_FREE_TEST "cmpb $0, (%eax)\n\tjg 1f\n\t"          /* the byte is positive: free */
 #endif
-void pvspin_halt(spinlock_t *lock, uint32_t ticket);
+void pvspin_halt(spinlock_t *lock, uint32_t ticket, spinlock_t *volatile *registered);
 extern const char pvspin_window_start[], pvspin_window_end[];
 __asm__(".text\n\t"
         ".globl pvspin_halt\n"
         "pvspin_halt:\n\t"
         "movl 4(%esp), %eax\n\t"
-        "movl 8(%esp), %edx\n"
+        "movl 8(%esp), %edx\n\t"
+        "movl 12(%esp), %ecx\n"
         ".globl pvspin_window_start\n"
         "pvspin_window_start:\n\t"
+        "cmpl $0, (%ecx)\n\t"           /* claimed: the kick is ours, do not wait for another */
+        "je 1f\n\t"
         PVSPIN_FREE_TEST
         "hlt\n"
         ".globl pvspin_window_end\n"
@@ -184,7 +190,7 @@ static void pv_wait(spinlock_t *lock, uint32_t ticket)
     c->pv_lock = lock;                   /* after pv_want: a kicker that sees the lock sees our ticket */
     locked_inc_byte(&lock->pv_halted);   /* rule 1: a full barrier before the look at the lock */
     c->stats.pv_halts++;
-    pvspin_halt(lock, ticket);
+    pvspin_halt(lock, ticket, &c->pv_lock);
     locked_dec_byte(&lock->pv_halted);
     c->pv_lock = NULL;
     atomic_add_return(&pv_halted_cpus, -1);
@@ -209,7 +215,10 @@ static void pv_kick(spinlock_t *lock, uint32_t served)
         /* Claim it: one kick per halt.  Until it wakes and unregisters the
          * next releases still see it counted in pv_halted; without the
          * claim each of them kicked it again (1,235 kicks for 51 halts in a
-         * test-and-set hackbench at 4 vCPUs, most NMIs merging into one). */
+         * test-and-set hackbench at 4 vCPUs, most NMIs merging into one).
+         * A claimed waiter never halts again in this wait (pvspin_halt looks
+         * at the claim first): its one kick may come before its HLT, and no
+         * later release would find it. */
         if (__sync_val_compare_and_swap(&c->pv_lock, lock, NULL) != lock)
             continue;
         me->stats.pv_kicks++;
