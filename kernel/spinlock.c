@@ -28,10 +28,12 @@
  *   2. A kick that lands between the waiter's last look at the lock and its
  *      HLT would otherwise return to the HLT and sleep for good.  The looks
  *      (at its claim, then at the lock) and the HLT are one short assembly
- *      window (pvspin_halt below); the
- *      NMI handler (spin_pvspin_nmi) moves a return address inside the
- *      window past the HLT, so the waiter looks again.  KVM gets the same
- *      from the hypervisor, which remembers a kick that came before the halt
+ *      window (pvspin_halt below); the NMI handler (spin_pvspin_nmi) moves a
+ *      return address inside the window past the HLT, so the waiter looks
+ *      again.  And a waiter whose claim is gone (its kick was sent, maybe
+ *      before it even reached the window) never halts again in that wait:
+ *      no later release would find it.  KVM gets the same from the
+ *      hypervisor, which remembers a kick that came before the halt
  *      (pv_unhalted); Xen from the event channel's pending bit.
  *   3. A spurious kick (the waiter had already woken) returns to wherever
  *      that CPU was; it costs a look at the lock.
