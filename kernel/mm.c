@@ -9,6 +9,7 @@
  * then the page and heap locks.
  */
 #include "mm.h"
+#include "cpu.h"
 #include "mem.h"
 #include "spinlock.h"
 #include "x86.h"
@@ -116,4 +117,55 @@ void mm_check_current(const struct mm *mm, const char *task_name, int pid)
     if (mm && read_cr3() != (uint32_t)(uintptr_t)mm->pgd)
         panic("task %s (pid %d) of mm %d runs on page directory 0x%x, not its own %p", task_name, pid, mm->id,
               read_cr3(), (void *)mm->pgd);
+}
+
+/*
+ * env_load_mm: this CPU switches to a task of another mm (kernel/sched_env.h,
+ * env_switch_mm; its run-queue lock held, interrupts off).  In: %eax the
+ * struct cpu, %edx the next mm; every register is kept.  Take a reference on
+ * the next mm, load its page directory (2.6.0 switch_mm's load_cr3, which
+ * flushes the TLB), count it, and drop the reference on the mm CR3 held
+ * (mm_release when it was the last).  Assembly, so that the call costs the
+ * switch path no registers (sched_env.h says what C cost).
+ * CFLAGS_EXTRA=-DMM_MEASURE_NO_CR3_LOAD does everything but the CR3 load
+ * itself, to measure what the load costs (docs/measurements.md).
+ */
+#ifdef MM_MEASURE_NO_CR3_LOAD
+#define LOAD_CR3 ""
+#else
+#define LOAD_CR3 "movl %%ecx, %%cr3\n\t"
+#endif
+_Static_assert(offsetof(struct mm, refs) == 0, "env_load_mm: refs at 0(mm)");
+static void __attribute__((used)) env_load_mm_code(void)
+{
+    __asm__ volatile(".pushsection .text.switch_path, \"ax\"\n\t"
+                     ".globl env_load_mm\n"
+                     "env_load_mm:\n\t"
+                     "pushl %%ecx\n\t"
+                     "lock incl (%%edx)\n\t"              /* the CPU's reference on the next mm */
+                     "movl %c[pgd](%%edx), %%ecx\n\t"
+                     LOAD_CR3
+                     "movl %c[active](%%eax), %%ecx\n\t"  /* the mm CR3 held */
+                     "movl %%edx, %c[active](%%eax)\n\t"
+                     "addl $1, %c[loads](%%eax)\n\t"
+                     "adcl $0, 4+%c[loads](%%eax)\n\t"
+                     "testl %%ecx, %%ecx\n\t"
+                     "jz 1f\n\t"
+                     "lock decl (%%ecx)\n\t"              /* mm_put */
+                     "jz 2f\n"
+                     "1:\tpopl %%ecx\n\t"
+                     "ret\n"
+                     "2:\tpushl %%eax\n\t"                /* the last reference: free it */
+                     "pushl %%edx\n\t"
+                     "pushl %%ecx\n\t"
+                     "call mm_release\n\t"
+                     "addl $4, %%esp\n\t"
+                     "popl %%edx\n\t"
+                     "popl %%eax\n\t"
+                     "popl %%ecx\n\t"
+                     "ret\n\t"
+                     ".popsection"
+                     :
+                     : [pgd] "i"(offsetof(struct mm, pgd)), [active] "i"(offsetof(struct cpu, active_mm)),
+                       [loads] "i"(offsetof(struct cpu, stats.cr3_loads)));
 }
