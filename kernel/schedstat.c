@@ -2,8 +2,8 @@
  * The schedstat lines: what the scheduler core counted per CPU, printed at
  * the end of a run.  cr3_loads (last, so that every earlier field keeps its
  * place) counts page-directory switches (kernel/sched_env.h, env_switch_mm).
- * Then an mmstat line (page directories) and, with pvspin=1, a pvspinstat
- * line per CPU.
+ * The stackstat line before them also counts page directories; with
+ * pvspin=1 a pvspinstat line per CPU follows.
  */
 #include "sched_core.h"
 #include "sched_env.h"
@@ -14,7 +14,13 @@
 void sched_print_stats(void)
 {
     uint64_t now = clock_ns();
-    kprintf("stackstat stack_bytes=%d max_used_bytes=%d\n", TASK_STACK_SIZE, task_stack_high_water());
+    /* Per-task memory: stacks, and the page directories of kernel/mm.h made
+     * and freed so far (live: the running tasks' and those a CPU's CR3
+     * still holds, 2.6.0's lazy active_mm). */
+    struct mm_stats ms;
+    mm_get_stats(&ms);
+    kprintf("stackstat stack_bytes=%d max_used_bytes=%d page_dirs_created=%u page_dirs_freed=%u page_dirs_live=%u\n",
+            TASK_STACK_SIZE, task_stack_high_water(), ms.created, ms.freed, ms.created - ms.freed);
     for (int i = 0; i < ncpus_online; i++) {
         struct cpu *c = &cpus[i];
         uint64_t idle = c->stats.idle_ns + (c->curr == c->idle ? now - c->idle_since_ns : 0);
@@ -29,12 +35,6 @@ void sched_print_stats(void)
                 (unsigned long long)c->stats.ticks, (unsigned long long)c->stats.resched_ipis,
                 (unsigned long long)c->stats.cr3_loads);
     }
-    /* Address spaces (kernel/mm.h): page directories made and freed so far.
-     * Live ones: the running tasks' and those a CPU's CR3 still holds. */
-    struct mm_stats ms;
-    mm_get_stats(&ms);
-    kprintf("mmstat mm=%s created=%u freed=%u live=%u\n", mm_mode_names[mm_get_mode()], ms.created, ms.freed,
-            ms.created - ms.freed);
     /* pvspin (kernel/spinlock.c): lock waits that halted, kicks sent and received. */
     if (spin_pvspin_enabled())
         for (int i = 0; i < ncpus_online; i++)

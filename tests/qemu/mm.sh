@@ -10,7 +10,8 @@
 #   - mm=shared: no CR3 load at all, and no page directory made;
 #   - page directories: one per process (hackbench process mode), one per
 #     group and one for the runner (thread mode), and when the run is over
-#     only the runner's and those a CPU's CR3 still holds are left (mmstat);
+#     only the runner's and those a CPU's CR3 still holds are left (the
+#     stackstat line's page_dirs_created/freed/live);
 #   - the boot line says mm=; a bad mm= value is refused.
 # Every task checks at exit that it ran on its own page directory (a panic
 # otherwise), so each exit 0 below also says that.
@@ -55,22 +56,22 @@ boot "$S" 2 "bench=pipe loops=$LOOPS mode=process bind=1 mm=shared"
 check "mm-shared-exit0" [ "$RC" = 0 ]
 expect "mm-shared-boot-line" '^boot: cpus=2 .* mm=shared '
 check "mm-shared-no-loads" [ "$(grep -c '^schedstat .* cr3_loads=0$' "$OUT")" = 2 ]
-expect "mm-shared-no-directories" '^mmstat mm=shared created=0 freed=0 live=0$'
+expect "mm-shared-no-directories" '^stackstat .* page_dirs_created=0 page_dirs_freed=0 page_dirs_live=0$'
 
 # Page directories made and freed.
 boot "$S" 2 'bench=hackbench groups=3 loops=10 mode=process'
 check "mm-hb-process-exit0" [ "$RC" = 0 ]
 tasks=$(field tasks_started "$(results hackbench)")
-line=$(grep '^mmstat ' "$OUT")
-created=$(field created "$line") live=$(field live "$line")
+line=$(grep '^stackstat ' "$OUT")
+created=$(field page_dirs_created "$line") live=$(field page_dirs_live "$line")
 check "mm-hb-process-one-per-task" [ "${created:-0}" = $(( ${tasks:-0} + 1 )) ]
 # Left: the runner's, and at most one per CPU (its CR3's, 2.6.0's lazy active_mm).
 check "mm-hb-process-freed-all-but-held" in_range "$live" 1 3
 boot "$S" 2 'bench=hackbench groups=3 loops=10 mode=thread'
 check "mm-hb-thread-exit0" [ "$RC" = 0 ]
-line=$(grep '^mmstat ' "$OUT")
-check "mm-hb-thread-one-per-group" [ "$(field created "$line")" = 4 ]
-live=$(field live "$line")
+line=$(grep '^stackstat ' "$OUT")
+check "mm-hb-thread-one-per-group" [ "$(field page_dirs_created "$line")" = 4 ]
+live=$(field page_dirs_live "$line")
 check "mm-hb-thread-freed-all-but-held" in_range "$live" 1 3
 
 boot "$S" 1 'bench=boot mm=threads'
