@@ -22,7 +22,13 @@ struct cpu_stats {
     uint64_t ticks;
     uint64_t wakeups;           /* tasks woken onto this CPU */
     uint64_t resched_ipis;      /* reschedule IPIs received */
+    uint64_t cr3_loads;         /* page-directory switches (kernel/sched_env.h, env_switch_mm) */
+    uint64_t pv_halts;          /* pvspin: lock waits that halted this CPU */
+    uint64_t pv_kicks;          /* pvspin: halted waiters this CPU kicked on release */
+    uint64_t pv_nmis;           /* pvspin: kicks received */
 };
+
+struct mm;
 
 struct cpu {
     struct cpu *self;           /* must stay first: %gs:0 */
@@ -41,6 +47,14 @@ struct cpu {
     spinlock_t *rq_lock;
     volatile int nr_queued;
     spinlock_t own_rq_lock;
+    /* The address space whose page directory CR3 holds (NULL: the kernel's
+     * own, boot_page_directory).  A kernel thread (the idle task) borrows
+     * it, as Linux's active_mm; this CPU holds a reference on it. */
+    struct mm *active_mm;
+    /* pvspin (kernel/spinlock.c): the lock and ticket this CPU is halted
+     * on, published for the unlocker (KVM's per-CPU klock_waiting). */
+    spinlock_t *volatile pv_lock;
+    volatile uint32_t pv_want;
     struct cpu_stats stats;
     char printbuf[512];         /* kprintf formats here with interrupts off */
 } __attribute__((aligned(64)));

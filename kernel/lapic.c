@@ -115,6 +115,18 @@ void lapic_send_nmi_all_but_self(void)
     irq_restore(f);
 }
 
+/* An NMI to one CPU: the pvspin kick (kernel/spinlock.c), which must wake a
+ * CPU halted with interrupts off.  Delivery mode NMI, level assert. */
+void lapic_send_nmi(int apic_id)
+{
+    unsigned long f = irq_save();
+    icr_wait();
+    lapic_write(LAPIC_ICR_HI, (uint32_t)apic_id << 24);
+    lapic_write(LAPIC_ICR_LO, 0x4000 | 0x400);
+    icr_wait();
+    irq_restore(f);
+}
+
 void lapic_send_init_sipi(int apic_id, uint8_t page)
 {
     lapic_write(LAPIC_ICR_HI, (uint32_t)apic_id << 24);

@@ -18,6 +18,8 @@
 #include "sched_core.h"
 #include "trace.h"
 #include "sched_tunables.h"
+#include "spinlock.h"
+#include "mm.h"
 
 #define MULTIBOOT_BOOTLOADER_MAGIC 0x2badb002
 #define MB_FLAG_MEM 0x001
@@ -37,10 +39,16 @@ struct multiboot_mmap_entry {
 } __attribute__((packed));
 
 /* The kernel's own keys; the first task registers and reads the rest. */
-enum { KEY_WATCHDOG, KEY_TRACE, KEY_TRACE_EVENTS, KEY_TRACE_BUF_KIB };
+enum { KEY_WATCHDOG, KEY_PVSPIN, KEY_MM, KEY_TRACE, KEY_TRACE_EVENTS, KEY_TRACE_BUF_KIB };
 static const struct cmdline_key kernel_keys[] = {
     [KEY_WATCHDOG] = CMDLINE_KEY_UINT("watchdog", DEFAULT_WATCHDOG_S, 0, 86400,
                                       "exit 3 when nothing progresses for this many seconds (0: off)"),
+    [KEY_PVSPIN] = CMDLINE_KEY_UINT("pvspin", 0, 0, 1,
+                                    "paravirtual spinlocks: a waiter spins a while, then halts until the unlocker "
+                                    "kicks it (tools/qemu-run.sh gives 1 when vCPUs outnumber host cores)"),
+    [KEY_MM] = CMDLINE_KEY_CHOICE("mm", "per_process", mm_mode_names,
+                                  "address spaces: per_process (a page directory per mm id, CR3 reloaded lazily "
+                                  "on switches between them) or shared (every task on the kernel's, no CR3 load)"),
     /* Scheduler tracing (kernel/trace.h, docs/tracing.md). */
     [KEY_TRACE] = CMDLINE_KEY_UINT("trace", 0, 0, 1,
                                    "1: record scheduling events per CPU and write them on the trace channel at the end"),
@@ -159,6 +167,10 @@ void kmain(uint32_t magic, uint32_t mbi)
     cmdline_register("kernel", kernel_keys, ARRAY_SIZE(kernel_keys));
     watchdog_set_timeout(cmdline_key_uint(&kernel_keys[KEY_WATCHDOG]));
     uint32_t trace_buf_kib, trace_mask = read_trace_keys(&trace_buf_kib);
+    /* Patches the spinlock release sites: only this CPU runs yet. */
+    if (cmdline_key_uint(&kernel_keys[KEY_PVSPIN]))
+        spin_pvspin_enable();
+    mm_set_mode((enum mm_mode)cmdline_key_choice(&kernel_keys[KEY_MM]));
 
     tsc_calibrate();
     lapic_init();
@@ -177,8 +189,10 @@ void kmain(uint32_t magic, uint32_t mbi)
     if (trace_mask)
         snprintf(trace_words, sizeof(trace_words), " trace=1 trace_events=%s trace_buf_kib=%u",
                  cmdline_key_text(&kernel_keys[KEY_TRACE_EVENTS]), trace_buf_kib);
-    kprintf("boot: cpus=%d sched=%s hz=%d tsc_khz=%u accel=%s mem_mib=%u lock=%s%s\n", ncpus_online, sched_name(), HZ,
-            tsc_khz, detect_accel(), mem_usable_mib(), SPINLOCK_KIND, trace_words);
+    /* What produced this run's numbers, so that tables can refuse to mix them. */
+    kprintf("boot: cpus=%d sched=%s hz=%d tsc_khz=%u accel=%s mem_mib=%u mm=%s pvspin=%d lock=%s%s\n", ncpus_online,
+            sched_name(), HZ, tsc_khz, detect_accel(), mem_usable_mib(), mm_mode_names[mm_get_mode()],
+            spin_pvspin_enabled() ? 1 : 0, SPINLOCK_KIND, trace_words);
     sched_tunables_print(&scheduler);
     init_task_start();
     irq_enable();

@@ -408,6 +408,7 @@ __switch_path void schedule(void)
     account_switch(c, prev, next, cycles_to_ns(t1 - tsc_at_boot));
     next->on_cpu = 1;
     c->curr = next;
+    env_switch_mm(c, next);              /* CR3, lazily (kernel/sched_env.h) */
     prev = sched_switch_call(prev, next);
     /* Now on next's stack, which may have gone to sleep on another CPU. */
     finish_switch_inline(prev);

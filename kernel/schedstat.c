@@ -1,23 +1,44 @@
-/* The schedstat lines: what the scheduler core counted per CPU, printed at the end of a run. */
+/*
+ * The schedstat lines: what the scheduler core counted per CPU, printed at
+ * the end of a run.  cr3_loads (last, so that every earlier field keeps its
+ * place) counts page-directory switches (kernel/sched_env.h, env_switch_mm).
+ * The stackstat line before them also counts page directories; with
+ * pvspin=1 a pvspinstat line per CPU follows.
+ */
 #include "sched_core.h"
 #include "sched_env.h"
 #include "lib.h"
+#include "mm.h"
+#include "spinlock.h"
 
 void sched_print_stats(void)
 {
     uint64_t now = clock_ns();
-    kprintf("stackstat stack_bytes=%d max_used_bytes=%d\n", TASK_STACK_SIZE, task_stack_high_water());
+    /* Per-task memory: stacks, and the page directories of kernel/mm.h made
+     * and freed so far (live: the running tasks' and those a CPU's CR3
+     * still holds, 2.6.0's lazy active_mm). */
+    struct mm_stats ms;
+    mm_get_stats(&ms);
+    kprintf("stackstat stack_bytes=%d max_used_bytes=%d page_dirs_created=%u page_dirs_freed=%u page_dirs_live=%u\n",
+            TASK_STACK_SIZE, task_stack_high_water(), ms.created, ms.freed, ms.created - ms.freed);
     for (int i = 0; i < ncpus_online; i++) {
         struct cpu *c = &cpus[i];
         uint64_t idle = c->stats.idle_ns + (c->curr == c->idle ? now - c->idle_since_ns : 0);
         uint64_t pick = c->stats.picks ? c->stats.pick_cycles / c->stats.picks : 0;
         kprintf("schedstat cpu=%d sched=%s schedule_calls=%llu context_switches=%llu migrations=%llu "
                 "wakeups=%llu idle_ms=%llu pick_cycles_total=%llu pick_cycles_avg=%llu ticks=%llu "
-                "resched_ipis=%llu\n",
+                "resched_ipis=%llu cr3_loads=%llu\n",
                 i, sched_name(), (unsigned long long)c->stats.schedule_calls,
                 (unsigned long long)c->stats.context_switches, (unsigned long long)c->stats.migrations,
                 (unsigned long long)c->stats.wakeups, (unsigned long long)(idle / NSEC_PER_MSEC),
                 (unsigned long long)c->stats.pick_cycles, (unsigned long long)pick,
-                (unsigned long long)c->stats.ticks, (unsigned long long)c->stats.resched_ipis);
+                (unsigned long long)c->stats.ticks, (unsigned long long)c->stats.resched_ipis,
+                (unsigned long long)c->stats.cr3_loads);
     }
+    /* pvspin (kernel/spinlock.c): lock waits that halted, kicks sent and received. */
+    if (spin_pvspin_enabled())
+        for (int i = 0; i < ncpus_online; i++)
+            kprintf("pvspinstat cpu=%d halts=%llu kicks_sent=%llu kicks_received=%llu\n", i,
+                    (unsigned long long)cpus[i].stats.pv_halts, (unsigned long long)cpus[i].stats.pv_kicks,
+                    (unsigned long long)cpus[i].stats.pv_nmis);
 }

@@ -22,6 +22,7 @@ void lapic_eoi(void);
 int lapic_id(void);
 void lapic_send_ipi(int apic_id, int vector);
 void lapic_send_nmi_all_but_self(void);
+void lapic_send_nmi(int apic_id);        /* one CPU: the pvspin kick */
 void lapic_send_init_sipi(int apic_id, uint8_t page);
 
 int smp_discover_cpus(void);            /* firmware tables; sets ncpus_found */

@@ -49,6 +49,29 @@
  * (watchdog=, default 30 s) for one lock stops the machine with a report of
  * the lock, its holder and every CPU's backtrace (exit 3): with every CPU
  * spinning with interrupts off, no tick could report it.
+ *
+ * Paravirtual spinlocks (pvspin=1; tools/qemu-run.sh passes it when the
+ * guest has more vCPUs than the host has cores).  None of the modelled
+ * kernels had them; they answer a problem that real 2002-2007 SMP machines
+ * did not have: the host deschedules the vCPU that holds a lock, and the
+ * waiters spin against it, taking host time from the holder.  As the Xen
+ * (Linux 2.6.27 arch/x86/xen/spinlock.c, xen_spin_lock_slow /
+ * xen_spin_unlock_slow) and KVM (Linux 3.12 arch/x86/kernel/kvm.c,
+ * kvm_lock_spinning / kvm_unlock_kick) guests do, a waiter spins for a
+ * bounded time, then registers itself on the lock and halts, which gives
+ * its host core back; the unlocker kicks a halted waiter awake (the next
+ * ticket's CPU for a ticket lock, one of them for test-and-set).  The kick
+ * is an NMI, the only interrupt that wakes a CPU halted with interrupts off,
+ * so no tick or IPI handler runs inside a lock wait.  kernel/spinlock.c
+ * explains the protocol and why no kick is lost.
+ *
+ * The unlock stays the era's single store when pvspin=0: each inlined
+ * release carries a 5-byte NOP that spin_pvspin_enable() turns into a jump
+ * to the paravirtual release at boot, before the other CPUs start (Linux
+ * 3.12's static key paravirt_ticketlocks_enabled in arch_spin_unlock does
+ * the same).  The NOP costs one instruction per unlock; the paravirtual
+ * release is a locked instruction (a full barrier, 3.12's add_smp) and a
+ * test of the lock's count of halted waiters.
  */
 #ifndef KERNEL_SPINLOCK_H
 #define KERNEL_SPINLOCK_H
@@ -68,14 +91,15 @@ typedef struct spinlock {
 #else
     volatile int8_t slock;          /* 1 free; 0 or below taken (Linux i386 spinlock_t.lock) */
 #endif
+    volatile uint8_t pv_halted;     /* pvspin: CPUs registered as halted on this lock (Xen's spinners) */
     volatile int holder_cpu;        /* -1 when free; for the debug checks and stall reports */
     const char *name;
 } spinlock_t;
 
 #if defined(SPINLOCK_TICKET)
-#define SPINLOCK_INIT(lockname) { 0, 0, -1, lockname }
+#define SPINLOCK_INIT(lockname) { .next_ticket = 0, .now_serving = 0, .pv_halted = 0, .holder_cpu = -1, .name = lockname }
 #else
-#define SPINLOCK_INIT(lockname) { 1, -1, lockname }
+#define SPINLOCK_INIT(lockname) { .slock = 1, .pv_halted = 0, .holder_cpu = -1, .name = lockname }
 #endif
 
 void spin_lock_init(spinlock_t *lock, const char *name);
@@ -85,6 +109,12 @@ bool spin_is_locked(const spinlock_t *lock);
 bool spin_held_by_me(const spinlock_t *lock);
 /* Stop the machine when one CPU waits longer than this for one lock (0: never). */
 void spin_set_stall_limit_ns(uint64_t ns);
+/* pvspin=1: patch every release site, before the other CPUs start (kernel/main.c). */
+void spin_pvspin_enable(void);
+bool spin_pvspin_enabled(void);
+struct trapframe;
+/* The NMI handler: true if the NMI was a pvspin kick (kernel/trap.c). */
+bool spin_pvspin_nmi(struct trapframe *tf);
 
 #ifdef HOST_TEST
 void spin_lock(spinlock_t *lock);
@@ -101,6 +131,20 @@ void spin_lock_contended(spinlock_t *lock, uint32_t ticket);
 void spin_lock_recursive(spinlock_t *lock) __attribute__((noreturn));
 void spin_unlock_not_held(spinlock_t *lock) __attribute__((noreturn));
 void preempt_schedule(void);
+void spin_release_pv(spinlock_t *lock);
+
+/*
+ * A release site: 5 bytes of NOP ("nopl 0(%eax,%eax,1)"), recorded with the
+ * address of the paravirtual release in the section pvspin_sites, which
+ * spin_pvspin_enable() rewrites into "jmp rel32" when pvspin=1.
+ */
+#define PVSPIN_SITE(label)                                                    \
+    __asm__ goto("1: .byte 0x0f, 0x1f, 0x44, 0x00, 0x00\n\t"                 \
+                 ".pushsection pvspin_sites, \"a\"\n\t"                      \
+                 ".balign 4\n\t"                                              \
+                 ".long 1b, %l[" #label "]\n\t"                               \
+                 ".popsection"                                                \
+                 : : : "memory" : label)
 
 /* One attempt to take the lock; for ticket locks the ticket is taken for good. */
 static inline bool spin_lock_fast(spinlock_t *lock, uint32_t *ticket)
@@ -138,6 +182,7 @@ static inline void spin_release(spinlock_t *lock)
         spin_unlock_not_held(lock);
     lock->holder_cpu = -1;
     barrier();
+    PVSPIN_SITE(paravirt);
     /* Only the holder writes the release, and x86 stores are not reordered
      * with earlier loads and stores: a plain store releases the lock, as
      * Linux i386 does ("movb $1" for the byte lock, an unlocked increment
@@ -147,6 +192,10 @@ static inline void spin_release(spinlock_t *lock)
 #else
     __asm__ volatile("movb $1, %0" : "=m"(lock->slock) : : "memory");
 #endif
+    percpu_dec(PERCPU_PREEMPT_COUNT);
+    return;
+paravirt:
+    spin_release_pv(lock);           /* the release, then a kick if a waiter halted */
     percpu_dec(PERCPU_PREEMPT_COUNT);
 }
 

@@ -3,9 +3,10 @@
  * scheduler core needs from the kernel around a task's life (idle tasks,
  * the first code of a new task, freeing a dead task's stack, the task list).
  *
- * A task is one heap object (struct task) plus a one-page stack.  The stack
- * is freed right after the task's last switch-out (finish_switch, on another
- * task's stack); the struct is freed once task_wait() has collected the exit
+ * A task is one heap object (struct task) plus a one-page stack, and a
+ * reference on its address space (kernel/mm.h: a page directory per mm id).
+ * The stack and the reference go right after the task's last switch-out
+ * (finish_switch, on another task's stack); the struct is freed once task_wait() has collected the exit
  * code and all of the task's children have exited, so a scheduler may still
  * look at p->parent while p exits.  What a scheduler hears of all this goes
  * through the core (kernel/sched_core.c).
@@ -14,6 +15,7 @@
 #include "sched_core.h"
 #include "sched_env.h"
 #include "mem.h"
+#include "mm.h"
 #include "wait.h"
 #include "lib.h"
 
@@ -95,6 +97,15 @@ struct task *task_create(void (*entry)(void *), void *arg, const struct task_att
         kfree(t);
         return NULL;
     }
+    int mm_id = attr->mm >= 0 ? attr->mm : new_mm_id();
+    /* Its page directory: shared with the other tasks of mm_id, new for a
+     * new process (none with mm=shared). */
+    struct mm *mm = mm_get(mm_id);
+    if (!mm && mm_get_mode() == MM_PER_PROCESS) {
+        page_free(stack, TASK_STACK_SIZE / PAGE_SIZE);
+        kfree(t);
+        return NULL;
+    }
     struct task *parent = current_task();
     if (parent->is_idle)
         parent = NULL;
@@ -105,7 +116,8 @@ struct task *task_create(void (*entry)(void *), void *arg, const struct task_att
     t->policy = attr->policy;
     t->rt_priority = attr->rt_priority;
     t->cpus_allowed = mask;
-    t->mm = attr->mm >= 0 ? attr->mm : new_mm_id();
+    t->mm = mm_id;
+    t->mm_struct = mm;
     t->parent = parent;
     t->entry = entry;
     t->arg = arg;
@@ -141,6 +153,9 @@ void task_exit(int code)
 {
     struct task *self = current_task();
     self->exit_code = code;
+#ifndef MM_MEASURE_NO_CR3_LOAD   /* (a measurement build: CR3 never changes) */
+    mm_check_current(self->mm_struct, self->name, self->pid);   /* it ran on its own page directory */
+#endif
     unsigned long f = spin_lock_irqsave(&tasklist_lock);
     list_del(&self->all_tasks);
     nr_tasks--;
@@ -168,6 +183,12 @@ void task_release_after_exit(struct task *p)
         ((uint32_t *)p->stack)[i] = STACK_POISON;
     page_free(p->stack, TASK_STACK_SIZE / PAGE_SIZE);
     p->stack = NULL;
+    /* The task is gone: its reference on the address space goes (the last
+     * one frees the page directory, unless a CPU's CR3 still holds it). */
+    if (p->mm_struct) {
+        mm_put(p->mm_struct);
+        p->mm_struct = NULL;
+    }
     struct task *free_parent = NULL;
     spin_lock(&tasklist_lock);
     struct task *parent = p->parent;

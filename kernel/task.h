@@ -4,6 +4,9 @@
  * All code runs in ring 0, so a "process" here is a kernel task with an
  * address-space id (mm): tasks that share an id behave like the threads of one
  * Linux process, which matters to schedulers that model Linux's same-mm bonus.
+ * Each id has its own page directory (kernel/mm.h), and a switch between
+ * tasks of different ids reloads CR3 (unless mm=shared).  The idle tasks are
+ * kernel threads: they have no mm_struct and borrow the CPU's.
  */
 #ifndef KERNEL_TASK_H
 #define KERNEL_TASK_H
@@ -54,6 +57,7 @@ struct task {
     int rt_priority;              /* 1..99 for FIFO/RR, else 0 */
     cpumask_t cpus_allowed;
     int mm;                       /* address-space id; tasks of one "process" share it */
+    struct mm *mm_struct;         /* its page directory (kernel/mm.h); NULL: a kernel thread, or mm=shared */
 
     struct task *parent;
     volatile int live_children;   /* children not yet exited: keeps this struct alive */

@@ -12,6 +12,7 @@
 #include "x86.h"
 #include "sched_core.h"
 #include "stall.h"
+#include "spinlock.h"
 
 static const char *const exception_names[32] = {
     "divide error", "debug", "NMI", "breakpoint", "overflow", "bound range", "invalid opcode",
@@ -41,6 +42,9 @@ static void exception(struct trapframe *tf)
 void trap(struct trapframe *tf)
 {
     if (tf->vector == 2 && stall_nmi(tf))
+        return;
+    /* A pvspin kick: it only had to wake a halted lock waiter (kernel/spinlock.c). */
+    if (tf->vector == 2 && spin_pvspin_nmi(tf))
         return;
     if (tf->vector < 32)
         exception(tf);

@@ -3,8 +3,8 @@
 # the kernel's exit code (written to QEMU's isa-debug-exit port) into ours.
 #
 # usage: tools/qemu-run.sh (--kernel ELF [--cmdline 'k=v ...'] | --iso ISO [--drive IMG])
-#                          [--smp N] [--mem MiB] [--accel tcg|kvm|icount] [--timeout S] [--gdb]
-#                          [--trace-out FILE]
+#                          [--smp N] [--mem MiB] [--accel tcg|kvm|icount] [--timeout S]
+#                          [--pvspin on|off|auto] [--gdb] [--trace-out FILE]
 #
 # --trace-out FILE gives the kernel its trace channel (QEMU's isa-debugcon at
 # port 0xe9, written to FILE): with trace=1 on the command line the kernel
@@ -13,19 +13,27 @@
 # --drive IMG: a raw disk image as a second disk (read-only: QEMU's snapshot), e.g.
 # a FAT image with /schedlab-default.cfg for the menu of make iso-all.
 #
+# --pvspin (default auto, or $QEMU_RUN_PVSPIN): auto gives the kernel
+# pvspin=1 (paravirtual spinlocks, kernel/spinlock.h) when the guest has more
+# vCPUs than the host has cores, where the host deschedules lock holders, and
+# pvspin=0 otherwise; on and off force it.  A pvspin= already on --cmdline
+# wins over auto (and must agree with on/off).  The run: line on stderr says
+# what was chosen.  With --iso the command line is baked into the image and
+# is left alone.
+#
 # Exit status: 0 ok, 1 error (bad arguments or a workload error), 2 kernel
 # panic, 3 watchdog, 4 out of memory, 5 guest stopped without an exit code
 # (triple fault or reset), 6 QEMU itself failed, 124 timeout.
 set -u
 
 usage() {
-    echo "usage: $0 (--kernel ELF [--cmdline 'k=v ...'] | --iso ISO [--drive IMG]) [--smp N] [--mem MiB] [--accel tcg|kvm|icount] [--timeout S] [--gdb] [--trace-out FILE]" >&2
+    echo "usage: $0 (--kernel ELF [--cmdline 'k=v ...'] | --iso ISO [--drive IMG]) [--smp N] [--mem MiB] [--accel tcg|kvm|icount] [--timeout S] [--pvspin on|off|auto] [--gdb] [--trace-out FILE]" >&2
     exit 1
 }
 die() { echo "error: $*" >&2; exit 1; }
 is_uint() { case "$1" in ''|*[!0-9]*) return 1;; *) return 0;; esac; }
 
-KERNEL= ISO= DRIVE= CMDLINE= SMP=2 MEM=256 ACCEL=tcg TIMEOUT=120 GDB=0 TRACE_OUT=
+KERNEL= ISO= DRIVE= CMDLINE= SMP=2 MEM=256 ACCEL=tcg TIMEOUT=120 GDB=0 TRACE_OUT= PVSPIN=${QEMU_RUN_PVSPIN:-auto}
 while [ $# -gt 0 ]; do
     case "$1" in
     --kernel) KERNEL=${2:-}; shift 2 ;;
@@ -36,6 +44,7 @@ while [ $# -gt 0 ]; do
     --mem) MEM=${2:-}; shift 2 ;;
     --accel) ACCEL=${2:-}; shift 2 ;;
     --timeout) TIMEOUT=${2:-}; shift 2 ;;
+    --pvspin) PVSPIN=${2:-}; shift 2 ;;
     --gdb) GDB=1; shift ;;
     --trace-out) TRACE_OUT=${2:-}; [ -n "$TRACE_OUT" ] || die "--trace-out needs a file"; shift 2 ;;
     -h|--help) usage ;;
@@ -50,6 +59,7 @@ done
 is_uint "$SMP" && [ "$SMP" -ge 1 ] && [ "$SMP" -le 32 ] || die "SMP=$SMP: expected 1..32"
 is_uint "$MEM" && [ "$MEM" -ge 16 ] && [ "$MEM" -le 3000 ] || die "MEM=$MEM: expected 16..3000 (MiB)"
 is_uint "$TIMEOUT" && [ "$TIMEOUT" -ge 1 ] || die "TIMEOUT=$TIMEOUT: expected a number of seconds >= 1"
+case "$PVSPIN" in on|off|auto) ;; *) die "--pvspin=$PVSPIN: expected on, off or auto" ;; esac
 command -v qemu-system-i386 >/dev/null 2>&1 || die "qemu-system-i386 not found (make deps)"
 
 case "$ACCEL" in
@@ -71,7 +81,25 @@ esac
 HOST_CPUS=$(nproc 2>/dev/null || echo 1)
 OVER=no
 [ "$ACCEL" != icount ] && [ "$SMP" -gt "$HOST_CPUS" ] && OVER=yes
-echo "run: smp=$SMP host_cpus=$HOST_CPUS accel=$ACCEL oversubscribed=$OVER${OVER:+}" >&2
+# pvspin: the kernel's own key, given here unless --cmdline already has it.
+given=$(printf ' %s ' "$CMDLINE" | sed -n 's/.* pvspin=\([^ ]*\) .*/\1/p')
+case "$PVSPIN:$given" in
+on:|off:|auto:) ;;
+on:1|off:0|auto:?*) ;;
+*) die "--pvspin=$PVSPIN: the command line says pvspin=$given" ;;
+esac
+if [ -n "$ISO" ]; then
+    [ "$PVSPIN" = auto ] || die "--pvspin=$PVSPIN: an ISO's command line is baked in (make iso CMDLINE='... pvspin=1')"
+    PV_SAY="pvspin=iso"
+elif [ -n "$given" ]; then
+    PV_SAY="pvspin=$given (from --cmdline)"
+else
+    pv=0
+    { [ "$PVSPIN" = on ] || { [ "$PVSPIN" = auto ] && [ "$OVER" = yes ]; }; } && pv=1
+    CMDLINE="${CMDLINE:+$CMDLINE }pvspin=$pv"
+    PV_SAY="pvspin=$pv ($PVSPIN)"
+fi
+echo "run: smp=$SMP host_cpus=$HOST_CPUS accel=$ACCEL oversubscribed=$OVER $PV_SAY" >&2
 [ "$OVER" = yes ] && echo "run: note: $SMP vCPUs share $HOST_CPUS host cores, so vCPUs are time-shared and parallel speed-up is not real" >&2
 [ "$ACCEL" = icount ] && echo "run: note: icount time sums the instructions of all vCPUs: it shows total work, not parallel speed-up" >&2
 

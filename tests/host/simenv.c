@@ -43,6 +43,9 @@ struct task *switch_context(struct task *prev, struct task *next)
 
 void task_release_after_exit(struct task *p) { p->exited = true; }
 
+/* The kernel reloads CR3 here (kernel/sched_env.h); the simulation has one address space. */
+void env_switch_mm(struct cpu *c, struct task *next) { (void)c, (void)next; }
+
 void sched_for_each_task(void (*fn)(struct task *p, void *arg), void *arg)
 {
     for (int i = 0; i < ntasks; i++)
