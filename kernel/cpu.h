@@ -22,6 +22,9 @@ struct cpu_stats {
     uint64_t ticks;
     uint64_t wakeups;           /* tasks woken onto this CPU */
     uint64_t resched_ipis;      /* reschedule IPIs received */
+    uint64_t idle_ticks;        /* ticks that found the idle task running: idle time in the
+                                 * guest's own progress (a host that deschedules the vCPU
+                                 * stretches idle_ns, not this) */
 };
 
 struct cpu {
