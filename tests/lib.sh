@@ -132,7 +132,9 @@ boot() {
         echo "# boot $1 smp$2 '$3': timed out after $_b_limit s; the host got slower (calibration now ${_b_m#* }: factor $(fmt_factor "$_b_f") -> $(fmt_factor "$_b_f2")): retried once with $(boot_limit "$_b_nominal" "$_b_f2") s"
         boot_once "$1" "$2" "$3" "${4:-256}" "${6:-tcg}" "$(boot_limit "$_b_nominal" "$_b_f2")"
     else
-        echo "# boot $1 smp$2 '$3': timed out after $_b_limit s (factor $(fmt_factor "$_b_f")); the host is not slower (calibration now ${_b_m:+${_b_m#* }: factor $(fmt_factor "${_b_f2:-100}")}${_b_m:-failed}): not retried"
+        _b_now="a calibration boot failed"
+        [ -n "$_b_m" ] && _b_now="calibration now ${_b_m#* }: factor $(fmt_factor "$_b_f2")"
+        echo "# boot $1 smp$2 '$3': timed out after $_b_limit s (factor $(fmt_factor "$_b_f")); the host is not slower ($_b_now): not retried"
     fi
 }
 # boot_once SCHED SMP CMDLINE MEM ACCEL LIMIT: one boot, sets OUT and RC
