@@ -22,9 +22,10 @@ struct cpu_stats {
     uint64_t ticks;
     uint64_t wakeups;           /* tasks woken onto this CPU */
     uint64_t resched_ipis;      /* reschedule IPIs received */
-    uint64_t idle_ticks;        /* ticks that found the idle task running: idle time in the
-                                 * guest's own progress (a host that deschedules the vCPU
-                                 * stretches idle_ns, not this) */
+    uint64_t idle_ticks;        /* ticks that found the idle task running: ticks - idle_ticks
+                                 * are the ticks at which tasks ran, the clock of their slices
+                                 * (under QEMU a busy vCPU that the host deschedules loses
+                                 * ticks while its TSC, and so runtime and idle_ns, runs on) */
 };
 
 struct cpu {
