@@ -26,6 +26,10 @@ struct cpu_stats {
     uint64_t pv_halts;          /* pvspin: lock waits that halted this CPU */
     uint64_t pv_kicks;          /* pvspin: halted waiters this CPU kicked on release */
     uint64_t pv_nmis;           /* pvspin: kicks received */
+    uint64_t idle_ticks;        /* ticks that found the idle task running: ticks - idle_ticks
+                                 * are the ticks at which tasks ran, the clock of their slices
+                                 * (under QEMU a busy vCPU that the host deschedules loses
+                                 * ticks while its TSC, and so runtime and idle_ns, runs on) */
 };
 
 struct mm;

@@ -646,6 +646,7 @@ void sched_tick(void)
     struct cpu *c = this_cpu();
     int cpu = c->id;
     c->stats.ticks++;
+    c->stats.idle_ticks += c->curr->is_idle;
     if (scheduler.tick) {
         if (scheduler.flags & SCHED_TICK_UNLOCKED) {
             scheduler.tick(cpu, c->curr);

@@ -67,7 +67,7 @@ link_image() {  # link_image OUT.elf OBJECTS...: as the Makefile links kernel.el
 }
 boot_image() {  # boot_image IMAGE CMDLINE: OUT and RC as boot() sets them
     OUT="$TMP/out.$$.$(date +%s%N)"
-    "$ROOT/tools/qemu-run.sh" --kernel "$1" --smp 1 --cmdline "$2" --timeout 30 >"$OUT" 2>"$OUT.err"
+    "$ROOT/tools/qemu-run.sh" --kernel "$1" --smp 1 --cmdline "$2" --timeout "$(boot_limit 30)" >"$OUT" 2>"$OUT.err"
     RC=$?
 }
 build rr

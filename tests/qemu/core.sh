@@ -50,14 +50,14 @@ expect "watchdog-cpu0" '^watchdog: cpu=0 current=.* runqueue=[0-9]+'
 expect "watchdog-cpu1" '^watchdog: cpu=1 current='
 
 # With the watchdog off, the wrapper's timeout still ends a stuck guest (status 124).
-boot rr 1 'bench=deadlock watchdog=0' 256 4
+boot rr 1 'bench=deadlock watchdog=0' 256 =4
 check "timeout-exit124" [ "$RC" = 124 ]
 check "timeout-message" grep -q 'timeout' "$OUT.err"
 
 # The GRUB ISO boots the default workload at once.
 if ( flock 9; make -s -C "$ROOT" SCHED=rr iso CMDLINE='bench=pingpong pairs=1 rounds=10' >"$TMP/iso.log" 2>&1 ) 9>"$ROOT/build/.lock"; then
     OUT="$TMP/iso.out"
-    "$ROOT/tools/qemu-run.sh" --iso "$ROOT/build/rr/kernel.iso" --smp 2 --timeout 60 >"$OUT" 2>"$OUT.err"; RC=$?
+    "$ROOT/tools/qemu-run.sh" --iso "$ROOT/build/rr/kernel.iso" --smp 2 --timeout "$(boot_limit 60)" >"$OUT" 2>"$OUT.err"; RC=$?
     check "iso-exit0" [ "$RC" = 0 ]
     expect "iso-boot-line" '^boot: cpus=2 sched=rr '
     expect "iso-cmdline-applied" '^result bench=pingpong .*pairs=1 rounds=10 '

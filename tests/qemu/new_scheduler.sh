@@ -35,7 +35,7 @@ sed -i '/\.pick_next = /d' "$T/sched/mine.c"
 sed -i 's/static struct task \*simple_pick_next/__attribute__((unused)) static struct task *simple_pick_next/' "$T/sched/mine.c"
 if make -s -C "$T" SCHED=mine kernel >"$TMP/newsched-build2.log" 2>&1; then
     OUT="$TMP/newsched-nohook.out"
-    "$T/tools/qemu-run.sh" --kernel "$T/build/mine/kernel.elf" --smp 1 --cmdline 'bench=boot' --timeout 60 >"$OUT" 2>"$OUT.err"
+    "$T/tools/qemu-run.sh" --kernel "$T/build/mine/kernel.elf" --smp 1 --cmdline 'bench=boot' --timeout "$(boot_limit 60)" >"$OUT" 2>"$OUT.err"
     RC=$?
     check "newsched-missing-hook-exit1" [ "$RC" = 1 ]
     expect "newsched-missing-hook-message" '^error: sched/mine\.c: hook pick_next is missing$'

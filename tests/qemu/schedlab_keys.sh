@@ -104,7 +104,7 @@ rejected no-value '--loops needs a value' --bench hackbench --loops --groups 1
 # --- what passes: sweeps by the key's type, dashes as underscores, kernel keys
 M="$D/matrix"
 sl matrix 0 --sched rr --smp 1 -j 1 --bench hackbench --groups 1,2 --loops 5,10 --ipc pipe,socket --fds 2 \
-    --pipe-size 8192 --bind 0 --watchdog 20 --timeout 60 --out "$M"
+    --pipe-size 8192 --bind 0 --watchdog 20 --timeout "$(boot_limit 60)" --out "$M"
 check "keys-matrix-cmdline" grep -qx 'kernel_cmdline: bench=hackbench groups=1,2 fds=2 pipe_size=8192 bind=0 watchdog=20' "$M/meta.txt"
 check "keys-matrix-sweep-in-boot" grep -qx 'sweep groups' "$M/matrix.txt"
 check "keys-matrix-sweep-boots" grep -qx 'sweep_boots loops=5,10 ipc=pipe,socket' "$M/matrix.txt"
@@ -120,7 +120,7 @@ for log in "$M"/logs/*.log; do
     expect "keys-matrix-$(basename "$log" .log)-as-asked" '^result bench=hackbench .* groups=2 loops=(5|10) datasize=100 fds=2 mode=process ipc=(pipe|socket) pipe_size=8192 .*cpus_used=0x1 .*status=ok'
 done
 C="$D/cpuhog"
-sl cpuhog 0 --sched rr --smp 1 -j 1 --bench cpuhog --tasks 2 --nice 0,5 --seconds 1 --timeout 60 --out "$C"
+sl cpuhog 0 --sched rr --smp 1 -j 1 --bench cpuhog --tasks 2 --nice 0,5 --seconds 1 --timeout "$(boot_limit 60)" --out "$C"
 check "keys-int-list-passed-as-is" grep -qx 'kernel_cmdline: bench=cpuhog tasks=2 nice=0,5 seconds=1' "$C/meta.txt"
 check "keys-int-list-one-boot" [ "$(wc -l <"$C/jobs.txt")" = 1 ]
 OUT=$(ls "$C"/logs/*.log | head -1)

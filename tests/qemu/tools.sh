@@ -103,7 +103,7 @@ ok_if tools-bad-huge-matrix "runs=100000 x 300 groups exited $rc, not 1 with the
 
 # --- the matrix: rr at 1 and 2 vCPUs, hackbench with two group counts, 2 runs per boot
 A="$D/a"
-"$SL" run --sched rr --smp 1,2 --bench hackbench --groups 2,4 --loops 10 --runs 2 --timeout 60 --out "$A" \
+"$SL" run --sched rr --smp 1,2 --bench hackbench --groups 2,4 --loops 10 --runs 2 --timeout "$(boot_limit 60)" --out "$A" \
     >"$D/run.out" 2>"$D/last.log"
 rc=$?
 ok_if tools-run-exit0 "run exited $rc" [ $rc = 0 ]
@@ -142,7 +142,7 @@ ok_if tools-schedstat-rates "$rates of 3 rows have a numeric switches_per_s" [ "
 for dir in "sp ace" "k=v"; do
     mkdir -p "$D/$dir" "$D/tmpdir"
     cp "$ROOT/build/rr/kernel.elf" "$D/$dir/kernel.elf"
-    TMPDIR="$D/tmpdir" "$ROOT/tools/qemu-run.sh" --kernel "$D/$dir/kernel.elf" --smp 1 --cmdline bench=boot --timeout 60 \
+    TMPDIR="$D/tmpdir" "$ROOT/tools/qemu-run.sh" --kernel "$D/$dir/kernel.elf" --smp 1 --cmdline bench=boot --timeout "$(boot_limit 60)" \
         >"$D/last.log" 2>&1
     rc=$?
     ok_if "tools-path-$(echo "$dir" | tr ' =' '_-')" "a kernel in '$dir/' exited $rc" \
@@ -150,7 +150,7 @@ for dir in "sp ace" "k=v"; do
 done
 ok_if tools-path-cleanup "the temporary symlink was not removed: $(ls -A "$D/tmpdir" 2>/dev/null)" \
     sh -c "[ -z \"\$(ls -A '$D/tmpdir')\" ]"
-"$SL" run --sched rr --smp 1 --bench boot --timeout 60 --out "$D/sp dir/r1" >/dev/null 2>"$D/last.log"
+"$SL" run --sched rr --smp 1 --bench boot --timeout "$(boot_limit 60)" --out "$D/sp dir/r1" >/dev/null 2>"$D/last.log"
 rc=$?
 ok_if tools-run-space-out "run --out 'sp dir/r1' exited $rc" \
     sh -c "[ $rc = 0 ] && grep -q ',ok,' '$D/sp dir/r1/results.csv'"
@@ -169,7 +169,7 @@ ok_if tools-table-stddev "no stddev / cv lines" sh -c "grep -q '^     stddev ' '
 
 # --- a second directory (one boot), then compare the two
 B="$D/b"
-"$SL" run --sched rr --smp 1 --bench hackbench --groups 2,4 --loops 10 --runs 3 --timeout 60 --out "$B" \
+"$SL" run --sched rr --smp 1 --bench hackbench --groups 2,4 --loops 10 --runs 3 --timeout "$(boot_limit 60)" --out "$B" \
     >/dev/null 2>"$D/last.log"
 ok_if tools-run2-exit0 "second run failed" [ -s "$B/results.csv" ]
 "$SL" compare "$A" "$B" --labels before,after >"$D/compare.out" 2>"$D/last.log"
