@@ -49,7 +49,9 @@ run_qemu() {
         [ -f "$t" ] || continue
         case "$(basename "$t")" in *"$PATTERN"*) ;; *) continue ;; esac
         echo "# $(basename "$t")"
+        t0=$(date +%s)
         sh "$t" 2>&1
+        echo "# $(basename "$t"): $(($(date +%s) - t0)) s"
     done
 }
 
