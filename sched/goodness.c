@@ -183,6 +183,14 @@ static int preemption_goodness(struct task *curr, struct task *p, int cpu)
  * current task is still the old one): 2.4 ran this from __schedule_tail, after
  * the switch, so that CPU must be judged by what it switches to.  self is -1
  * when no CPU is in that state (the wake-up path).
+ *
+ * An idle CPU that has a reschedule pending still counts as idle, as in
+ * 2.4.18 (send_now_idle: "need_resched = tsk->need_resched;
+ * tsk->need_resched = 1; if (best_cpu != this_cpu && !need_resched)
+ * smp_send_reschedule(best_cpu)"): two tasks can be sent to the same idle
+ * CPU, which takes one, and the other waits on the run queue until some CPU
+ * schedules, while other CPUs idle.  An oddity of 2.4 that costs it latency;
+ * kept (docs/testing.md: "goodness strands a runnable task").
  */
 static bool cpu_idle_now(int cpu, int self, struct task *self_next)
 {
