@@ -86,7 +86,10 @@ for sched in rr goodness o1 o1 o1 o1 cfs mq; do
     check "$tag-exit0" [ "$RC" = 0 ]
     check "$tag-ok" [ "$(field status "$line")" = ok ]
     check "$tag-one-runner" [ "$(grep -c '^maxgroups: ' "$OUT")" = "$(field attempts "$line")" ]
-    check "$tag-found" [ "$(field max_groups "$line")" -ge 100 ] 2>/dev/null
+    # At MEM=48 a group costs what it cost Linux: 40 stacks, 40 page
+    # directories (mm=per_process) and 20 sockets' skbs: o1 finds 75 groups
+    # (100 with mm=shared; 175 with the pipe pairs of before the socket model).
+    check "$tag-found" [ "$(field max_groups "$line")" -ge 50 ] 2>/dev/null
     expect_not "$tag-clean" '^(panic|watchdog: no)|leak after the run|status=error'
 done
 
