@@ -222,7 +222,7 @@ DEFAULT_SCHED=$(make -s -C "$ROOT" print-default-sched 2>/dev/null || echo o1)
 
 # scheds: the schedulers a generic script runs on: every sched/*.c, or only
 # those in TEST_SCHEDS (e.g. TEST_SCHEDS=mine tests/run-all.sh qemu).
-scheds() { echo "${TEST_SCHEDS:-$(make -s -C "$ROOT" list-scheds)}"; }
+scheds() { echo "${TEST_SCHEDS:-$(make -s -C "$ROOT" list-scheds)}" | tr "," " "; }   # TEST_SCHEDS: "o1 cfs" or o1,cfs
 
 # ---- host-independent judgement of SMP share and idle figures ----
 # Under TCG the guest's TSC clock is the host's: when the host deschedules a
