@@ -647,11 +647,11 @@ static void cfs23_init(int ncpus)
         rq->wait_runtime_overruns = rq->wait_runtime_underruns = 0;
     }
     sched_init_granularity(ncpus);
-    sched_log("cfs23: Linux 2.6.23 CFS (wait_runtime, fair_clock), %s code, %d cpus: latency=%u "
-              "min_granularity=%u granularity=%u wakeup_granularity=%u runtime_limit=%u features=%u HZ=%d",
+    sched_log("cfs23: Linux 2.6.23 CFS, %s code, %d cpus: latency=%u min_gran=%u gran=%u wakeup_gran=%u "
+              "runtime_limit=%u features=%u",
               rc1_code ? "rc1" : "rc6", ncpus, sysctl_sched_latency, sysctl_sched_min_granularity,
               sysctl_sched_granularity, sysctl_sched_wakeup_granularity, sysctl_sched_runtime_limit,
-              sysctl_sched_features, HZ);
+              sysctl_sched_features);
 }
 
 static const char *cfs23_check_tunables(const char **bad)
