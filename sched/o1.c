@@ -678,7 +678,7 @@ static struct task *o1_pick_next(int cpu, struct task *prev)
 static void o1_tick(int cpu, struct task *curr)
 {
     if (curr->is_idle)
-        return;                 /* the idle rebalance is in o1_balance() */
+        return;                 /* the idle rebalance is in l26_balance() (o1_common.h) */
     timeslice_tick(cpu, curr);
 }
 
