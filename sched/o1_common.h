@@ -13,7 +13,7 @@
  * timestamp, waker_cpu, and L26(p), task_of(), L26_NAME) and
  * O1_COMMON_BALANCE (after the includer defines L26_CACHE_HOT(p, idle,
  * now), L26_PREEMPTS_CURR(p, cpu), IDLE_REBALANCE_TICK,
- * BUSY_REBALANCE_TICK and ns_since()).
+ * and BUSY_REBALANCE_TICK).
  */
 #ifdef O1_COMMON_PRIO
 #undef O1_COMMON_PRIO
