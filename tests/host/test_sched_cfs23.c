@@ -170,6 +170,37 @@ static void test_nice_shares_by_weight(void **state)
     }
 }
 
+/* Nice 0 vs 10: weights 1024:110 = 9.31 in the long run, but START_DEBIT's
+ * -gran/2 (gran = latency with one task queued: 20 ms on 1 CPU, 40 ms on 2)
+ * weighs 1024/110 = 9.3x in the nice-10 hog's key, a debt it repays at
+ * w/1024 of the fair clock while waiting: the first second gives it less
+ * (the ratio is higher), on 2 CPUs more so; the next 5 s follow the weights. */
+static void test_start_debit_biases_the_first_second(void **state)
+{
+    for (int ncpus = 1; ncpus <= 2; ncpus++) {
+        init_variant(ncpus, 0);
+        /* Forked by a runner on CPU 0, as bench=cpuhog does; then it sleeps. */
+        struct task *runner = sim_spawn("runner", 0, CPU_BIT(0), NULL, 0);
+        sim_reschedule_pending();
+        assert_ptr_equal(sim_curr(0), runner);
+        struct task *a = sim_spawn("a", 0, CPU_BIT(0), runner, 0);
+        sim_on_cpu(0);
+        struct task *b = sim_spawn("b", 10, CPU_BIT(0), sim_curr(0) == runner ? runner : NULL, 0);
+        sim_reschedule_pending();
+        if (sim_curr(0) == runner)
+            sim_block(0);
+        sim_run(1000);
+        long first = (long)(sim_runtime_ns(a) * 1000 / sim_runtime_ns(b));
+        uint64_t a1 = sim_runtime_ns(a), b1 = sim_runtime_ns(b);
+        sim_run(5000);
+        long later = (long)((sim_runtime_ns(a) - a1) * 1000 / (sim_runtime_ns(b) - b1));
+        print_message("%d cpus: nice 0 vs 10 first second %ld/1000, next 5 s %ld/1000 (weights 9309)\n", ncpus, first,
+                      later);
+        assert_in_range(later, 9309 * 95 / 100, 9309 * 105 / 100);
+        assert_true(first > later);
+    }
+}
+
 /* Tick preemption with two equal hogs on one CPU.  rc6: curr's key runs
  * ahead of the waiter's by 1 ms per ms run (wait_runtime -0.5, fair_clock
  * +0.5) from about -(gran + 1 ms) when it was picked, so it would be
@@ -342,6 +373,7 @@ int main(void)
         cmocka_unit_test_teardown(test_two_hogs_within_limit_rc6, restore_tunables),
         cmocka_unit_test_teardown(test_two_hogs_within_limit_rc1, restore_tunables),
         cmocka_unit_test_teardown(test_nice_shares_by_weight, restore_tunables),
+        cmocka_unit_test_teardown(test_start_debit_biases_the_first_second, restore_tunables),
         cmocka_unit_test_teardown(test_tick_granularity_rc6, restore_tunables),
         cmocka_unit_test_teardown(test_tick_granularity_rc1, restore_tunables),
         cmocka_unit_test_teardown(test_start_debit_and_child_runs_first, restore_tunables),
