@@ -69,6 +69,28 @@
  *   sleep_start_fair are shifted by the difference of the two fair clocks
  *   (set_task_cpu).
  *
+ * Differences from 2.6.24 (sched/cfs.c)
+ *   - State: 2.6.24 keeps one number per task, vruntime (CPU time x
+ *     1024/w), and min_vruntime per queue; 2.6.23 keeps wait_runtime (owed
+ *     time, clamped to +-runtime_limit) against a per-queue fair_clock, plus
+ *     sleeper_bonus.  The clamp means 2.6.23 forgets history beyond the
+ *     limit; 2.6.24 has no such bound for running tasks.
+ *   - The running task: in 2.6.23's tree, re-sorted at each tick; out of
+ *     2.6.24's tree (put_prev / set_next).
+ *   - Tick preemption: 2.6.23 by the key lead over the leftmost (gran, rc6:
+ *     with the ideal_runtime cut-off); 2.6.24 by the slice, period x w / W.
+ *   - Sleepers: 2.6.23 credits the fair_clock advance of the sleep (up to
+ *     the limit, booked in sleeper_bonus and paid back by runners); 2.6.24
+ *     places the woken task at max(vruntime, min_vruntime - latency).
+ *   - Fork: 2.6.23 puts the child's key niced(gran) + 1 ahead of the
+ *     parent's with wait_runtime -gran/2; 2.6.24 places it one vslice after
+ *     min_vruntime and swaps with the parent.
+ *   - Arithmetic: 2.6.23 scales by the queue's weight (calc_delta_mine with
+ *     a lazily recomputed 2^32 / W, two per update); 2.6.24 by the task's
+ *     own (one calc_delta_fair, skipped at nice 0).
+ *   - Constants (2 CPUs): wake-up granularity 2 ms (rc1: 1 ms) against
+ *     20 ms; min_granularity 4 ms against 8 ms; latency 40 ms both.
+ *
  * rc1 against rc6: the code differs (so the presets switch code paths
  * through the tunable rc1_code, not only constants).  The hunks:
  *   1. entity_tick: rc1 preempts with the fixed sysctl_sched_granularity;
