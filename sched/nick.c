@@ -15,9 +15,11 @@
  * <3F608807.9090705@cyberone.com.au>, "fixed a bug that might be causing a
  * few people oopses. Also very small interactivity tweaks") point to
  * http://www.kerneltrap.org/~npiggin/vNN/, which is not in any archive
- * searched; no later version (v16..v20) was found.  The seed (000, OSDL's
- * 2.6.0-test9 hackbench thread, Nov 2003) does not say which version Nick
- * ran; docs/sched-nick.md lists what is known.
+ * searched, and so do v16 (Oct 2003), v17 (24 Oct 2003, SMP/NUMA
+ * balancing) and v18 (about 11 Nov 2003, against 2.6.0-test9: "High end
+ * performance is now starting to get better"), the latest before the seed's
+ * thread (000, OSDL's 2.6.0-test9 hackbench thread, Nov 2003), which does
+ * not say which version Nick ran.  docs/sched-nick.md lists what is known.
  *
  * The runqueue, the active/expired prio_arrays with their bitmaps, the
  * wake-up CPU choice and the load balancer are 2.6.0's, shared with
@@ -81,7 +83,8 @@
  *   tick 1 ms, busy_rebalance_tick 200 ms.
  *
  * Deviations (docs/sched-nick.md)
- *   - v8, not the version Nick ran in November 2003 (not found).
+ *   - v8, not v18 (the latest before the seed, not found), nor whatever
+ *     Nick ran in November 2003; v17/v18's SMP/NUMA balancing is absent.
  *   - Every task counts as a user task (current->mm != NULL) except the idle
  *     task; a wake-up by the idle context or from an interrupt takes the
  *     else branch of activate_task.  An affinity move (the core's
