@@ -9,8 +9,12 @@
  * activate_task, deactivate_task, try_to_wake_up, sched_fork,
  * wake_up_forked_process, sched_exit, pull_task, can_migrate_task,
  * scheduler_tick, schedule, set_user_nice), include/linux/sched.h,
- * kernel/fork.c.  It is the latest version whose code could be found: the
- * announcements of v10 (31 Aug), v12 (5 Sep), v13, v14 (8 Sep, "I'm
+ * kernel/fork.c.  v13 (<3F5B6727.2010201@cyberone.com.au>, 8 Sep 2003,
+ * attachment sched-policy-13b) also carries code but was found too late to
+ * model; its differences (60 priority levels, capped history with a wait
+ * term, no slice transfer with the waker, TASK_PREEMPTS_CURR by prio only)
+ * are listed in docs/sched-nick.md.  The announcements of v10 (31 Aug),
+ * v12 (5 Sep), v14 (8 Sep, "I'm
  * starting to attack SMP and NUMA balancing") and v15 (Fri, 12 Sep 2003,
  * <3F608807.9090705@cyberone.com.au>, "fixed a bug that might be causing a
  * few people oopses. Also very small interactivity tweaks") point to
