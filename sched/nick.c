@@ -102,6 +102,8 @@
  */
 #include "sched.h"
 
+/* Arrays for v13b's 60 normal levels; v8 uses 100..139 of them. */
+#define L26_NORMAL_PRIOS 60
 #define O1_COMMON_PRIO
 #include "o1_common.h"       /* priorities and time (shared with sched/o1.c) */
 
@@ -113,16 +115,31 @@ static struct {
     uint32_t cache_decay_ticks;   /* ms (ticks at HZ 1000) */
     uint32_t idle_rebalance_tick; /* ms */
     uint32_t busy_rebalance_tick; /* ms */
-} tun = { 1, 1000, 2, 1, 200 };
+    uint32_t version;             /* 8 or 13: the patch version's formulas */
+} tun = { 1, 1000, 2, 1, 200, 8 };
 
 static struct {
     uint32_t max_sleep;           /* jiffies */
     int idle_rebalance_tick, busy_rebalance_tick;
     uint64_t cache_decay_jiffies;
+    bool v13;                     /* v13b's formulas */
+    int nice_offset;              /* NICE_TO_PRIO: 100 + nice + 20 (v8) or + 30 (v13b) */
+    int max_prio;                 /* 140 (v8) or 160 (v13b) */
+    uint32_t max_user_prio;       /* 40 or 60 */
+    uint32_t ts_divisor;          /* task_timeslice's last divisor: 8 or 24 */
+    uint32_t factor;              /* sleep_avg scale: 1000 (v8) or SLEEP_FACTOR 1024 (v13b) */
 } k;
 
 #define MIN_TIMESLICE (tun.min_timeslice)
-#define MAX_TIMESLICE (40 * MIN_TIMESLICE)
+#define MAX_TIMESLICE (k.max_user_prio * MIN_TIMESLICE)   /* 40 (v8), 60 (v13b) */
+#define NICK_NICE_TO_PRIO(nice) (MAX_RT_PRIO + (nice) + k.nice_offset)
+#define NICK_TASK_NICE(t) ((t)->static_prio - MAX_RT_PRIO - k.nice_offset)
+/* v13b: the most one block of activity counts, and the least history kept. */
+#define MAX_SLEEP_AFFECT (MAX_SLEEP / 4)
+#define MAX_RUN_AFFECT (MAX_SLEEP / 4)
+#define MAX_WAIT_AFFECT (MAX_RUN_AFFECT / 4)
+#define MIN_HISTORY (MAX_SLEEP / 2)
+enum { STIME_SLEEP = 1, STIME_RUN = 2, STIME_WAIT = 3 };
 #define MAX_SLEEP (k.max_sleep)
 #define IDLE_REBALANCE_TICK (k.idle_rebalance_tick)
 #define BUSY_REBALANCE_TICK (k.busy_rebalance_tick)
@@ -160,23 +177,44 @@ static struct task *task_of(struct list_head *node) { return sched_task_of(node,
 
 /* ---- the policy ---- */
 
-static void add_task_time(struct nick_task *t, uint32_t time, bool sleep)
+/* add_task_time: v8 (sleep or run, 1000 units) or v13b (sleep, run or wait,
+ * each capped, SLEEP_FACTOR 1024 units, at least MIN_HISTORY kept). */
+static void add_task_time(struct nick_task *t, uint32_t time, int type)
 {
     if (time == 0)
         return;
-    if (time > MAX_SLEEP) {
-        time = MAX_SLEEP;
-        t->total_time = 0;
-        t->sleep_time = 0;
-    } else {
-        uint32_t r = MAX_SLEEP - time;
-        t->total_time = (r * t->total_time + MAX_SLEEP / 2) / MAX_SLEEP;
-        t->sleep_time = (r * t->sleep_time + MAX_SLEEP / 2) / MAX_SLEEP;
+    if (!k.v13) {
+        if (time > MAX_SLEEP) {
+            time = MAX_SLEEP;
+            t->total_time = 0;
+            t->sleep_time = 0;
+        } else {
+            uint32_t r = MAX_SLEEP - time;
+            t->total_time = (r * t->total_time + MAX_SLEEP / 2) / MAX_SLEEP;
+            t->sleep_time = (r * t->sleep_time + MAX_SLEEP / 2) / MAX_SLEEP;
+        }
+        t->total_time += 1000 * time;
+        if (type == STIME_SLEEP)
+            t->sleep_time += 1000 * time;
+        t->sleep_avg = (1000 * t->sleep_time) / t->total_time;
+        return;
     }
-    t->total_time += 1000 * time;
-    if (sleep)
-        t->sleep_time += 1000 * time;
-    t->sleep_avg = (1000 * t->sleep_time) / t->total_time;
+    uint32_t max_affect = type == STIME_SLEEP ? MAX_SLEEP_AFFECT : type == STIME_RUN ? MAX_RUN_AFFECT : MAX_WAIT_AFFECT;
+    if (time > max_affect)
+        time = max_affect;
+    uint32_t r = MAX_SLEEP - time;
+    t->total_time = (r * t->total_time + MAX_SLEEP / 2) / MAX_SLEEP;
+    t->sleep_time = (r * t->sleep_time + MAX_SLEEP / 2) / MAX_SLEEP;
+    if (type != STIME_WAIT) {
+        t->total_time += k.factor * time;
+        if (type == STIME_SLEEP)
+            t->sleep_time += k.factor * time;
+        t->sleep_avg = (k.factor * t->sleep_time) / t->total_time;
+    }
+    if (t->total_time < k.factor * MIN_HISTORY) {
+        t->total_time = k.factor * MIN_HISTORY;
+        t->sleep_time = t->total_time * t->sleep_avg / k.factor;
+    }
 }
 
 static int min_int(int a, int b) { return a < b ? a : b; }
@@ -185,12 +223,12 @@ static uint32_t task_timeslice(const struct nick_task *t, struct runqueue *rq)
 {
     if (rt_prio(t->prio))
         return MAX_TIMESLICE;
-    int idx = min_int(find_next_bit(rq->active->bitmap, MAX_PRIO, MAX_RT_PRIO),
-                      find_next_bit(rq->expired->bitmap, MAX_PRIO, MAX_RT_PRIO));
+    int idx = min_int(find_next_bit(rq->active->bitmap, k.max_prio, MAX_RT_PRIO),
+                      find_next_bit(rq->expired->bitmap, k.max_prio, MAX_RT_PRIO));
     idx = min_int(idx, t->prio);
     int delta = t->prio - idx;
-    uint32_t base = MIN_TIMESLICE * (MAX_USER_PRIO + 1) / (uint32_t)(delta + 2);
-    uint32_t timeslice = base * (uint32_t)(USER_PRIO(idx) + 8) / 8;
+    uint32_t base = MIN_TIMESLICE * (k.max_user_prio + 1) / (uint32_t)(delta + 2);
+    uint32_t timeslice = base * (uint32_t)(USER_PRIO(idx) + 8) / k.ts_divisor;
     return timeslice ? timeslice : 1;
 }
 
@@ -198,23 +236,31 @@ static int task_priority(const struct nick_task *t)
 {
     if (rt_prio(t->prio))
         return t->prio;
-    int bonus = (int)((MAX_USER_PRIO * t->sleep_avg) / 1000 / 2);
-    int prio = USER_PRIO(t->static_prio) / 2 + (MAX_USER_PRIO / 2);
+    int bonus, prio;
+    if (k.v13) {
+        bonus = (int)(((k.max_user_prio / 3) * t->sleep_avg + k.factor / 2) / k.factor);
+        prio = USER_PRIO(t->static_prio) + 10;
+    } else {
+        bonus = (int)((k.max_user_prio * t->sleep_avg) / 1000 / 2);
+        prio = USER_PRIO(t->static_prio) / 2 + (int)(k.max_user_prio / 2);
+    }
     prio = MAX_RT_PRIO + prio - bonus;
     if (prio < MAX_RT_PRIO)
         prio = MAX_RT_PRIO;
-    if (prio > MAX_PRIO - 1)
-        prio = MAX_PRIO - 1;
+    if (prio > k.max_prio - 1)
+        prio = k.max_prio - 1;
     return prio;
 }
 
-/* TASK_PREEMPTS_CURR(p, rq): the idle task has prio MAX_PRIO. */
+/* TASK_PREEMPTS_CURR(p, rq): the idle task has prio MAX_PRIO; v13b compares prio only. */
 static bool task_preempts_curr(const struct nick_task *t, int cpu)
 {
     struct task *curr = sched_cpu_curr(cpu);
     if (curr->is_idle)
         return true;
     const struct nick_task *c = nk(curr);
+    if (k.v13)
+        return t->prio < c->prio;
     return t->prio < c->prio || (t->prio == c->prio && t->static_prio < c->static_prio);
 }
 
@@ -227,16 +273,25 @@ static void activate_task(struct task *p, struct runqueue *rq, bool in_interrupt
     uint64_t now = sched_jiffies();
     uint64_t s = now > t->timestamp ? now - t->timestamp : 0;
     t->timestamp = now;
+    if (k.v13) {
+        /* v13b: the sleep counts for the wakee alone (add_task_time caps it). */
+        add_task_time(t, s > 0xffffffffull ? 0xffffffffu : (uint32_t)s, STIME_SLEEP);
+        t->prio = task_priority(t);
+        if (rq->array_sequence != t->array_sequence)
+            t->used_slice = 0;
+        __activate_task(p, rq);
+        return;
+    }
     uint32_t sleep = s > MAX_SLEEP ? MAX_SLEEP : (uint32_t)s;
     bool from_task = !in_interrupt && waker && !waker->is_idle && waker != p;
     if (from_task) {
         uint32_t boost = sleep / 2;
-        add_task_time(nk(waker), boost, true);
-        add_task_time(t, sleep - boost, true);
+        add_task_time(nk(waker), boost, STIME_SLEEP);
+        add_task_time(t, sleep - boost, STIME_SLEEP);
     } else {
-        add_task_time(t, sleep, true);
+        add_task_time(t, sleep, STIME_SLEEP);
         if (in_interrupt)
-            add_task_time(t, sleep / 2, true);
+            add_task_time(t, sleep / 2, STIME_SLEEP);
     }
     t->prio = task_priority(t);
     if (rq->array_sequence != t->array_sequence)
@@ -261,7 +316,10 @@ static void deactivate_task(struct task *p, struct runqueue *rq)
 
 /* ---- balancing (2.6.0's, sched/o1_common.h) with v8's two changes ---- */
 
-#define L26_CACHE_HOT(p, idle, now) ((void)(now), (idle) && sched_jiffies() - nk(p)->timestamp <= k.cache_decay_jiffies)
+/* v8 leaves a cache-hot task alone when this CPU is idle (2.6.0-test4's
+ * sense), v13b when it is busy (2.6.0's). */
+#define L26_CACHE_HOT(p, idle, now) \
+    ((void)(now), (k.v13 ? !(idle) : (idle)) && sched_jiffies() - nk(p)->timestamp <= k.cache_decay_jiffies)
 #define L26_PREEMPTS_CURR(p, cpu) task_preempts_curr(nk(p), (cpu))
 #define O1_COMMON_BALANCE
 #include "o1_common.h"       /* wake-up CPU choice and load balancing (shared with sched/o1.c) */
@@ -275,6 +333,12 @@ static void nick_init(int ncpus)
     k.idle_rebalance_tick = ms_to_jiffies(tun.idle_rebalance_tick);
     k.busy_rebalance_tick = ms_to_jiffies(tun.busy_rebalance_tick);
     k.cache_decay_jiffies = (uint64_t)tun.cache_decay_ticks * HZ / 1000;
+    k.v13 = tun.version == 13;
+    k.nice_offset = k.v13 ? 30 : 20;
+    k.max_prio = MAX_RT_PRIO + (k.v13 ? 60 : 40);
+    k.max_user_prio = k.v13 ? 60 : 40;
+    k.ts_divisor = k.v13 ? 24 : 8;
+    k.factor = k.v13 ? 1024 : 1000;
     for (int cpu = 0; cpu < MAX_CPUS; cpu++) {
         struct runqueue *rq = &runqueues[cpu];
         rq->nr_switches = 0;
@@ -295,8 +359,8 @@ static void nick_init(int ncpus)
         rq->active = &rq->arrays[0];
         rq->expired = &rq->arrays[1];
     }
-    sched_log("nick: Nick Piggin's scheduler policy v8 (2.6.0-test4), min_timeslice=%u max_sleep=%u jiffies",
-              tun.min_timeslice, k.max_sleep);
+    sched_log("nick: Nick Piggin's scheduler policy %s, min_timeslice=%u max_sleep=%u jiffies",
+              k.v13 ? "v13b (2.6.0-test4/5)" : "v8 (2.6.0-test4)", tun.min_timeslice, k.max_sleep);
 }
 
 /* scheduler_tick's slice accounting for curr (not idle), cpu's lock held. */
@@ -338,7 +402,7 @@ static void nick_task_fork(struct task *parent, struct task *child)
     struct nick_task *c = nk(child);
     list_init(&c->run_list);
     c->array = NULL;
-    c->static_prio = NICE_TO_PRIO(child->nice);
+    c->static_prio = NICK_NICE_TO_PRIO(child->nice);
     c->prio = c->static_prio;
     c->timestamp = sched_jiffies();
     c->waker_cpu = child->cpu;
@@ -377,7 +441,20 @@ static void nick_enqueue(int cpu, struct task *p, int flags)
     if (flags & ENQUEUE_NEW) {
         /* wake_up_forked_process: the child inherits a little of the parent's history. */
         struct task *parent = p->parent;
-        if (parent && !parent->is_idle) {
+        if (parent && !parent->is_idle && k.v13) {
+            /* v13b: a quarter of the parent's history, at least MIN_HISTORY. */
+            struct nick_task *pp = nk(parent);
+            t->total_time = pp->total_time / 4;
+            t->sleep_time = pp->sleep_time / 4;
+            t->sleep_avg = pp->sleep_avg;
+            if (t->total_time < k.factor * MIN_HISTORY) {
+                t->total_time = k.factor * MIN_HISTORY;
+                t->sleep_time = t->total_time * t->sleep_avg / k.factor;
+            }
+            pp->sleep_time = 3 * pp->sleep_time / 4;
+            if (pp->total_time != 0)
+                pp->sleep_avg = (k.factor * pp->sleep_time) / pp->total_time;
+        } else if (parent && !parent->is_idle) {
             struct nick_task *pp = nk(parent);
             t->total_time = pp->total_time / 10;
             t->sleep_time = pp->sleep_time / 10 + (pp->total_time - pp->sleep_time) / 20;
@@ -411,7 +488,7 @@ static struct task *nick_pick_next(int cpu, struct task *prev)
     if (!prev->is_idle) {
         struct nick_task *pp = nk(prev);
         uint64_t run_time = now > pp->timestamp ? now - pp->timestamp : 0;
-        add_task_time(pp, run_time > 0xffffffffull ? 0xffffffffu : (uint32_t)run_time, false);
+        add_task_time(pp, run_time > 0xffffffffull ? 0xffffffffu : (uint32_t)run_time, STIME_RUN);
     }
     struct task *next = NULL;
     for (;;) {
@@ -438,6 +515,10 @@ static struct task *nick_pick_next(int cpu, struct task *prev)
     if (!prev->is_idle)
         nk(prev)->timestamp = now;
     if (next && next != prev) {
+        if (k.v13) {   /* v13b: the wait on the runqueue decays the history */
+            uint64_t w = now > nk(next)->timestamp ? now - nk(next)->timestamp : 0;
+            add_task_time(nk(next), w > 0xffffffffull ? 0xffffffffu : (uint32_t)w, STIME_WAIT);
+        }
         nk(next)->timestamp = now;
         rq->nr_switches++;
     }
@@ -471,16 +552,16 @@ static void nick_yield(int cpu, struct task *curr)
 static void nick_set_nice(int cpu, struct task *p, int nice)
 {
     struct nick_task *t = nk(p);
-    if (TASK_NICE(t) == nice)
+    if (NICK_TASK_NICE(t) == nice)
         return;
     if (rt_prio(t->prio)) {
-        t->static_prio = NICE_TO_PRIO(nice);
+        t->static_prio = NICK_NICE_TO_PRIO(nice);
         return;
     }
     struct prio_array *array = t->array;
     if (array)
         dequeue_task(p, array);
-    int new_prio = NICE_TO_PRIO(nice);
+    int new_prio = NICK_NICE_TO_PRIO(nice);
     int delta = new_prio - t->prio;
     t->static_prio = new_prio;
     t->prio += delta;
@@ -502,8 +583,12 @@ static void nick_task_exit(struct task *p)
     int cpu = sched_task_rq_lock_irqsave(parent, &flags);
     if (t->first_time_slice)
         pp->used_slice -= task_timeslice(t, &runqueues[p->cpu]) - t->used_slice;
-    if (t->sleep_avg < pp->sleep_avg)
-        add_task_time(pp, (pp->sleep_avg - t->sleep_avg) / 2, false);
+    if (t->sleep_avg < pp->sleep_avg) {
+        if (k.v13)
+            add_task_time(pp, MAX_SLEEP * (pp->sleep_avg - t->sleep_avg) / k.factor / 2, STIME_RUN);
+        else
+            add_task_time(pp, (pp->sleep_avg - t->sleep_avg) / 2, STIME_RUN);
+    }
     sched_rq_unlock_irqrestore(cpu, flags);
 }
 
@@ -518,12 +603,32 @@ static const struct sched_tunable nick_tunables[] = {
       "IDLE_REBALANCE_TICK: balancing interval of an idle CPU" },
     { "busy_rebalance_tick", "ms", 200, 1, 10000, 0, &tun.busy_rebalance_tick,
       "BUSY_REBALANCE_TICK: balancing interval of a busy CPU" },
+    { "version", "count", 8, 8, 13, 0, &tun.version,
+      "the patch version whose formulas run: 8 (28 Aug 2003) or 13 (v13b, 8 Sep 2003)" },
+};
+
+static const char *nick_check_tunables(const char **bad)
+{
+    if (tun.version != 8 && tun.version != 13) {
+        *bad = "version";
+        return "version must be 8 or 13";
+    }
+    return NULL;
+}
+
+/* v8 is the default; v13b is the latest version whose code was found. */
+static const struct sched_preset nick_presets[] = {
+    { "v8", "version=8" },
+    { "v13b", "version=13" },
 };
 
 const struct sched_class scheduler = {
     .name = "nick",
     .tunables = nick_tunables,
     .ntunables = ARRAY_SIZE(nick_tunables),
+    .presets = nick_presets,
+    .npresets = ARRAY_SIZE(nick_presets),
+    .check_tunables = nick_check_tunables,
     .init = nick_init,
     .task_fork = nick_task_fork,
     .select_cpu = l26_select_cpu,

@@ -21,7 +21,12 @@
 
 #define MAX_USER_RT_PRIO 100
 #define MAX_RT_PRIO MAX_USER_RT_PRIO
-#define MAX_PRIO (MAX_RT_PRIO + 40)
+/* Normal priority levels: 40 in 2.6.0; an includer may ask for more (nick's
+ * v13b has 60) by defining L26_NORMAL_PRIOS first. */
+#ifndef L26_NORMAL_PRIOS
+#define L26_NORMAL_PRIOS 40
+#endif
+#define MAX_PRIO (MAX_RT_PRIO + L26_NORMAL_PRIOS)
 
 #define NICE_TO_PRIO(nice) (MAX_RT_PRIO + (nice) + 20)
 #define PRIO_TO_NICE(prio) ((prio) - MAX_RT_PRIO - 20)
@@ -40,7 +45,7 @@
 #undef O1_COMMON_ARRAYS
 /* ---- runqueues ---- */
 
-#define BITMAP_WORDS 5            /* 5 x 32 bits >= MAX_PRIO + 1 (the sentinel) */
+#define BITMAP_WORDS ((MAX_PRIO + 1 + 31) / 32)   /* >= MAX_PRIO + 1 bits (the sentinel): 5 for 2.6.0 */
 
 struct prio_array {
     int nr_active;
@@ -86,7 +91,13 @@ static inline int sched_find_first_bit(const uint32_t *b)
         return __builtin_ctz(b[2]) + 64;
     if (b[3])
         return __builtin_ctz(b[3]) + 96;
+#if MAX_PRIO >= 160
+    if (b[4])
+        return __builtin_ctz(b[4]) + 128;
+    return __builtin_ctz(b[5]) + 160;
+#else
     return __builtin_ctz(b[4]) + 128;
+#endif
 }
 
 /* The first set bit at or after offset below size, or size if none. */
