@@ -36,6 +36,97 @@ static void init(int ncpus)
 
 static struct task *hog(const char *name, int nice) { return sim_spawn(name, nice, 0, NULL, 0); }
 
+/* The v13b formulas (sched.preset=v13b). */
+static void init_v13b(int ncpus)
+{
+    defaults(NULL);
+    tun.version = 13;
+    sim_init(ncpus);
+}
+
+/* v13b task_priority: 100 + USER_PRIO(static) + 10 - round(20 x sleep_avg / 1024), 60 levels. */
+static void test_v13b_priority_and_history(void **state)
+{
+    init_v13b(1);
+    struct nick_task t = { .static_prio = 130, .prio = 130 };   /* nice 0: 100 + 0 + 30 */
+    assert_int_equal(task_priority(&t), 140);
+    t.sleep_avg = 1024;
+    assert_int_equal(task_priority(&t), 120);
+    t.static_prio = 140;                                        /* nice 10 */
+    t.sleep_avg = 0;
+    assert_int_equal(task_priority(&t), 150);
+    t.static_prio = 149;                                        /* nice 19 */
+    assert_int_equal(task_priority(&t), 159);
+    t.static_prio = 110;                                        /* nice -20 */
+    t.sleep_avg = 1024;
+    assert_int_equal(task_priority(&t), 100);
+    /* add_task_time: SLEEP_FACTOR units, MIN_HISTORY floor, capped events, WAIT only decays. */
+    struct nick_task h = { 0 };
+    add_task_time(&h, 100, STIME_SLEEP);
+    assert_int_equal(h.sleep_avg, 1024);
+    assert_int_equal(h.total_time, 512000);                     /* raised to 1024 x MIN_HISTORY */
+    assert_int_equal(h.sleep_time, 512000);
+    add_task_time(&h, 100, STIME_RUN);
+    assert_int_equal(h.total_time, 563200);
+    assert_int_equal(h.sleep_time, 460800);
+    assert_int_equal(h.sleep_avg, 837);
+    add_task_time(&h, 100, STIME_WAIT);                         /* capped at MAX_WAIT_AFFECT = 62 */
+    assert_int_equal(h.total_time, 528282);
+    assert_int_equal(h.sleep_time, 432230);
+    assert_int_equal(h.sleep_avg, 837);
+    add_task_time(&h, 5000, STIME_RUN);                         /* capped at MAX_RUN_AFFECT = 250 */
+    assert_int_equal(h.total_time, (750 * 528282 + 500) / 1000 + 256000);
+}
+
+/* v13b task_timeslice divides by 24: a lone nice-0 hog (140) gets 61/2 x 48/24 = 60,
+ * a nice-10 hog (150) beside it 61/12 x 48/24 = 10: shares 6:1. */
+static void test_v13b_timeslices_and_shares(void **state)
+{
+    init_v13b(1);
+    struct runqueue *rq = &runqueues[0];
+    struct task *a = hog("a", 0), *b = hog("b", 10);
+    nk(a)->sleep_avg = nk(b)->sleep_avg = 0;
+    dequeue_task(a, nk(a)->array);
+    nk(a)->prio = task_priority(nk(a));
+    enqueue_task(a, rq->active);
+    dequeue_task(b, nk(b)->array);
+    nk(b)->prio = task_priority(nk(b));
+    enqueue_task(b, rq->active);
+    assert_int_equal(nk(a)->prio, 140);
+    assert_int_equal(nk(b)->prio, 150);
+    assert_int_equal(task_timeslice(nk(a), rq), 60);
+    assert_int_equal(task_timeslice(nk(b), rq), 10);
+    sim_reschedule_pending();
+    sim_run(3000);
+    uint64_t ra0 = sim_runtime_ns(a), rb0 = sim_runtime_ns(b);
+    sim_run(6000);
+    long r = (long)((sim_runtime_ns(a) - ra0) * 1000 / (sim_runtime_ns(b) - rb0));
+    print_message("v13b nice 0 vs 10: %ld/1000 (slices 60:10 = 6000)\n", r);
+    assert_in_range(r, 6000 * 95 / 100, 6000 * 105 / 100);
+}
+
+/* v13b: a wake-up moves no slice to the waker, and equal prio never preempts. */
+static void test_v13b_no_transfer_prio_only(void **state)
+{
+    init_v13b(1);
+    struct task *s = hog("sleeper", 0);
+    sim_reschedule_pending();
+    sim_run(3);
+    sim_block(0);
+    struct task *w = hog("waker", 0);
+    sim_reschedule_pending();
+    assert_ptr_equal(sim_curr(0), w);
+    sim_run(50);
+    uint32_t w_used = nk(w)->used_slice, s_used = nk(s)->used_slice;
+    sim_wake(s, 0, WAKE_SYNC);
+    assert_int_equal(nk(w)->used_slice, w_used);
+    assert_int_equal(nk(s)->used_slice, s_used);
+    struct nick_task t = { .prio = nk(w)->prio, .static_prio = nk(w)->static_prio - 5 };
+    assert_false(task_preempts_curr(&t, 0));
+    t.prio--;
+    assert_true(task_preempts_curr(&t, 0));
+}
+
 /* task_priority: prio = 100 + (static-100)/2 + 20 - 40*sleep_avg/2000. */
 static void test_task_priority(void **state)
 {
@@ -223,9 +314,11 @@ static uint32_t rng(void)
 
 /* Random workload on 4 CPUs: every task queued is in the array its
  * bookkeeping says, bitmaps match the lists, counts add up. */
-static void test_random_workload_keeps_arrays_consistent(void **state)
+static void random_workload(int version)
 {
-    init(4);
+    defaults(NULL);
+    tun.version = (uint32_t)version;
+    sim_init(4);
     enum { MAXT = 48 };
     struct task *t[MAXT];
     int n = 0;
@@ -279,6 +372,7 @@ static void test_random_workload_keeps_arrays_consistent(void **state)
                         assert_ptr_equal(nt->array, arr);
                         assert_int_equal(nt->prio, prio);
                         assert_true(nt->prio >= 100 || task_is_rt(task_of(pos)));
+                        assert_true(nt->prio < k.max_prio);
                         len++;
                     }
                     assert_int_equal((arr->bitmap[prio >> 5] >> (prio & 31)) & 1, len > 0);
@@ -292,6 +386,9 @@ static void test_random_workload_keeps_arrays_consistent(void **state)
     }
 }
 
+static void test_random_workload_keeps_arrays_consistent(void **state) { random_workload(8); }
+static void test_random_workload_v13b(void **state) { random_workload(13); }
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -303,6 +400,10 @@ int main(void)
         cmocka_unit_test_teardown(test_wakeup_boost_steal_and_array_sequence, defaults),
         cmocka_unit_test_teardown(test_fork_splits_the_slice, defaults),
         cmocka_unit_test_teardown(test_random_workload_keeps_arrays_consistent, defaults),
+        cmocka_unit_test_teardown(test_v13b_priority_and_history, defaults),
+        cmocka_unit_test_teardown(test_v13b_timeslices_and_shares, defaults),
+        cmocka_unit_test_teardown(test_v13b_no_transfer_prio_only, defaults),
+        cmocka_unit_test_teardown(test_random_workload_v13b, defaults),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
