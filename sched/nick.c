@@ -1,6 +1,8 @@
 /*
  * sched/nick.c - SCHED=nick: Nick Piggin's "scheduler policy" patch for
- * Linux 2.6.0-test, version 8, on the 2.6.0 O(1) structures.
+ * Linux 2.6.0-test, version 8 (the default, sched.preset=v8) and version
+ * 13b (sched.preset=v13b, the latest whose code was found), on the 2.6.0
+ * O(1) structures.
  *
  * Source: "[PATCH] Nick's scheduler policy v8", Nick Piggin, linux-kernel,
  * Thu, 28 Aug 2003 18:49:12 +1000, Message-ID
@@ -9,11 +11,10 @@
  * activate_task, deactivate_task, try_to_wake_up, sched_fork,
  * wake_up_forked_process, sched_exit, pull_task, can_migrate_task,
  * scheduler_tick, schedule, set_user_nice), include/linux/sched.h,
- * kernel/fork.c.  v13 (<3F5B6727.2010201@cyberone.com.au>, 8 Sep 2003,
- * attachment sched-policy-13b) also carries code but was found too late to
- * model; its differences (60 priority levels, capped history with a wait
- * term, no slice transfer with the waker, TASK_PREEMPTS_CURR by prio only)
- * are listed in docs/sched-nick.md.  The announcements of v10 (31 Aug),
+ * kernel/fork.c.  And "[PATCH] Nick's scheduler policy v13", Mon, 8 Sep
+ * 2003 03:13 +1000, <3F5B6727.2010201@cyberone.com.au>, attachment
+ * sched-policy-13b (the same functions), modelled as the variant v13b (see
+ * below).  The announcements of v10 (31 Aug),
  * v12 (5 Sep), v14 (8 Sep, "I'm
  * starting to attack SMP and NUMA balancing") and v15 (Fri, 12 Sep 2003,
  * <3F608807.9090705@cyberone.com.au>, "fixed a bug that might be causing a
@@ -80,15 +81,38 @@
  *   (v8 keeps 2.6.0-test4's sense of the test; 2.6.0, sched/o1.c, leaves it
  *   alone on a busy CPU), and pull_task preempts by TASK_PREEMPTS_CURR.
  *
+ * v13b (sched.preset=v13b, tunable version=13) changes, from its diff:
+ *   60 normal levels (MAX_PRIO = 160, NICE_TO_PRIO = 100 + nice + 30);
+ *   task_priority = 100 + USER_PRIO(static) + 10 - round(20 x sleep_avg /
+ *   1024) (nice-0 hog 140, nice-0 sleeper 120); history in SLEEP_FACTOR =
+ *   1024 units with each event capped (sleep and run HZ/4, runqueue wait
+ *   HZ/16: STIME_WAIT, charged when the task is switched in, only decays the
+ *   history) and at least MIN_HISTORY = HZ/2 kept; task_timeslice divides
+ *   by 24 (a lone nice-0 hog 30 x 48/24 = 60 ms, a nice-10 hog beside it
+ *   10 ms), MAX_TIMESLICE 60; a wake-up charges the whole sleep to the
+ *   wakee and moves no slice; TASK_PREEMPTS_CURR compares prio only; a child
+ *   gets a quarter of the parent's history; sched_exit charges MAX_SLEEP x
+ *   the sleep_avg difference / 1024 / 2 as run time; can_migrate_task
+ *   leaves cache-hot tasks alone on a busy CPU (2.6.0's sense).
+ *
  * Tunables (sched.<name>=; the patch's constants)
  *   min_timeslice 1 tick (MIN_TIMESLICE; MAX_TIMESLICE = 40 x it),
  *   max_sleep 1000 ms (MAX_SLEEP = HZ), cache_decay_ticks 2 (2.6.0 i386
  *   smp_tune_scheduling for a 512 KiB cache, as sched/o1.c), idle_rebalance_
- *   tick 1 ms, busy_rebalance_tick 200 ms.
+ *   tick 1 ms, busy_rebalance_tick 200 ms, version 8 (or 13: presets v8,
+ *   v13b).
  *
  * Deviations (docs/sched-nick.md)
- *   - v8, not v18 (the latest before the seed, not found), nor whatever
- *     Nick ran in November 2003; v17/v18's SMP/NUMA balancing is absent.
+ *   - v8 and v13b, not v18 (the latest before the seed, not found), nor
+ *     whatever Nick ran in November 2003; v17/v18's SMP/NUMA balancing is
+ *     absent.
+ *   - find_busiest_queue / load_balance are 2.6.0's (sched/o1_common.h):
+ *     imbalance = max - ours, halved in load_balance, a 25% threshold, the
+ *     recheck "busiest <= ours".  v8 ran on 2.6.0-test4's, which halved in
+ *     find_busiest_queue, required imbalance >= (max + 3) / 4 and rechecked
+ *     "busiest <= ours + 1" (v13b's diff shows the change to 2.6.0's form);
+ *     for v8 that is a deviation, not measured.
+ *   - The arrays have 160 levels for both variants; v8 uses 100..139.
  *   - Every task counts as a user task (current->mm != NULL) except the idle
  *     task; a wake-up by the idle context or from an interrupt takes the
  *     else branch of activate_task.  An affinity move (the core's
