@@ -17,6 +17,11 @@
 #  3. bench=cpuhog tasks=3 seconds=2 bind=<last cpu>, icount: three equal
 #     hogs get equal slices (95 ms each, round robin through the expired
 #     array): every share 0.28..0.39.
+#  4. sched.preset=v13b (the v13b formulas): the policy line says v13b and
+#     the tunables line version=13; hackbench completes; nice 0 against 10,
+#     icount, 2 s: v13b's slices are 61/2 x 48/24 = 60 and 61/12 x 48/24 =
+#     10 ms (prio 140 and 150 of 60 levels), 6.0 (host model 5.976, measured
+#     6.09): ratio 5.0..7.0.
 . "$(dirname "$0")/../lib.sh"
 
 for smp in 1 2 4; do
@@ -42,6 +47,27 @@ for smp in 1 2 4; do
         check "$tag-nice-shares-one-cpu" in_range "$((s0 + s1))" 950 1050
     else
         echo "FAIL $tag-nice-ratio-95-to-23: no shares parsed (exit $RC)"
+        show_tail
+    fi
+
+    boot nick "$smp" "sched.preset=v13b bench=hackbench groups=2 loops=20" 256 80
+    check "$tag-v13b-exit0" [ "$RC" = 0 ]
+    expect "$tag-v13b-policy-line" "^nick: Nick Piggin's scheduler policy v13b \(2\.6\.0-test4/5\), min_timeslice=1 max_sleep=1000 jiffies$"
+    expect "$tag-v13b-tunables-line" "^tunables sched=nick preset=v13b .* version=13$"
+    hb=$(results hackbench | head -1)
+    check "$tag-v13b-hackbench-ok" [ "$(field status "$hb")" = ok ]
+    check "$tag-v13b-hackbench-all-messages" [ "$(field messages "$hb")" = 16000 ]
+
+    boot nick "$smp" "sched.preset=v13b bench=cpuhog tasks=2 nice=0,10 seconds=2 bind=$last" 256 120 icount
+    check "$tag-v13b-nice-exit0" [ "$RC" = 0 ]
+    l0=$(results cpuhog | grep ' task=0 ') l1=$(results cpuhog | grep ' task=1 ')
+    s0=$(milli "$(field share "$l0")") s1=$(milli "$(field share "$l1")")
+    if [ -n "$s0" ] && [ -n "$s1" ] && [ "$s1" -gt 0 ]; then
+        ratio=$((s0 * 1000 / s1))
+        echo "# $tag v13b: icount, nice 0 share $s0/1000, nice 10 share $s1/1000, ratio $ratio/1000 (slices 60:10 = 6000)"
+        check "$tag-v13b-nice-ratio-60-to-10" in_range "$ratio" 5000 7000
+    else
+        echo "FAIL $tag-v13b-nice-ratio-60-to-10: no shares parsed (exit $RC)"
         show_tail
     fi
 
