@@ -135,23 +135,8 @@
  */
 #include "sched.h"
 
-/* ---- priorities (2.6.0 include/linux/sched.h, kernel/sched.c) ---- */
-
-#define MAX_USER_RT_PRIO 100
-#define MAX_RT_PRIO MAX_USER_RT_PRIO
-#define MAX_PRIO (MAX_RT_PRIO + 40)
-
-#define NICE_TO_PRIO(nice) (MAX_RT_PRIO + (nice) + 20)
-#define PRIO_TO_NICE(prio) ((prio) - MAX_RT_PRIO - 20)
-#define TASK_NICE(t) PRIO_TO_NICE((t)->static_prio)
-#define USER_PRIO(prio) ((prio) - MAX_RT_PRIO)
-#define MAX_USER_PRIO (USER_PRIO(MAX_PRIO))
-
-/* ---- time ---- */
-
-#define NSEC_PER_JIFFY (1000000000ull / HZ)
-#define NS_TO_JIFFIES(t) ((uint64_t)(t) / NSEC_PER_JIFFY)
-#define JIFFIES_TO_NS(t) ((uint64_t)(t) * NSEC_PER_JIFFY)
+#define O1_COMMON_PRIO
+#include "o1_common.h"       /* priorities and time (shared with sched/nick.c) */
 
 /* ---- the tuning knobs ---- */
 
@@ -280,94 +265,11 @@ struct o1_task {
 static struct o1_task *o1(struct task *p) { return SCHED_TASK(p, struct o1_task); }
 static struct task *task_of(struct list_head *node) { return sched_task_of(node, offsetof(struct o1_task, run_list)); }
 
-/* ---- runqueues ---- */
-
-#define BITMAP_WORDS 5            /* 5 x 32 bits >= MAX_PRIO + 1 (the sentinel) */
-
-struct prio_array {
-    int nr_active;
-    uint32_t bitmap[BITMAP_WORDS];
-    struct list_head queue[MAX_PRIO];
-};
-
-/* The lock and rq->nr_running (the tasks queued here, the running one
- * included) are the core's: sched_rq_lock(cpu), sched_nr_queued(cpu). */
-struct runqueue {
-    uint64_t nr_switches;
-    uint64_t expired_timestamp;   /* jiffies when the first task expired; 0: none */
-    struct prio_array *active, *expired, arrays[2];
-    int prev_cpu_load[MAX_CPUS];  /* nr_running of every CPU at our last balance */
-    uint64_t last_tick_jiffies;   /* for the busy-rebalance windows */
-} __attribute__((aligned(64)));
-
-static struct runqueue runqueues[MAX_CPUS];
-
-static inline int cpu_of(const struct runqueue *rq) { return (int)(rq - runqueues); }
-static inline int nr_running(const struct runqueue *rq) { return sched_nr_queued(cpu_of(rq)); }
-
-static inline bool rt_prio(int prio) { return prio < MAX_RT_PRIO; }
-
-/* ---- bitmap ---- */
-
-static inline void set_prio_bit(int prio, uint32_t *bitmap) { bitmap[prio >> 5] |= 1u << (prio & 31); }
-static inline void clear_prio_bit(int prio, uint32_t *bitmap) { bitmap[prio >> 5] &= ~(1u << (prio & 31)); }
-
-/*
- * The first set bit of a 141-bit bitmap whose bit 140 is always set, in five
- * word tests as 2.6.0 include/asm-i386/bitops.h does: the first three words
- * hold only real-time priorities 0..95 and are rarely non-zero.
- */
-static inline int sched_find_first_bit(const uint32_t *b)
-{
-    if (unlikely(b[0]))
-        return __builtin_ctz(b[0]);
-    if (unlikely(b[1]))
-        return __builtin_ctz(b[1]) + 32;
-    if (unlikely(b[2]))
-        return __builtin_ctz(b[2]) + 64;
-    if (b[3])
-        return __builtin_ctz(b[3]) + 96;
-    return __builtin_ctz(b[4]) + 128;
-}
-
-/* The first set bit at or after offset below size, or size if none. */
-static int find_next_bit(const uint32_t *b, int size, int offset)
-{
-    while (offset < size) {
-        uint32_t word = b[offset >> 5] >> (offset & 31);
-        if (word) {
-            int bit = offset + __builtin_ctz(word);
-            return bit < size ? bit : size;
-        }
-        offset = (offset | 31) + 1;
-    }
-    return size;
-}
-
-/* ---- arrays ---- */
-
-static inline void dequeue_task(struct task *p, struct prio_array *array)
-{
-    struct o1_task *t = o1(p);
-    if (t->array != array)
-        sched_bug("o1: %s (pid %d) dequeued from array %p but queued on %p", p->name, p->pid, array, t->array);
-    array->nr_active--;
-    list_del(&t->run_list);
-    if (list_empty(&array->queue[t->prio]))
-        clear_prio_bit(t->prio, array->bitmap);
-    t->array = NULL;
-}
-
-static inline void enqueue_task(struct task *p, struct prio_array *array)
-{
-    struct o1_task *t = o1(p);
-    if (t->array)
-        sched_bug("o1: %s (pid %d) queued twice", p->name, p->pid);
-    list_add_tail(&t->run_list, &array->queue[t->prio]);
-    set_prio_bit(t->prio, array->bitmap);
-    array->nr_active++;
-    t->array = array;
-}
+#define L26_TASK o1_task
+#define L26(p) o1(p)
+#define L26_NAME "o1"
+#define O1_COMMON_ARRAYS
+#include "o1_common.h"       /* runqueues, prio_arrays, bitmaps (shared with sched/nick.c) */
 
 /* ---- priorities and interactivity ---- */
 
@@ -648,21 +550,6 @@ static void o1_task_fork(struct task *parent, struct task *child)
         c->prio = effective_prio(c);
 }
 
-/* try_to_wake_up()'s choice of runqueue; the new task's is wake_up_forked_process()'s. */
-static int o1_select_cpu(struct task *p, int waker_cpu, int flags)
-{
-    o1(p)->waker_cpu = waker_cpu;
-    if (flags & WAKE_NEW)
-        return task_allowed_on(p, waker_cpu) ? waker_cpu : sched_first_allowed_cpu(p);
-    int cpu = p->cpu;
-    /* Fast-migrate a sync wake-up to the waker's CPU; never violate affinity. */
-    if ((flags & WAKE_SYNC) && cpu != waker_cpu && task_allowed_on(p, waker_cpu))
-        cpu = waker_cpu;
-    if (cpu >= sched_nr_cpus() || !task_allowed_on(p, cpu))
-        cpu = sched_first_allowed_cpu(p);    /* as set_cpus_allowed's any_online_cpu() */
-    return cpu;
-}
-
 static bool same_priority_class(const struct task *a, const struct task *b)
 {
     if (task_is_rt(a) || task_is_rt(b))
@@ -707,154 +594,11 @@ static void o1_enqueue(int cpu, struct task *p, int flags)
 
 static void o1_dequeue(int cpu, struct task *p, int flags) { deactivate_task(p); }
 
-/* ---- load balancing ---- */
-
-/* Our load, damped by the previous sample unless idle: the larger of now and then. */
-static int this_load(struct runqueue *this_rq, int this_cpu, bool idle)
-{
-    int now = nr_running(this_rq);
-    return idle || now > this_rq->prev_cpu_load[this_cpu] ? now : this_rq->prev_cpu_load[this_cpu];
-}
-
-/*
- * The busiest other runqueue, returned locked, or NULL.  Loads are damped by
- * the previous sample: our own as the larger of now and then, others as the
- * smaller, so only a stable long queue elsewhere and a stable short one here
- * cause a move (an idle CPU takes what is there).
- */
-static struct runqueue *find_busiest_queue(int this_cpu, bool idle, int *imbalance)
-{
-    struct runqueue *this_rq = &runqueues[this_cpu];
-    int load_here = this_load(this_rq, this_cpu, idle);
-
-    struct runqueue *busiest = NULL;
-    int max_load = 1;
-    for (int i = 0; i < sched_nr_cpus(); i++) {
-        struct runqueue *src = &runqueues[i];
-        int now_running = nr_running(src);
-        int load = (idle || now_running < this_rq->prev_cpu_load[i]) ? now_running : this_rq->prev_cpu_load[i];
-        this_rq->prev_cpu_load[i] = now_running;
-        if (load > max_load && src != this_rq) {
-            busiest = src;
-            max_load = load;
-        }
-    }
-    if (!busiest)
-        return NULL;
-    *imbalance = max_load - load_here;
-    /* A busy CPU needs an imbalance of at least ~25%. */
-    if (!idle && *imbalance * 4 < max_load)
-        return NULL;
-    /* 2.6.0 double_lock_balance; if our lock was dropped, our load may have changed. */
-    if (sched_double_lock_balance(this_cpu, cpu_of(busiest)))
-        load_here = this_load(this_rq, this_cpu, idle);
-    /* Make sure nothing changed since we looked without the lock. */
-    if (nr_running(busiest) <= load_here) {
-        sched_unlock_other(this_cpu, cpu_of(busiest));
-        return NULL;
-    }
-    return busiest;
-}
-
-static bool can_migrate_task(struct task *p, int this_cpu, bool idle, uint64_t now)
-{
-    /* Cache hot: it ran (or was queued) within cache_decay_ticks. */
-    if (!idle && ns_since(now, o1(p)->timestamp) <= k.cache_decay_ns)
-        return false;
-    if (sched_task_running(p))
-        return false;
-    if (!task_allowed_on(p, this_cpu))
-        return false;
-    return true;
-}
-
-static void pull_task(struct prio_array *src_array, struct task *p, int this_cpu, bool in_schedule)
-{
-    struct runqueue *this_rq = &runqueues[this_cpu];
-    dequeue_task(p, src_array);
-    sched_set_task_cpu(p, this_cpu);
-    enqueue_task(p, this_rq->active);
-    /* 2.6.0 sets need_resched if it beats current.  Called from pick_next
-     * (2.6.0's schedule()) the flag would be cleared before the switch
-     * anyway; our core clears it earlier, so do not set it there. */
-    if (!in_schedule && o1(p)->prio < curr_prio(this_cpu))
-        sched_resched_cpu(this_cpu);
-}
-
-/*
- * Pull tasks from the busiest runqueue to this_cpu's, whose lock is held
- * (and may be dropped and retaken).  An idle pull takes one task; a busy one
- * takes half the imbalance (counted the 2.6.0 way: with imbalance/2 == 0 the
- * first pull leaves -1, which keeps pulling; see docs/sched-o1.md).
- */
-static void load_balance(int this_cpu, bool idle, bool in_schedule)
-{
-    int imbalance = 0;
-    struct runqueue *busiest = find_busiest_queue(this_cpu, idle, &imbalance);
-    if (!busiest)
-        return;
-    /* Move half the imbalance, or we would only shift it to this queue. */
-    imbalance /= 2;
-    uint64_t now = sched_clock_ns();
-
-    /* Expired tasks first: they will not run soon and are likely cache cold. */
-    struct prio_array *array = busiest->expired->nr_active ? busiest->expired : busiest->active;
-    int idx = 0;
-    for (;;) {
-        idx = idx == 0 ? sched_find_first_bit(array->bitmap) : find_next_bit(array->bitmap, MAX_PRIO, idx);
-        if (idx >= MAX_PRIO) {
-            if (array == busiest->expired) {
-                array = busiest->active;
-                idx = 0;
-                continue;
-            }
-            break;
-        }
-        struct list_head *head = &array->queue[idx];
-        struct list_head *curr = head->prev;     /* from the tail: the longest waiting go last */
-        bool done = false;
-        while (curr != head) {
-            struct task *p = task_of(curr);
-            curr = curr->prev;
-            if (!can_migrate_task(p, this_cpu, idle, now))
-                continue;
-            pull_task(array, p, this_cpu, in_schedule);
-            if (idle || !--imbalance) {
-                done = true;
-                break;
-            }
-        }
-        if (done)
-            break;
-        idx++;
-    }
-    sched_unlock_other(this_cpu, cpu_of(busiest));
-}
-
-/* rebalance_tick(): every tick while idle, every BUSY_REBALANCE_TICK while busy. */
-static void o1_balance(int cpu, bool idle)
-{
-    if (sched_nr_cpus() < 2)
-        return;
-    struct runqueue *rq = &runqueues[cpu];
-    uint64_t j = sched_jiffies();
-    uint64_t last = rq->last_tick_jiffies;
-    rq->last_tick_jiffies = j;
-    if (idle) {
-        /* As 2.6.0: every IDLE_REBALANCE_TICK (every tick at HZ=1000). */
-        if (j % IDLE_REBALANCE_TICK)
-            return;
-    } else {
-        /* 2.6.0 tests j % BUSY_REBALANCE_TICK == 0; we take the first tick
-         * of each window, which is the same when no jiffy is skipped (only
-         * CPU 0 advances jiffies, and its tick can lag under QEMU). */
-        if (j / BUSY_REBALANCE_TICK == last / BUSY_REBALANCE_TICK)
-            return;
-    }
-    spin_lock(sched_rq_lock(cpu));
-    load_balance(cpu, idle, false);
-    spin_release(sched_rq_lock(cpu));
-}
+/* Cache hot: it ran (or was queued) within cache_decay_ticks; a busy CPU leaves it. */
+#define L26_CACHE_HOT(p, idle, now) (!(idle) && ns_since((now), o1(p)->timestamp) <= k.cache_decay_ns)
+#define L26_PREEMPTS_CURR(p, cpu) (o1(p)->prio < curr_prio(cpu))
+#define O1_COMMON_BALANCE
+#include "o1_common.h"       /* wake-up CPU choice and load balancing (shared with sched/nick.c) */
 
 /* ---- schedule() ---- */
 
@@ -934,7 +678,7 @@ static struct task *o1_pick_next(int cpu, struct task *prev)
 static void o1_tick(int cpu, struct task *curr)
 {
     if (curr->is_idle)
-        return;                 /* the idle rebalance is in o1_balance() */
+        return;                 /* the idle rebalance is in l26_balance() (o1_common.h) */
     timeslice_tick(cpu, curr);
 }
 
@@ -1061,12 +805,12 @@ const struct sched_class scheduler = {
     .check_tunables = o1_check_tunables,
     .init = o1_init,
     .task_fork = o1_task_fork,
-    .select_cpu = o1_select_cpu,
+    .select_cpu = l26_select_cpu,
     .enqueue = o1_enqueue,
     .dequeue = o1_dequeue,
     .pick_next = o1_pick_next,
     .tick = o1_tick,
-    .balance = o1_balance,
+    .balance = l26_balance,
     .yield = o1_yield,
     .set_nice = o1_set_nice,
     .task_exit = o1_task_exit,

@@ -19,7 +19,7 @@
 #     each result row carries its value.
 . "$(dirname "$0")/../lib.sh"
 
-for sched in o1 cfs mq goodness; do
+for sched in o1 cfs mq goodness cfs23 nick; do
     boot "$sched" 1 'bench=list'
     cp "$OUT" "$TMP/list-$sched"
     check "tunables-$sched-list-exit0" [ "$RC" = 0 ]
