@@ -68,7 +68,7 @@ host_measure() {
         for _hm_i in 1 2 3; do
             _hm_t0=$(date +%s%N)
             "$ROOT/tools/qemu-run.sh" --kernel "$ROOT/build/$_hm_s/kernel.elf" --smp "$CALIB_SMP" \
-                --cmdline "$CALIB_CMDLINE" --timeout 900 >"$TMP/calibrate.out" 2>&1 || return 0
+                --cmdline "$CALIB_CMDLINE" --timeout 900 >"$TMP/calibrate.out.$$" 2>&1 || return 0
             _hm_times="$_hm_times $(( ($(date +%s%N) - _hm_t0) / 1000000 ))"
         done
         _hm_ms=$(printf '%s\n' $_hm_times | sort -n | sed -n 2p)
@@ -87,11 +87,11 @@ fmt_factor() { printf '%d.%02d' $(($1 / 100)) $(($1 % 100)); }
 host_calibrate() {
     _hc=$(host_measure)
     if [ -n "$_hc" ]; then
-        echo "$_hc" >"$TMP/host-factor"
+        echo "$_hc" >"$TMP/host-factor.$$" && mv "$TMP/host-factor.$$" "$TMP/host-factor"
         echo "# host speed: calibration boots (median of 3, against the quiet development machine): ${_hc#* }: boot limits x $(fmt_factor "${_hc%% *}")"
     else
-        echo "100 failed" >"$TMP/host-factor"
-        echo "# host speed: a calibration boot failed (output in $TMP/calibrate.out): boot limits x 1.00"
+        echo "100 failed" >"$TMP/host-factor.$$" && mv "$TMP/host-factor.$$" "$TMP/host-factor"
+        echo "# host speed: a calibration boot failed (output in $TMP/calibrate.out.$$): boot limits x 1.00"
     fi
 }
 
@@ -128,7 +128,7 @@ boot() {
     _b_m=$(host_measure)
     _b_f2=${_b_m%% *}
     if [ -n "$_b_m" ] && [ "$_b_f2" -gt "$_b_f" ]; then
-        echo "$_b_m" >"$TMP/host-factor"
+        echo "$_b_m" >"$TMP/host-factor.$$" && mv "$TMP/host-factor.$$" "$TMP/host-factor"   # scripts may run two at once
         echo "# boot $1 smp$2 '$3': timed out after $_b_limit s; the host got slower (calibration now ${_b_m#* }: factor $(fmt_factor "$_b_f") -> $(fmt_factor "$_b_f2")): retried once with $(boot_limit "$_b_nominal" "$_b_f2") s"
         boot_once "$1" "$2" "$3" "${4:-256}" "${6:-tcg}" "$(boot_limit "$_b_nominal" "$_b_f2")"
     else

@@ -40,19 +40,65 @@ run_host() {
     done
 }
 
+# The QEMU scripts run TEST_JOBS at a time (default: 2, or 1 on a one-core
+# host); each one's output is printed whole, in the scripts' order.  Every
+# script is written to survive a loaded host (boot limits scale, timing is
+# judged in guest ticks or under icount), and kernels are built under a lock
+# (tests/lib.sh build), so two at once only share the host; the factor
+# measured before they start is multiplied by TEST_JOBS for that reason.
 run_qemu() {
     # Every boot limit is scaled by the host's speed, measured once here and
     # cached in $TEST_TMP for the run (the rule is at the top of tests/lib.sh):
     # a slow or busy host must not fail a check by its timing.
     ( TEST_ROOT=$ROOT; . "$ROOT/tests/lib.sh"; host_calibrate )
+    jobs=${TEST_JOBS:-$(nproc 2>/dev/null || echo 1)}
+    [ "$jobs" -ge 1 ] 2>/dev/null || jobs=1
+    [ "$jobs" -le 2 ] || jobs=2
+    if [ "$jobs" -gt 1 ] && [ -s "$TEST_TMP/host-factor" ]; then
+        read -r f rest <"$TEST_TMP/host-factor"
+        echo "$((f * jobs)) $rest (x$jobs: $jobs scripts at once)" >"$TEST_TMP/host-factor.new" &&
+            mv "$TEST_TMP/host-factor.new" "$TEST_TMP/host-factor"
+        echo "# $jobs QEMU scripts at once (TEST_JOBS=$jobs): boot limits x $jobs more"
+    fi
+    qdir="$TEST_TMP/qemu-scripts"
+    mkdir -p "$qdir"
+    order=""
     for t in "$ROOT"/tests/qemu/*.sh; do
         [ -f "$t" ] || continue
-        case "$(basename "$t")" in *"$PATTERN"*) ;; *) continue ;; esac
-        echo "# $(basename "$t")"
-        t0=$(date +%s)
-        sh "$t" 2>&1
-        echo "# $(basename "$t"): $(($(date +%s) - t0)) s"
+        name=$(basename "$t")
+        case "$name" in *"$PATTERN"*) ;; *) continue ;; esac
+        while [ "$(running "$qdir" $order)" -ge "$jobs" ]; do
+            order=$(flush "$qdir" $order)
+            sleep 0.5
+        done
+        (
+            t0=$(date +%s)
+            { echo "# $name"; sh "$t" 2>&1; echo "# $name: $(($(date +%s) - t0)) s"; } >"$qdir/$name.log" 2>&1
+            : >"$qdir/$name.done"
+        ) &
+        order="$order $name"
+        order=$(flush "$qdir" $order)
     done
+    while [ -n "$order" ]; do
+        order=$(flush "$qdir" $order)
+        [ -z "$order" ] || sleep 0.5
+    done
+}
+# running DIR NAME...: how many of the scripts have not finished
+running() {
+    d=$1; shift; n=0
+    for x in "$@"; do [ -e "$d/$x.done" ] || n=$((n + 1)); done
+    echo $n
+}
+# flush DIR NAME...: prints the logs of the finished scripts at the head of
+# the list (to stderr, which run-all sends on with stdout), echoes the rest
+flush() {
+    d=$1; shift
+    while [ $# -gt 0 ] && [ -e "$d/$1.done" ]; do
+        cat "$d/$1.log" >&2
+        shift
+    done
+    echo "$@"
 }
 
 start=$(date +%s)
