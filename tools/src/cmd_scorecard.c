@@ -22,7 +22,7 @@
 static const char usage[] =
     "usage: schedlab-tool scorecard SEED TABLE [--cost MODEL] [--csv FILE] [--plot-data FILE] ROW=DIR[#SCHED]|ROW=!WHY ...\n"
     "  SEED TABLE: seed000 hackbench|maxgroups|nick, seed001 lat_ctx|hackbench|pipe|lat_ctx-bound|hackbench-bound|\n"
-    "  pipe-bound, seed003 tbench.  ROW: a kernel of that table (seed000: goodness o1 [nick]; seed001: rc1 rc6 cfs;\n"
+    "  pipe-bound, seed003 tbench|aim7|volano.  ROW: a kernel of that table (seed000: goodness o1 [nick]; seed001: rc1 rc6 cfs;\n"
     "  seed003: goodness dyn-sched o1-rml mq) and the results directory of its run (#SCHED: only that\n"
     "  scheduler's rows, when DIR holds several), or !WHY when it cannot be\n"
     "  measured (its cells are counted as missing, with WHY).  --cost: the cost model the runs used (cost=,\n"
@@ -569,10 +569,58 @@ static int seed003_tbench(void)
     return 0;
 }
 
+
+/* seed003's AIM7 and VolanoMark: the thread gives no number, only Gerrit Huizenga's "rumor is that on
+ * some workloads MQ outperforms O(1)" (AIM on large CPU counts, VolanoMark "for a while"): one ordering,
+ * mq above o1-rml, scored as a claim, no cells. */
+static int seed003_model(const char *table)
+{
+    bool aim = !strcmp(table, "aim7");
+    const char *bench = aim ? "aim7" : "volano", *metric = aim ? "jobs_per_min" : "messages_per_s",
+               *across = aim ? "users" : "rooms";
+    struct row *r[4];
+    for (int k = 0; k < 4; k++)
+        if (!(r[k] = find_row(s003_keys[k])))
+            return usage_error("seed003 needs the row %s=DIR (or =!why)", s003_keys[k]);
+    printf("%s on 4 CPUs, %s (higher is better); the thread has no number, only the rumour that MQ beats O(1) here\n",
+           aim ? "AIM7 shared workfile" : "VolanoMark model", metric);
+    print_unavailable();
+    double peak[4];
+    bool over = false;
+    for (int k = 0; k < 4; k++) {
+        long av[16];
+        size_t na = row_across(r[k], bench, 4, across, av, 16);
+        peak[k] = NAN;
+        printf("   %-12s", s003_keys[k]);
+        for (size_t a = 0; a < na; a++) {
+            const char *why = NULL;
+            double m = cell_here(r[k], bench, metric, 4, across, av[a], &over, &why);
+            printf("  %s=%ld: ", across, av[a]);
+            print_val(m, 10, 0);
+            if (isfinite(m) && !(m <= peak[k]))
+                peak[k] = m;
+        }
+        if (r[k]->missing)
+            printf("  -");
+        printf("%s\n", aim ? "" : "");
+    }
+    if (over)
+        printf("   (here oversubscribed: more vCPUs than host cores)\n");
+    printf("   peak: ");
+    for (int k = 0; k < 4; k++) {
+        printf(" %s ", s003_keys[k]);
+        print_val(peak[k], 0, 0);
+    }
+    printf("\n");
+    add_order("rumour: mq vs o1-rml (peak)", 2, 1, peak[3], peak[2]);
+    return 0;
+}
+
 /* ---------------------------------------------------------------- the verb */
 
-/* The cost= word of the runs' boot lines ("none" when they have none); NULL if they differ. */
-static const char *runs_cost(void)
+/* The cost= word of the runs' result lines ("none" when they have none); NULL if they differ;
+ * dflt when no row has runs. */
+static const char *runs_cost(const char *dflt)
 {
     const char *found = NULL;
     for (size_t i = 0; i < nrows; i++) {
@@ -588,7 +636,7 @@ static const char *runs_cost(void)
                 return NULL;
         }
     }
-    return found;
+    return found ? found : dflt;
 }
 
 int cmd_scorecard(int argc, char **argv)
@@ -664,6 +712,8 @@ int cmd_scorecard(int argc, char **argv)
         rc = seed000_nick();
     else if (!strcmp(seed, "seed003") && !strcmp(tname, "tbench"))
         rc = seed003_tbench();
+    else if (!strcmp(seed, "seed003") && (!strcmp(tname, "aim7") || !strcmp(tname, "volano")))
+        rc = seed003_model(tname);
     else if (!strcmp(seed, "seed001")) {
         int ti = -1;
         for (int i = 0; i < 6; i++)
@@ -674,11 +724,11 @@ int cmd_scorecard(int argc, char **argv)
                                tname);
         rc = seed001_table(ti, plot);
     } else {
-        return usage_error("no seed table '%s' (seed000 hackbench|maxgroups|nick, seed001 ..., seed003 tbench)", seed);
+        return usage_error("no seed table '%s' (seed000 hackbench|maxgroups|nick, seed001 ..., seed003 tbench|aim7|volano)", seed);
     }
     if (rc)
         return rc;
-    const char *rcost = runs_cost();
+    const char *rcost = runs_cost(cost);
     if (!rcost) {
         errorf("the runs of %s %s used different cost models (the cost column differs)", seed, tname);
         return 1;
