@@ -27,8 +27,8 @@ boot o1 2 "bench=volano rooms=1 messages=10 drop=2" 256 60
 check volano-drop-exit1 [ "$RC" = 1 ]
 expect volano-drop-caught '^result bench=volano .* status=error reason=server_corrupt_message'
 
-for bad in rooms=0 rooms=2x messages=0 datasize=4 datasize=2000 corrupt=11 sockbuf=100; do
-    boot rr 1 "bench=volano messages=10 $bad" 64 30
+for bad in rooms=0 rooms=2x messages=0 datasize=4 datasize=2000 corrupt=101 drop=101 sockbuf=100; do
+    boot rr 1 "bench=volano $bad" 64 30
     check "volano-bad-${bad%%=*}-$(echo "${bad#*=}" | tr -cd 'a-z0-9')" [ "$RC" = 1 ]
     expect "volano-bad-${bad%%=*}-$(echo "${bad#*=}" | tr -cd 'a-z0-9')-says" "^error: ${bad%%=*}="
 done
