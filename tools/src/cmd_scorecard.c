@@ -30,7 +30,7 @@ static const char usage[] =
     "  --plot-data FILE: seed001: run index and one column per kernel, ours then the seed's (gnuplot).\n"
     "  Exit: 0, 1 unreadable input, 2 usage error.\n";
 
-#define MAXROWS 4
+#define MAXROWS 8
 #define MAXCELLS 128
 
 /* ---------------------------------------------------------------- the seeds' numbers */
@@ -496,6 +496,20 @@ static int seed001_table(int ti, const char *plot_data)
             snprintf(lab, sizeof(lab), "%s vs %s", s001_keys[a], s001_keys[b]);
             add_order(lab, sm[a], sm[b], m[a], m[b]);
         }
+    /* Bound tables: each kernel's bound mean over its unbound mean (rows KERNEL-unbound=DIR), a
+     * normalisation within one kernel, measurable even when the other kernels are not here. */
+    for (int k = 0; ti >= 3 && k < 3; k++) {
+        char key[32], lab[96];
+        snprintf(key, sizeof(key), "%s-unbound", s001_keys[k]);
+        struct row *u = find_row(key);
+        if (!u)
+            continue;
+        double uv[16];
+        size_t nf = 0, nu = row_values(u, bench, metric, 0, NULL, NULL, uv, 16, &nf, NULL);
+        const char *w = why[k] ? why[k] : u->missing ? u->missing : !nu ? "not measured: no unbound run" : NULL;
+        snprintf(lab, sizeof(lab), "%s: bound / unbound", s001_keys[k]);
+        add_cell(lab, sm[k] / mean(s001[ti - 3][k], 10), sc_ratio(m[k], mean(uv, nu)), w);
+    }
     if (plot_data) {
         FILE *f = fopen(plot_data, "w");
         if (!f) {
@@ -692,7 +706,8 @@ int cmd_scorecard(int argc, char **argv)
             if (!strcmp(rows[i].key, rows[j].key))
                 return usage_error("row %s given twice", rows[i].key);
     const char *allowed = !strcmp(seed, "seed000") ? (!strcmp(tname, "nick") ? " nick " : " goodness o1 ")
-                          : !strcmp(seed, "seed001") ? " rc1 rc6 cfs "
+                          : !strcmp(seed, "seed001") ? (strstr(tname, "-bound") ? " rc1 rc6 cfs rc1-unbound rc6-unbound cfs-unbound "
+                                                                                  : " rc1 rc6 cfs ")
                           : !strcmp(seed, "seed003") ? " goodness dyn-sched o1-rml mq " : NULL;
     for (size_t i = 0; allowed && i < nrows; i++) {
         char *w = xasprintf(" %s ", rows[i].key);
