@@ -23,11 +23,11 @@ static const char usage[] =
     "usage: schedlab-tool scorecard SEED TABLE [--cost MODEL] [--csv FILE] [--plot-data FILE] ROW=DIR[#SCHED]|ROW=!WHY ...\n"
     "  SEED TABLE: seed000 hackbench|maxgroups|nick, seed001 lat_ctx|hackbench|pipe|lat_ctx-bound|hackbench-bound|\n"
     "  pipe-bound, seed003 tbench|aim7|volano.  ROW: a kernel of that table (seed000: goodness o1 [nick]; seed001: rc1 rc6 cfs;\n"
-    "  seed003: goodness dyn-sched o1-rml mq; a seed001 -bound table also takes KERNEL-unbound=DIR for
-  the bound/unbound ratios) and the results directory of its run (#SCHED: only that\n"
+    "  seed003: goodness dyn-sched o1-rml mq; a seed001 -bound table also takes KERNEL-unbound=DIR for\n"
+    "  the bound/unbound ratios) and the results directory of its run (#SCHED: only that\n"
     "  scheduler's rows, when DIR holds several), or !WHY when it cannot be\n"
     "  measured (its cells are counted as missing, with WHY).  --cost: the cost model the runs used (cost=,\n"
-    "  checked against the runs' boot lines when they record one).  --csv FILE: append the cells as CSV rows.\n"
+    "  checked against the cost= of the runs' result lines).  --csv FILE: append the cells as CSV rows.\n"
     "  --plot-data FILE: seed001: run index and one column per kernel, ours then the seed's (gnuplot).\n"
     "  Exit: 0, 1 unreadable input, 2 usage error.\n";
 
