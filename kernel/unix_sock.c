@@ -524,7 +524,7 @@ void unix_shutdown(struct unix_sock *sk)
 uint32_t unix_wmem_alloc(const struct unix_sock *sk) { return (uint32_t)sk->wmem_alloc; }
 uint32_t unix_queued_skbs(const struct unix_sock *sk) { return sk->rq_len; }
 uint32_t unix_sndbuf(const struct unix_sock *sk) { return sk->sndbuf; }
-/* setsockopt(SO_SNDBUF) before any send: the buffer of another socket type (volano's TCP size). */
+/* setsockopt(SO_SNDBUF) before any send (e.g. a TCP-sized buffer for a socket standing for TCP). */
 void unix_set_sndbuf(struct unix_sock *sk, uint32_t bytes) { sk->sndbuf = bytes < 2048 ? 2048 : bytes; }
 uint32_t unix_max_queued(const struct unix_sock *sk) { return sk->max_queued; }
 
