@@ -24,6 +24,7 @@
  * sync (pipe_wake=sync).
  */
 #include "pipe.h"
+#include "chan_cost.h"
 #include "spinlock.h"
 #include "mem.h"
 #include "lib.h"
@@ -264,6 +265,7 @@ __switch_path int pipe_write(struct pipe *p, const void *buf, uint32_t n)
     bool do_wakeup = false;
     if (n == 0)
         return 0;
+    chan_cost_pipe(n);              /* cost=: the system call and copy_from_user, before the lock */
     if (!p->ring && !ensure_ring(p))
         return PIPE_ENOMEM;
     /* A write that fits the ring is atomic: wait for room for all of it. */
@@ -344,6 +346,7 @@ __switch_path int pipe_read(struct pipe *p, void *buf, uint32_t n)
     if (do_wakeup)
         wake_all(p, final_wake_flags());
     spin_unlock(&p->lock);
+    chan_cost_pipe(done);           /* cost=: the system call and copy_to_user, after the lock */
     return result;
 }
 

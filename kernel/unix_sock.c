@@ -65,6 +65,7 @@
  * kmalloc of SKB_DATA_ALIGN(size) + 60 bytes of shared info).
  */
 #include "unix_sock.h"
+#include "chan_cost.h"
 #include "spinlock.h"
 #include "mem.h"
 #include "lib.h"
@@ -386,6 +387,7 @@ __switch_path int unix_send(struct unix_sock *sk, const void *buf, uint32_t n)
     uint32_t sent = 0;
     int err = 0;
     int creds = current_task()->pid;
+    chan_cost_sock(n, (n + max_chunk - 1) / max_chunk);   /* cost=: the system call, copies, skbs; before any lock */
     while (sent < n) {
         uint32_t size = MIN(n - sent, max_chunk);
         if ((err = wait_for_wmem(sk)) != 0)
@@ -474,6 +476,7 @@ __switch_path int unix_recv(struct unix_sock *sk, void *buf, uint32_t n, int fla
         spin_lock(&sk->lock);
     }
     spin_unlock(&sk->lock);
+    chan_cost_sock(copied, 0);                      /* cost=: the system call and copies, after the lock */
     if (err && !copied)
         return err;
     return (int)copied;
@@ -521,6 +524,8 @@ void unix_shutdown(struct unix_sock *sk)
 uint32_t unix_wmem_alloc(const struct unix_sock *sk) { return (uint32_t)sk->wmem_alloc; }
 uint32_t unix_queued_skbs(const struct unix_sock *sk) { return sk->rq_len; }
 uint32_t unix_sndbuf(const struct unix_sock *sk) { return sk->sndbuf; }
+/* setsockopt(SO_SNDBUF) before any send (e.g. a TCP-sized buffer for a socket standing for TCP). */
+void unix_set_sndbuf(struct unix_sock *sk, uint32_t bytes) { sk->sndbuf = bytes < 2048 ? 2048 : bytes; }
 uint32_t unix_max_queued(const struct unix_sock *sk) { return sk->max_queued; }
 
 void unix_get_stats(struct unix_stats *out)

@@ -109,6 +109,8 @@ void unix_shutdown(struct unix_sock *sk);
 uint32_t unix_wmem_alloc(const struct unix_sock *sk);    /* truesize of sk's skbs not yet freed */
 uint32_t unix_queued_skbs(const struct unix_sock *sk);   /* skbs on sk's receive queue */
 uint32_t unix_sndbuf(const struct unix_sock *sk);
+/* SO_SNDBUF, before the socket's first send (at least 2048, SOCK_MIN_SNDBUF). */
+void unix_set_sndbuf(struct unix_sock *sk, uint32_t bytes);
 uint32_t unix_max_queued(const struct unix_sock *sk);    /* deepest receive queue so far, in skbs */
 bool unix_writable(const struct unix_sock *sk);          /* (wmem_alloc << 2) <= sndbuf */
 

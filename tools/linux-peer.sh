@@ -10,7 +10,7 @@
 #   done: exit=0
 #
 # usage: tools/linux-peer.sh [--smp N] [--groups LIST] [--loops L] [--ipc pipe|socket] [--mode process|thread]
-#                            [--pipe-loops L] [--runs R] [--mem MiB] [--accel tcg|kvm] [--timeout S] [--cache DIR]
+#                            [--pipe-loops L] [--runs R] [--mem MiB] [--accel tcg|kvm|icount] [--timeout S] [--cache DIR]
 #
 # The first run fetches Debian's packages with apt-get download (the newest
 # linux-image-6.1.0-*-cloud-amd64, busybox-static, rt-tests, linux-perf: no
@@ -39,7 +39,7 @@ usage() {
                    hackbench -p (pipes) or socket pairs; -T (threads)   [pipe, process]
   --pipe-loops L   perf bench sched pipe -l L (0: none)                 [0]
   --runs R         repeat every measurement R times in the one boot     [1]
-  --mem MiB, --accel tcg|kvm, --timeout S                               [2048, tcg, 900]
+  --mem MiB, --accel tcg|kvm|icount, --timeout S                              [2048, tcg, 900]
   --cache DIR      where the packages and the initramfs live            [build/linux-peer]
 EOF
 }
@@ -79,8 +79,12 @@ is_uint "$PIPE_LOOPS" || usage_error "--pipe-loops $PIPE_LOOPS: expected a numbe
 is_uint "$RUNS" && [ "$RUNS" -ge 1 ] && [ "$RUNS" -le 1000 ] || usage_error "--runs $RUNS: expected 1..1000"
 is_uint "$MEM" && [ "$MEM" -ge 256 ] || usage_error "--mem $MEM: expected MiB >= 256"
 is_uint "$TIMEOUT" && [ "$TIMEOUT" -ge 1 ] || usage_error "--timeout $TIMEOUT: expected seconds >= 1"
+# icount: the same -icount shift=0,sleep=off as tools/qemu-run.sh (one guest nanosecond per
+# instruction), so a time the guest prints is its instruction count: the cost model's
+# calibration (docs/reproduce.md).  One vCPU only (QEMU's icount starves halted vCPUs).
 case "$ACCEL" in tcg) ACCEL_ARGS="-accel tcg,thread=multi" ;; kvm) ACCEL_ARGS="-accel kvm -cpu host" ;;
-*) usage_error "--accel $ACCEL: expected tcg or kvm" ;; esac
+icount) [ "$SMP" = 1 ] || usage_error "--accel icount needs --smp 1"; ACCEL_ARGS="-accel tcg,thread=single -icount shift=0,sleep=off -cpu max" ;;
+*) usage_error "--accel $ACCEL: expected tcg, kvm or icount" ;; esac
 [ -n "$GROUPS_" ] || [ "$PIPE_LOOPS" -gt 0 ] || usage_error "nothing to measure: give --groups and/or --pipe-loops"
 command -v qemu-system-x86_64 >/dev/null 2>&1 || die "qemu-system-x86_64 not found (make deps)" 6
 for t in cpio gzip dpkg-deb apt-get ldd; do

@@ -14,6 +14,7 @@
 #include "../kernel/sched_core.h"
 #include "../kernel/pipe.h"
 #include "../kernel/unix_sock.h"
+#include "../kernel/chan_cost.h"
 
 #define MAX_SELECTED 16
 #define MAX_BENCHES 32
@@ -30,7 +31,7 @@ static const char *bench_names[MAX_BENCHES + 3];
  * plumbing of the seed table's kernels (2.4.18 and 2.6.0 pipes; 2.6.0
  * sockets, whose 235 messages per socket are 2.4.18's 241 within 3%).
  */
-enum { KEY_BENCH, KEY_RUNS, KEY_BIND, KEY_PIPE_WAKE, KEY_SOCK_MODEL };
+enum { KEY_BENCH, KEY_RUNS, KEY_BIND, KEY_PIPE_WAKE, KEY_SOCK_MODEL, KEY_COST };
 static const struct cmdline_key runner_keys[] = {
     [KEY_BENCH] = { .name = "bench", .type = CMDLINE_CHOICE_LIST, .def_text = "all", .choices = bench_names,
                     .help = "workloads to run, comma separated; all: the short suite; list: describe them" },
@@ -43,6 +44,9 @@ static const struct cmdline_key runner_keys[] = {
     [KEY_SOCK_MODEL] = CMDLINE_KEY_CHOICE("sock_model", "2.6.0", unix_model_names,
                                           "AF_UNIX socket pairs as this Linux had them: skb truesize, sndbuf, "
                                           "writer wake-up (plain; sync in 2.6.24)"),
+    [KEY_COST] = CMDLINE_KEY_CHOICE("cost", "none", chan_cost_names,
+                                    "channel cost model: none, or linux61 (instructions burnt per pipe and socket "
+                                    "call, measured on Linux 6.1 under QEMU -icount; docs/reproduce.md)"),
 };
 
 static cpumask_t bind_mask;
@@ -57,8 +61,8 @@ int bench_result_begin(char *buf, size_t size, const char *bench, int run_index)
 
 int bench_channel_params(char *buf, size_t size)
 {
-    return snprintf(buf, size, " pipe_wake=%s sock_model=%s", pipe_wake_names[pipe_wake_rule()],
-                    unix_model_names[unix_model()]);
+    return snprintf(buf, size, " pipe_wake=%s sock_model=%s cost=%s", pipe_wake_names[pipe_wake_rule()],
+                    unix_model_names[unix_model()], chan_cost_names[chan_cost_model()]);
 }
 
 static void fill_bench_names(void)
@@ -163,6 +167,7 @@ static void bench_main(void *unused)
     uint32_t runs = cmdline_key_uint(&runner_keys[KEY_RUNS]);
     pipe_set_wake_rule(cmdline_key_choice(&runner_keys[KEY_PIPE_WAKE]));
     unix_set_model(cmdline_key_choice(&runner_keys[KEY_SOCK_MODEL]));
+    chan_cost_set(cmdline_key_choice(&runner_keys[KEY_COST]));
     bind_mask = cmdline_key_cpu_list(&runner_keys[KEY_BIND], ncpus_online);
     if (!bind_mask)
         bind_mask = ncpus_online >= 32 ? CPUMASK_ALL : CPU_BIT(ncpus_online) - 1;

@@ -198,7 +198,7 @@ ok_if trust-plot-log-no "--log no still logarithmic" sh -c "! grep -q '^set logs
 ok_if trust-plot-negative "a negative value is not marked" grep -q 'NEGATIVE values (red x)' "$L/neg/lat_ctx-overhead_us-smp1.gp"
 
 # --- every verb answers --help by itself; the usage line names them all
-for verb in run resume boot collect merge table compare plot report json failures seed-table help; do
+for verb in run resume boot collect merge table compare plot report json failures seed-table reproduce help; do
     "$SL" $verb --help >"$D/last.log" 2>&1
     rc=$?
     ok_if "trust-help-$verb" "$verb --help exited $rc or did not describe $verb" \
@@ -208,7 +208,7 @@ done
 ok_if trust-usage-line "the short usage line omits failures or json" grep -q '^usage: .*|json|failures|' "$D/last.log"
 "$SL" help >"$D/last.log" 2>&1
 ok_if trust-help-flags "help lacks failures --html or run --force" sh -c "grep -q -- '--html' '$D/last.log' && grep -q -- '--force' '$D/last.log' && grep -q -- '--engine' '$D/last.log'"
-for verb in collect parse table compare plot failures seed-table json html-table; do
+for verb in collect parse table compare plot failures seed-table json html-table scorecard; do
     "$TOOL" $verb --help >"$D/last.log" 2>&1
     rc=$?
     ok_if "trust-tool-help-$verb" "schedlab-tool $verb --help exited $rc" sh -c "[ $rc = 0 ] && grep -q '^usage: schedlab-tool $verb' '$D/last.log'"

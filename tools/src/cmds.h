@@ -13,5 +13,6 @@ int cmd_trace(int argc, char **argv);        /* cmd_trace.c */
 int cmd_trace_check(int argc, char **argv);
 int cmd_json(int argc, char **argv);
 int cmd_html_table(int argc, char **argv);
+int cmd_scorecard(int argc, char **argv);   /* cmd_scorecard.c: a seed table beside ours, and its scorecard */
 
 #endif

@@ -14,6 +14,7 @@
  *   trace-check IN        a trace's invariants, its text round trip, its counts against the console
  *   json DIR              a JSON export (hyperfine's --export-json shape)
  *   html-table CSV        a CSV file as an HTML table (for the report)
+ *   scorecard SEED TABLE  a seed post's table beside ours, and its fidelity scorecard
  *
  * Every input may be truncated or malformed: nothing here trusts a file.
  * Usage errors exit 2, unreadable input exits 1; every verb answers --help.
@@ -31,11 +32,11 @@ static const struct verb {
     { "collect", cmd_collect }, { "parse", cmd_parse },       { "table", cmd_table },           { "compare", cmd_compare },
     { "plot", cmd_plot },       { "failures", cmd_failures }, { "seed-table", cmd_seed_table },
     { "trace", cmd_trace },     { "trace-check", cmd_trace_check },   /* cmd_trace.c: scheduler traces */
-    { "json", cmd_json },       { "html-table", cmd_html_table },
+    { "json", cmd_json },       { "html-table", cmd_html_table }, { "scorecard", cmd_scorecard },
 };
 
 static const char usage[] =
-    "usage: schedlab-tool collect|parse|table|compare|plot|failures|seed-table|json|html-table|trace|trace-check ... (see tools/schedlab help)\n";
+    "usage: schedlab-tool collect|parse|table|compare|plot|failures|seed-table|json|html-table|scorecard|trace|trace-check ... (see tools/schedlab help)\n";
 
 int main(int argc, char **argv)
 {

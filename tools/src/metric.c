@@ -24,6 +24,8 @@ static const struct metric {
     { "usec_per_switch", -1, POSITIVE, "microseconds per context switch", "context switch (\xc2\xb5s)", false },
     { "mb_per_s", +1, POSITIVE, "MB/s", "throughput (MB/s)", true },
     { "ops_per_s", +1, POSITIVE, "round trips per second", "round trips per second", true },
+    { "messages_per_s", +1, POSITIVE, "messages per second", "messages per second", true },
+    { "jobs_per_min", +1, POSITIVE, "jobs per minute", "jobs per minute", true },
     { "cycles_per_pick", -1, POSITIVE, "cycles per scheduling decision", "cycles per pick", false },
     { "share", 0, NONNEGATIVE, "CPU share", "CPU share", false },
     { "p50_us", -1, POSITIVE, "median wake-up latency, us", "median wake-up latency (\xc2\xb5s)", false },
@@ -65,7 +67,7 @@ bool is_fixed_column(const char *name)
 bool is_counter_key(const char *name)
 {
     static const char *const counters[] = {
-        "tasks_started", "messages", "cpus_used", "attempts", "first_failure", "reason", "created", "runtime_ms",
+        "tasks_started", "messages", "sent", "received", "jobs", "cpus_used", "attempts", "first_failure", "reason", "created", "runtime_ms",
         "bytes", "ops", "max_latency_ms", "overhead_us", "picks", "cycles_per_pick_mean", "samples", "max_us",
         "dropped", "cpus_used_count",
         /* the raw counters of schedstat.csv */
@@ -88,7 +90,8 @@ const char *default_metric(const char *bench)
     static const char *const map[][2] = {
         { "hackbench", "time_s" },         { "pipe", "usec_per_op" },   { "lat_ctx", "usec_per_switch" },
         { "tbench", "mb_per_s" },          { "schedcost", "cycles_per_pick" }, { "cpuhog", "share" },
-        { "wakeup", "p99_us" },            { "maxgroups", "max_groups" },
+        { "wakeup", "p99_us" },            { "maxgroups", "max_groups" },  { "volano", "messages_per_s" },
+        { "aim7", "jobs_per_min" },
     };
     for (size_t i = 0; bench && i < sizeof(map) / sizeof(map[0]); i++)
         if (strcmp(bench, map[i][0]) == 0)
