@@ -94,9 +94,10 @@ ok_if reproduce-lines "not one scorecard line per table (pipe, pipe-bound)" \
     sh -c "[ \$(grep '^scorecard seed=seed001 table=pipe' '$D/r001.out' | sort -u | wc -l) = 2 ]"
 ok_if reproduce-files "no scorecard.txt, scorecard.csv, report.html or plots" \
     sh -c "[ -s '$D/r001/scorecard.txt' ] && [ -s '$D/r001/scorecard.csv' ] && grep -q '<svg' '$D/r001/report.html' && [ -s '$D/r001/plots/none-pipe.dat' ]"
-ok_if reproduce-cfs-row "the cfs row has no run values" grep -Eq '^  1 +- +- +[0-9]' "$D/r001/cost-none/pipe.txt"
+ok_if reproduce-cfs-row "the cfs row has no run values" grep -Eq '^  1 +([0-9.]+|-) +([0-9.]+|-) +[0-9]' "$D/r001/cost-none/pipe.txt"
 if [ -f "$ROOT/sched/cfs23.c" ]; then
-    echo "ok reproduce-not-available # skip: sched/cfs23.c exists in this tree"
+    ok_if reproduce-rc-rows "rc1 and rc6 have no run values, or exit $rc (want 0)" \
+        sh -c "[ $rc = 0 ] && grep -Eq '^  1 +[0-9.]+ +[0-9.]+ +[0-9.]+ ' '$D/r001/cost-none/pipe.txt' && ! grep -q 'not available' '$D/r001/cost-none/pipe.txt'"
 else
     ok_if reproduce-not-available "no 'not available' line for rc1, or exit $rc (want 1)" \
         sh -c "[ $rc = 1 ] && grep -q 'rc1 .*not available: sched/cfs23.c does not exist' '$D/r001/cost-none/pipe.txt' && grep -q 'cells=0 .*cells_missing=2' '$D/r001/cost-none/pipe.txt'"
