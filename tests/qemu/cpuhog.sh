@@ -1,5 +1,5 @@
 # bench=cpuhog: two CPU-bound tasks, nice 0 and nice 10, sharing one CPU
-# (bind=0) for 1 second, on 1 and 2 vCPUs, on every scheduler.
+# (bind=0) for 1 second, on 1 vCPU, on every scheduler.
 #   Every scheduler (an invariant): the line is well formed and the two
 #   shares add up to one CPU (0.90..1.02): the CPU never idles while a hog
 #   waits.
@@ -20,7 +20,7 @@
 for sched in $(scheds); do
     set -- $(expectation "$sched" cpuhog_ratio)
     predicted=${1:-} tolerance=${2:-25}
-    for smp in 1 2; do
+    for smp in 1; do   # more vCPUs with bind=: the per-scheduler scripts (sched_*.sh)
         boot "$sched" "$smp" 'bench=cpuhog tasks=2 nice=0,10 seconds=1 bind=0' 256 120 icount
         tag="cpuhog-$sched-smp$smp"
         check "$tag-exit0" [ "$RC" = 0 ]

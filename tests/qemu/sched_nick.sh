@@ -50,6 +50,8 @@ for smp in 1 2 4; do
         show_tail
     fi
 
+    # v13b and the equal hogs on 1 and 4 vCPUs (2 adds nothing they test, and time).
+    [ "$smp" = 2 ] && continue
     boot nick "$smp" "sched.preset=v13b bench=hackbench groups=2 loops=20" 256 80
     check "$tag-v13b-exit0" [ "$RC" = 0 ]
     expect "$tag-v13b-policy-line" "^nick: Nick Piggin's scheduler policy v13b \(2\.6\.0-test4/5\), min_timeslice=1 max_sleep=1000 jiffies$"
