@@ -676,15 +676,6 @@ static void cfs23_init(int ncpus)
               sysctl_sched_features);
 }
 
-static const char *cfs23_check_tunables(const char **bad)
-{
-    if (sd_init.min_interval > sd_init.max_interval) {
-        *bad = "min_interval";
-        return "min_interval is above max_interval";
-    }
-    return NULL;
-}
-
 /* sched_fork / __sched_fork: neutral statistics. */
 static void cfs23_task_fork(struct task *parent, struct task *child)
 {
@@ -884,23 +875,7 @@ static const struct sched_tunable cfs23_tunables[] = {
       "a forked child gets a key ahead of its parent" },
     { "sched_compat_yield", "bool", 0, 0, 1, 0, &sysctl_sched_compat_yield,
       "rc6: yield moves the task behind all others" },
-    { "sched_migration_cost", "ns", 500000, 0, 1000000000, 0, &sysctl_sched_migration_cost,
-      "a task that ran this recently is cache hot (task_hot; 0: never)" },
-    { "sched_nr_migrate", "count", 32, 1, 100000, 0, &sysctl_sched_nr_migrate, "tasks examined per balance pass" },
-    { "min_interval", "ms", 1, 1, 1000, 0, &sd_init.min_interval, "SD_CPU_INIT: shortest balancing interval" },
-    { "max_interval", "ms", 4, 1, 1000, 0, &sd_init.max_interval,
-      "SD_CPU_INIT: the interval doubles up to this while balanced" },
-    { "busy_factor", "count", 64, 1, 1000, 0, &sd_init.busy_factor, "SD_CPU_INIT: interval x this on a busy CPU" },
-    { "imbalance_pct", "percent", 125, 100, 1000, 0, &sd_init.imbalance_pct,
-      "SD_CPU_INIT: balanced unless the busiest load is this much above ours" },
-    { "cache_nice_tries", "count", 1, 0, 100, 0, &sd_init.cache_nice_tries,
-      "SD_CPU_INIT: failed balances before cache-hot tasks move anyway" },
-    { "busy_idx", "count", 2, 0, CPU_LOAD_IDX_MAX, 0, &sd_init.busy_idx,
-      "SD_CPU_INIT: cpu_load[] average a busy CPU balances by (0: now)" },
-    { "idle_idx", "count", 1, 0, CPU_LOAD_IDX_MAX, 0, &sd_init.idle_idx, "SD_CPU_INIT: the same for an idle CPU" },
-    { "newidle_idx", "count", 2, 0, CPU_LOAD_IDX_MAX, 0, &sd_init.newidle_idx,
-      "SD_CPU_INIT: the same for a CPU about to go idle" },
-    { "wake_idx", "count", 1, 0, CPU_LOAD_IDX_MAX, 0, &sd_init.wake_idx, "SD_CPU_INIT: the same for wake-affine" },
+    CFS_SMP_TUNABLES
 };
 
 /* rc1 and rc6 differ in code (the hunks in the header); the presets switch it. */
@@ -915,7 +890,7 @@ const struct sched_class scheduler = {
     .ntunables = ARRAY_SIZE(cfs23_tunables),
     .presets = cfs23_presets,
     .npresets = ARRAY_SIZE(cfs23_presets),
-    .check_tunables = cfs23_check_tunables,
+    .check_tunables = cfs_smp_check_tunables,
     .init = cfs23_init,
     .task_fork = cfs23_task_fork,
     .select_cpu = cfs_select_cpu,
