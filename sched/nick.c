@@ -556,22 +556,6 @@ static void nick_tick(int cpu, struct task *curr)
     timeslice_tick(cpu, curr);
 }
 
-/* sys_sched_yield (2.6.0-test4, untouched by the patch). */
-static void nick_yield(int cpu, struct task *curr)
-{
-    struct runqueue *rq = &runqueues[cpu];
-    struct nick_task *t = nk(curr);
-    if (curr->is_idle || !t->array)
-        return;
-    if (!rt_prio(t->prio)) {
-        dequeue_task(curr, t->array);
-        enqueue_task(curr, rq->expired);
-    } else {
-        list_del(&t->run_list);
-        list_add_tail(&t->run_list, &t->array->queue[t->prio]);
-    }
-}
-
 /* set_user_nice as patched: the dynamic priority moves by the same delta. */
 static void nick_set_nice(int cpu, struct task *p, int nice)
 {
@@ -661,7 +645,7 @@ const struct sched_class scheduler = {
     .pick_next = nick_pick_next,
     .tick = nick_tick,
     .balance = l26_balance,
-    .yield = nick_yield,
+    .yield = l26_yield,
     .set_nice = nick_set_nice,
     .task_exit = nick_task_exit,
 };

@@ -682,23 +682,6 @@ static void o1_tick(int cpu, struct task *curr)
     timeslice_tick(cpu, curr);
 }
 
-/* sys_sched_yield(): a normal task goes to the expired array, a real-time
- * one to the tail of its list. */
-static void o1_yield(int cpu, struct task *curr)
-{
-    struct runqueue *rq = &runqueues[cpu];
-    struct o1_task *t = o1(curr);
-    if (curr->is_idle || !t->array)
-        return;
-    if (!rt_prio(t->prio)) {
-        dequeue_task(curr, t->array);
-        enqueue_task(curr, rq->expired);
-    } else {
-        list_del(&t->run_list);
-        list_add_tail(&t->run_list, &t->array->queue[t->prio]);
-    }
-}
-
 /* set_user_nice(). */
 static void o1_set_nice(int cpu, struct task *p, int nice)
 {
@@ -811,7 +794,7 @@ const struct sched_class scheduler = {
     .pick_next = o1_pick_next,
     .tick = o1_tick,
     .balance = l26_balance,
-    .yield = o1_yield,
+    .yield = l26_yield,
     .set_nice = o1_set_nice,
     .task_exit = o1_task_exit,
 };

@@ -3,7 +3,7 @@
  * (2.6.0's O(1) scheduler) and sched/nick.c (Nick Piggin's scheduler policy
  * patch against 2.6.0-test4, which keeps them) share: priorities, the
  * runqueue with its two 140-list prio_arrays and their bitmaps
- * (sched_find_first_bit), enqueue_task / dequeue_task, try_to_wake_up's
+ * (sched_find_first_bit), enqueue_task / dequeue_task, sys_sched_yield, try_to_wake_up's
  * choice of CPU, and the load balancer (find_busiest_queue, pull_task,
  * load_balance, rebalance_tick), as sched/o1.c's header describes them.
  *
@@ -137,6 +137,23 @@ static inline void enqueue_task(struct task *p, struct prio_array *array)
     set_prio_bit(t->prio, array->bitmap);
     array->nr_active++;
     t->array = array;
+}
+
+/* sys_sched_yield() (2.6.0; Nick's patch leaves it as it is): a normal task
+ * goes to the expired array, a real-time one to the tail of its list. */
+static void l26_yield(int cpu, struct task *curr)
+{
+    struct runqueue *rq = &runqueues[cpu];
+    struct L26_TASK *t = L26(curr);
+    if (curr->is_idle || !t->array)
+        return;
+    if (!rt_prio(t->prio)) {
+        dequeue_task(curr, t->array);
+        enqueue_task(curr, rq->expired);
+    } else {
+        list_del(&t->run_list);
+        list_add_tail(&t->run_list, &t->array->queue[t->prio]);
+    }
 }
 
 #endif
