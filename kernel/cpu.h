@@ -30,6 +30,9 @@ struct cpu_stats {
                                  * are the ticks at which tasks ran, the clock of their slices
                                  * (under QEMU a busy vCPU that the host deschedules loses
                                  * ticks while its TSC, and so runtime and idle_ns, runs on) */
+    uint64_t lock_wait_cycles;  /* waiting for spinlocks held by other CPUs (kernel/spinlock.c;
+                                 * under vsmp in this CPU's local time, kernel/vsmp.c) */
+    uint64_t lock_waits;        /* acquisitions that had to wait */
 };
 
 struct mm;
@@ -44,6 +47,10 @@ struct cpu {
     volatile int preempt_count; /* spinlocks held, plus in-interrupt */
     volatile int need_resched;
     int in_irq;
+    /* This CPU's clock: local TSC = RDTSC - tsc_base (kernel/time.h).  Every
+     * CPU has the same base (the boot TSC) except under vsmp, where each
+     * logical CPU's clock runs only while it runs (kernel/vsmp.c). */
+    uint64_t tsc_base;
     uint64_t idle_since_ns;
     /* The scheduler core's run queue of this CPU (kernel/sched_core.c): its
      * lock (this CPU's own, or the one every CPU shares) and the number of
@@ -55,6 +62,8 @@ struct cpu {
      * own, boot_page_directory).  A kernel thread (the idle task) borrows
      * it, as Linux's active_mm; this CPU holds a reference on it. */
     struct mm *active_mm;
+    uint32_t cr3;               /* the page directory this CPU runs on (env_load_mm); with
+                                 * cr3=elide the hardware CR3 stays the kernel's (kernel/mm.c) */
     /* pvspin (kernel/spinlock.c): the lock and ticket this CPU is halted
      * on, published for the unlocker (KVM's per-CPU klock_waiting). */
     spinlock_t *volatile pv_lock;
@@ -68,6 +77,7 @@ _Static_assert(offsetof(struct cpu, id) == PERCPU_ID, "kernel/percpu.h: PERCPU_I
 _Static_assert(offsetof(struct cpu, curr) == PERCPU_CURR, "kernel/percpu.h: PERCPU_CURR");
 _Static_assert(offsetof(struct cpu, preempt_count) == PERCPU_PREEMPT_COUNT, "kernel/percpu.h: PERCPU_PREEMPT_COUNT");
 _Static_assert(offsetof(struct cpu, need_resched) == PERCPU_NEED_RESCHED, "kernel/percpu.h: PERCPU_NEED_RESCHED");
+_Static_assert(offsetof(struct cpu, tsc_base) == PERCPU_TSC_BASE, "kernel/percpu.h: PERCPU_TSC_BASE");
 #endif
 
 extern struct cpu cpus[MAX_CPUS];
@@ -97,6 +107,7 @@ static inline int this_cpu_id(void) { return (int)percpu_read(PERCPU_ID); }
 #endif
 
 void gdt_init_cpu(int cpu);     /* loads the GDT and this CPU's %gs */
+uint16_t gdt_percpu_selector(int cpu);   /* the %gs selector of that CPU's struct cpu */
 void idt_init(void);
 void idt_load(void);
 

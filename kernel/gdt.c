@@ -57,6 +57,8 @@ void gdt_init_cpu(int cpu)
                      : "memory");
 }
 
+uint16_t gdt_percpu_selector(int cpu) { return (uint16_t)((GDT_PERCPU_FIRST + cpu) * 8); }
+
 void idt_init(void)
 {
     for (int v = 0; v < 256; v++) {

@@ -8,6 +8,7 @@
 #include "time.h"
 #include "x86.h"
 #include "lib.h"
+#include "vsmp.h"
 
 #define LAPIC_ID 0x020
 #define LAPIC_EOI 0x0b0
@@ -81,8 +82,37 @@ void lapic_timer_calibrate(void)
         timer_count_per_tick = 1;
 }
 
+/* vsmp (kernel/vsmp.c): one timer for every logical CPU, in one-shot mode
+ * at the bus clock (divide by 1), armed a number of TSC cycles ahead. */
+static uint64_t counts_per_cycle_fp32;   /* LAPIC counts per TSC cycle, 32.32 fixed point */
+
+void lapic_timer_oneshot_init(void)
+{
+    uint64_t cycles_per_tick = (uint64_t)tsc_khz * 1000 / HZ;
+    counts_per_cycle_fp32 = ((uint64_t)timer_count_per_tick * 16 << 32) / cycles_per_tick;
+    lapic_write(LAPIC_TIMER_DIVIDE, 0xb);                /* divide by 1 */
+    lapic_write(LAPIC_LVT_TIMER, VECTOR_TIMER);          /* one-shot */
+    lapic_write(LAPIC_TIMER_INIT, 0);
+}
+
+void lapic_timer_oneshot_cycles(uint64_t cycles)
+{
+    if (cycles > 0xffffffffu)
+        cycles = 0xffffffffu;
+    uint64_t counts = cycles * (counts_per_cycle_fp32 >> 32) + ((cycles * (uint32_t)counts_per_cycle_fp32) >> 32);
+    if (counts == 0)
+        counts = 1;
+    if (counts > 0xffffffffu)
+        counts = 0xffffffffu;
+    lapic_write(LAPIC_TIMER_INIT, (uint32_t)counts);
+}
+
 void lapic_timer_start(void)
 {
+    if (vsmp_on) {
+        vsmp_timer_start();              /* a tick in this logical CPU's own time */
+        return;
+    }
     lapic_write(LAPIC_TIMER_DIVIDE, 0x3);
     lapic_write(LAPIC_LVT_TIMER, VECTOR_TIMER | TIMER_PERIODIC);
     lapic_write(LAPIC_TIMER_INIT, timer_count_per_tick);

@@ -20,6 +20,7 @@
 #include "sched_tunables.h"
 #include "spinlock.h"
 #include "mm.h"
+#include "vsmp.h"
 
 #define MULTIBOOT_BOOTLOADER_MAGIC 0x2badb002
 #define MB_FLAG_MEM 0x001
@@ -39,7 +40,8 @@ struct multiboot_mmap_entry {
 } __attribute__((packed));
 
 /* The kernel's own keys; the first task registers and reads the rest. */
-enum { KEY_WATCHDOG, KEY_PVSPIN, KEY_MM, KEY_TRACE, KEY_TRACE_EVENTS, KEY_TRACE_BUF_KIB };
+enum { KEY_WATCHDOG, KEY_PVSPIN, KEY_MM, KEY_CR3, KEY_VSMP, KEY_VSMP_QUANTUM, KEY_VSMP_IPI, KEY_TRACE,
+       KEY_TRACE_EVENTS, KEY_TRACE_BUF_KIB };
 static const struct cmdline_key kernel_keys[] = {
     [KEY_WATCHDOG] = CMDLINE_KEY_UINT("watchdog", DEFAULT_WATCHDOG_S, 0, 86400,
                                       "exit 3 when nothing progresses for this many seconds (0: off)"),
@@ -49,6 +51,19 @@ static const struct cmdline_key kernel_keys[] = {
     [KEY_MM] = CMDLINE_KEY_CHOICE("mm", "per_process", mm_mode_names,
                                   "address spaces: per_process (a page directory per mm id, CR3 reloaded lazily "
                                   "on switches between them) or shared (every task on the kernel's, no CR3 load)"),
+    [KEY_CR3] = CMDLINE_KEY_CHOICE("cr3", "load", mm_cr3_names,
+                                   "load: a switch between address spaces writes CR3 (QEMU's TCG then flushes its "
+                                   "whole TLB); elide: the same page directories and counts, the hardware CR3 "
+                                   "stays the kernel's (vsmp always elides)"),
+    /* vsmp: logical CPUs in virtual time on one vCPU (kernel/vsmp.h, docs/vsmp.md). */
+    [KEY_VSMP] = CMDLINE_KEY_UINT("vsmp", 0, 0, MAX_CPUS,
+                                  "run this many logical CPUs in virtual time on the one vCPU (QEMU -smp 1 "
+                                  "-icount shift=0: tools/qemu-run.sh --accel vsmp); 0: off"),
+    [KEY_VSMP_QUANTUM] = CMDLINE_KEY_UINT("vsmp_quantum_ns", VSMP_DEFAULT_QUANTUM_NS, 100, 10000000,
+                                          "with vsmp: how far (ns of virtual time) a logical CPU may run ahead "
+                                          "of the slowest other one between spinlock acquisitions"),
+    [KEY_VSMP_IPI] = CMDLINE_KEY_UINT("vsmp_ipi_ns", VSMP_DEFAULT_IPI_NS, 0, 1000000,
+                                      "with vsmp: a reschedule IPI's delivery latency (ns)"),
     /* Scheduler tracing (kernel/trace.h, docs/tracing.md). */
     [KEY_TRACE] = CMDLINE_KEY_UINT("trace", 0, 0, 1,
                                    "1: record scheduling events per CPU and write them on the trace channel at the end"),
@@ -167,15 +182,36 @@ void kmain(uint32_t magic, uint32_t mbi)
     cmdline_register("kernel", kernel_keys, ARRAY_SIZE(kernel_keys));
     watchdog_set_timeout(cmdline_key_uint(&kernel_keys[KEY_WATCHDOG]));
     uint32_t trace_buf_kib, trace_mask = read_trace_keys(&trace_buf_kib);
+    uint32_t nvsmp = cmdline_key_uint(&kernel_keys[KEY_VSMP]);
+    bool pvspin = cmdline_key_uint(&kernel_keys[KEY_PVSPIN]) != 0;
+    if (nvsmp && pvspin)
+        cmdline_error("pvspin", "vsmp has its own lock waits: pvspin=1 does not go with vsmp=");
+    if (!nvsmp && cmdline_given(&kernel_keys[KEY_VSMP_QUANTUM]))
+        cmdline_error("vsmp_quantum_ns", "needs vsmp=");
+    if (!nvsmp && cmdline_given(&kernel_keys[KEY_VSMP_IPI]))
+        cmdline_error("vsmp_ipi_ns", "needs vsmp=");
+    bool elide = cmdline_key_choice(&kernel_keys[KEY_CR3]) == 1;
+    if (nvsmp && cmdline_given(&kernel_keys[KEY_CR3]) && !elide)
+        cmdline_error("cr3", "vsmp's logical CPUs share one hardware CR3: cr3=load does not go with vsmp=");
     /* Patches the spinlock release sites: only this CPU runs yet. */
-    if (cmdline_key_uint(&kernel_keys[KEY_PVSPIN]))
+    if (pvspin)
         spin_pvspin_enable();
     mm_set_mode((enum mm_mode)cmdline_key_choice(&kernel_keys[KEY_MM]));
+    mm_set_cr3_elide(elide || nvsmp);
 
     tsc_calibrate();
     lapic_init();
     lapic_timer_calibrate();
     int ncpus = smp_discover_cpus();
+    if (nvsmp) {
+        if (ncpus != 1) {
+            kprintf("error: vsmp=%u: the machine has %d CPUs; vsmp runs on one (QEMU -smp 1, "
+                    "tools/qemu-run.sh --accel vsmp)\n", nvsmp, ncpus);
+            machine_exit(EXIT_ERROR);
+        }
+        ncpus = vsmp_setup((int)nvsmp, cmdline_key_uint(&kernel_keys[KEY_VSMP_QUANTUM]),
+                           cmdline_key_uint(&kernel_keys[KEY_VSMP_IPI]));
+    }
     sched_tunables_setup(&scheduler);   /* sched.<name>= words, before the scheduler's init() */
     sched_init(ncpus);
     if (trace_mask)
@@ -190,9 +226,14 @@ void kmain(uint32_t magic, uint32_t mbi)
         snprintf(trace_words, sizeof(trace_words), " trace=1 trace_events=%s trace_buf_kib=%u",
                  cmdline_key_text(&kernel_keys[KEY_TRACE_EVENTS]), trace_buf_kib);
     /* What produced this run's numbers, so that tables can refuse to mix them. */
-    kprintf("boot: cpus=%d sched=%s hz=%d tsc_khz=%u accel=%s mem_mib=%u mm=%s pvspin=%d lock=%s%s\n", ncpus_online,
-            sched_name(), HZ, tsc_khz, detect_accel(), mem_usable_mib(), mm_mode_names[mm_get_mode()],
-            spin_pvspin_enabled() ? 1 : 0, SPINLOCK_KIND, trace_words);
+    char vsmp_words[96] = "";
+    if (vsmp_on)
+        snprintf(vsmp_words, sizeof(vsmp_words), " vsmp_quantum_ns=%u vsmp_ipi_ns=%u", vsmp_quantum_ns(),
+                 vsmp_ipi_ns());
+    kprintf("boot: cpus=%d sched=%s hz=%d tsc_khz=%u accel=%s mem_mib=%u mm=%s pvspin=%d lock=%s cr3=%s%s%s\n",
+            ncpus_online, sched_name(), HZ, tsc_khz, vsmp_on ? "vsmp" : detect_accel(), mem_usable_mib(),
+            mm_mode_names[mm_get_mode()], spin_pvspin_enabled() ? 1 : 0, SPINLOCK_KIND,
+            mm_cr3_names[mm_get_cr3_elide()], vsmp_words, trace_words);
     sched_tunables_print(&scheduler);
     init_task_start();
     irq_enable();

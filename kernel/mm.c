@@ -25,7 +25,19 @@ static struct mm *hash[MM_HASH];
 static spinlock_t mm_lock = SPINLOCK_INIT("mm");
 static volatile int created, freed;
 
-void mm_set_mode(enum mm_mode m) { mode = m; }
+/* cr3=elide (kernel/mm.h): the hardware CR3 stays the kernel's directory. */
+uint8_t mm_cr3_elide;
+const char *const mm_cr3_names[] = { "load", "elide", NULL };
+
+void mm_set_mode(enum mm_mode m)
+{
+    mode = m;
+    for (int i = 0; i < MAX_CPUS; i++)
+        cpus[i].cr3 = (uint32_t)(uintptr_t)boot_page_directory;   /* what boot.S and the trampoline load */
+}
+
+void mm_set_cr3_elide(bool elide) { mm_cr3_elide = elide; }
+bool mm_get_cr3_elide(void) { return mm_cr3_elide; }
 enum mm_mode mm_get_mode(void) { return mode; }
 
 void mm_get_stats(struct mm_stats *s)
@@ -104,7 +116,7 @@ void mm_release(struct mm *mm)
         pp = &(*pp)->hash_next;
     *pp = mm->hash_next;
     spin_unlock_irqrestore(&mm_lock, f);
-    if (read_cr3() == (uint32_t)(uintptr_t)mm->pgd)
+    if (this_cpu()->cr3 == (uint32_t)(uintptr_t)mm->pgd)
         panic("mm %d: its page directory %p is freed while this CPU's CR3 holds it", mm->id, (void *)mm->pgd);
     page_free(mm->pgd, 1);
     kfree(mm);
@@ -114,9 +126,10 @@ void mm_release(struct mm *mm)
 void mm_check_current(const struct mm *mm, const char *task_name, int pid)
 {
     /* A kernel thread (with mm=shared, every task) runs on whatever CR3 holds. */
-    if (mm && read_cr3() != (uint32_t)(uintptr_t)mm->pgd)
+    uint32_t cr3 = this_cpu()->cr3;
+    if (mm && cr3 != (uint32_t)(uintptr_t)mm->pgd)
         panic("task %s (pid %d) of mm %d runs on page directory 0x%x, not its own %p", task_name, pid, mm->id,
-              read_cr3(), (void *)mm->pgd);
+              cr3, (void *)mm->pgd);
 }
 
 /*
@@ -133,7 +146,10 @@ void mm_check_current(const struct mm *mm, const char *task_name, int pid)
 #ifdef MM_MEASURE_NO_CR3_LOAD
 #define LOAD_CR3 ""
 #else
-#define LOAD_CR3 "movl %%ecx, %%cr3\n\t"
+#define LOAD_CR3 "cmpb $0, mm_cr3_elide\n\t" \
+                 "jne 3f\n\t"             \
+                 "movl %%ecx, %%cr3\n"     \
+                 "3:\t"
 #endif
 _Static_assert(offsetof(struct mm, refs) == 0, "env_load_mm: refs at 0(mm)");
 static void __attribute__((used)) env_load_mm_code(void)
@@ -144,6 +160,7 @@ static void __attribute__((used)) env_load_mm_code(void)
                      "pushl %%ecx\n\t"
                      "lock incl (%%edx)\n\t"              /* the CPU's reference on the next mm */
                      "movl %c[pgd](%%edx), %%ecx\n\t"
+                     "movl %%ecx, %c[cr3](%%eax)\n\t"   /* the CPU's page directory, loaded or not */
                      LOAD_CR3
                      "movl %c[active](%%eax), %%ecx\n\t"  /* the mm CR3 held */
                      "movl %%edx, %c[active](%%eax)\n\t"
@@ -167,5 +184,5 @@ static void __attribute__((used)) env_load_mm_code(void)
                      ".popsection"
                      :
                      : [pgd] "i"(offsetof(struct mm, pgd)), [active] "i"(offsetof(struct cpu, active_mm)),
-                       [loads] "i"(offsetof(struct cpu, stats.cr3_loads)));
+                       [loads] "i"(offsetof(struct cpu, stats.cr3_loads)), [cr3] "i"(offsetof(struct cpu, cr3)));
 }

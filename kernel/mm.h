@@ -49,6 +49,14 @@ enum mm_mode { MM_PER_PROCESS, MM_SHARED };
 extern const char *const mm_mode_names[];    /* "per_process", "shared", NULL */
 
 void mm_set_mode(enum mm_mode mode);          /* at boot, before the first task */
+/* cr3=load|elide: with elide the page directories, references and CR3 counts
+ * are as with load, but the hardware CR3 keeps the kernel's directory (every
+ * directory maps the same kernel, so nothing else changes): an emulator's
+ * price for a CR3 write (QEMU's TLB flush) is not paid.  vsmp needs it: its
+ * logical CPUs share one hardware CR3. */
+extern const char *const mm_cr3_names[];      /* "load", "elide", NULL */
+void mm_set_cr3_elide(bool elide);
+bool mm_get_cr3_elide(void);
 enum mm_mode mm_get_mode(void);
 
 /* A reference on the address space of mm id `id`, created (page directory

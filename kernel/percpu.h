@@ -14,6 +14,7 @@
 #define PERCPU_CURR 16           /* struct task *curr */
 #define PERCPU_PREEMPT_COUNT 24  /* volatile int preempt_count */
 #define PERCPU_NEED_RESCHED 28   /* volatile int need_resched */
+#define PERCPU_TSC_BASE 36       /* uint64_t tsc_base (after int in_irq at 32; i386 aligns it to 4) */
 
 static inline uint32_t percpu_read(const int offset)
 {

@@ -384,9 +384,9 @@ __switch_path void schedule(void)
             prev->migrate_after_switch = true;
         }
         assert_rq_held(cpu, "pick_next");
-        t0 = rdtsc();
+        t0 = local_tsc();
         next = scheduler.pick_next(cpu, prev);
-        t1 = rdtsc();                    /* also the switch's timestamp: one RDTSC less */
+        t1 = local_tsc();                /* also the switch's timestamp: one RDTSC less */
         c->stats.pick_cycles += t1 - t0;
         c->stats.picks++;
         if (!next)
@@ -405,7 +405,7 @@ __switch_path void schedule(void)
         irq_restore(flags);
         return;
     }
-    account_switch(c, prev, next, cycles_to_ns(t1 - tsc_at_boot));
+    account_switch(c, prev, next, cycles_to_ns(t1));
     next->on_cpu = 1;
     c->curr = next;
     env_switch_mm(c, next);              /* CR3, lazily (kernel/sched_env.h) */

@@ -23,6 +23,7 @@ uint64_t clock_ns(void);            /* the simulated clock */
 uint64_t rdtsc(void);               /* cycles = ns in the simulation */
 static inline uint64_t cycles_to_ns(uint64_t cycles) { return cycles; }
 extern uint64_t tsc_at_boot;
+static inline uint64_t local_tsc(void) { return rdtsc() - tsc_at_boot; }
 extern volatile uint64_t jiffies;
 unsigned long irq_save(void);
 void irq_restore(unsigned long flags);

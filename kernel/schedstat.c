@@ -3,13 +3,17 @@
  * the end of a run.  cr3_loads (last, so that every earlier field keeps its
  * place) counts page-directory switches (kernel/sched_env.h, env_switch_mm).
  * The stackstat line before them also counts page directories; with
- * pvspin=1 a pvspinstat line per CPU follows.
+ * pvspin=1 a pvspinstat line per CPU follows.  busy_ms, lock_wait_us and
+ * lock_waits come last: time not idle, and time spent waiting for
+ * spinlocks held by other CPUs (under vsmp all in each logical CPU's own
+ * time, followed by a vsmpstat line per CPU: kernel/vsmp.c).
  */
 #include "sched_core.h"
 #include "sched_env.h"
 #include "lib.h"
 #include "mm.h"
 #include "spinlock.h"
+#include "vsmp.h"
 
 void sched_print_stats(void)
 {
@@ -23,18 +27,26 @@ void sched_print_stats(void)
             TASK_STACK_SIZE, task_stack_high_water(), ms.created, ms.freed, ms.created - ms.freed);
     for (int i = 0; i < ncpus_online; i++) {
         struct cpu *c = &cpus[i];
+        if (vsmp_on)
+            now = vsmp_cpu_clock_ns(i);          /* each logical CPU's own time */
         uint64_t idle = c->stats.idle_ns + (c->curr == c->idle ? now - c->idle_since_ns : 0);
+        uint64_t busy = now > idle ? now - idle : 0;
         uint64_t pick = c->stats.picks ? c->stats.pick_cycles / c->stats.picks : 0;
         kprintf("schedstat cpu=%d sched=%s schedule_calls=%llu context_switches=%llu migrations=%llu "
                 "wakeups=%llu idle_ms=%llu pick_cycles_total=%llu pick_cycles_avg=%llu ticks=%llu "
-                "resched_ipis=%llu cr3_loads=%llu idle_ticks=%llu\n",
+                "resched_ipis=%llu cr3_loads=%llu idle_ticks=%llu busy_ms=%llu lock_wait_us=%llu lock_waits=%llu\n",
                 i, sched_name(), (unsigned long long)c->stats.schedule_calls,
                 (unsigned long long)c->stats.context_switches, (unsigned long long)c->stats.migrations,
                 (unsigned long long)c->stats.wakeups, (unsigned long long)(idle / NSEC_PER_MSEC),
                 (unsigned long long)c->stats.pick_cycles, (unsigned long long)pick,
                 (unsigned long long)c->stats.ticks, (unsigned long long)c->stats.resched_ipis,
-                (unsigned long long)c->stats.cr3_loads, (unsigned long long)c->stats.idle_ticks);
+                (unsigned long long)c->stats.cr3_loads, (unsigned long long)c->stats.idle_ticks,
+                (unsigned long long)(busy / NSEC_PER_MSEC),
+                (unsigned long long)(cycles_to_ns(c->stats.lock_wait_cycles) / NSEC_PER_USEC),
+                (unsigned long long)c->stats.lock_waits);
     }
+    if (vsmp_on)
+        vsmp_print_stats();
     /* pvspin (kernel/spinlock.c): lock waits that halted, kicks sent and received. */
     if (spin_pvspin_enabled())
         for (int i = 0; i < ncpus_online; i++)

@@ -12,6 +12,7 @@
 #include "x86.h"
 #include "time.h"
 #include "sched_core.h"
+#include "vsmp.h"
 
 #define TRAMPOLINE_ADDR 0x8000
 #define AP_BOOT_STACK_PAGES 2
@@ -62,6 +63,10 @@ int smp_discover_cpus(void)
 
 void smp_start_aps(void)
 {
+    if (vsmp_on) {
+        vsmp_start_cpus();               /* logical CPUs on this one (kernel/vsmp.c) */
+        return;
+    }
     size_t len = (size_t)(ap_trampoline_end - ap_trampoline_start);
     memcpy((void *)TRAMPOLINE_ADDR, ap_trampoline_start, len);
     uint32_t *params = (uint32_t *)(TRAMPOLINE_ADDR + (ap_trampoline_params - ap_trampoline_start));
@@ -91,7 +96,7 @@ void smp_start_aps(void)
 
 void smp_stop_other_cpus(void)
 {
-    if (!percpu_ready)
+    if (!percpu_ready || vsmp_on)        /* vsmp: the others run only when dispatched */
         return;
     int me = this_cpu_id();
     for (int i = 0; i < ncpus_online; i++)
@@ -99,4 +104,10 @@ void smp_stop_other_cpus(void)
             lapic_send_ipi(cpus[i].apic_id, VECTOR_STOP);
 }
 
-void smp_send_reschedule(int cpu) { lapic_send_ipi(cpus[cpu].apic_id, VECTOR_RESCHEDULE); }
+void smp_send_reschedule(int cpu)
+{
+    if (vsmp_on)
+        vsmp_send_reschedule(cpu);
+    else
+        lapic_send_ipi(cpus[cpu].apic_id, VECTOR_RESCHEDULE);
+}

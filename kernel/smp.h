@@ -17,7 +17,9 @@ const char *cpu_table_source(void);
 
 void lapic_init(void);                  /* this CPU: enable, mask LINT, spurious vector */
 void lapic_timer_calibrate(void);       /* boot CPU, against the PIT */
-void lapic_timer_start(void);           /* this CPU: periodic at HZ */
+void lapic_timer_start(void);           /* this CPU: periodic at HZ (vsmp: its own virtual tick) */
+void lapic_timer_oneshot_init(void);    /* vsmp: the one timer, one-shot, divide by 1 */
+void lapic_timer_oneshot_cycles(uint64_t cycles);   /* vsmp: fire this many TSC cycles from now */
 void lapic_eoi(void);
 int lapic_id(void);
 void lapic_send_ipi(int apic_id, int vector);

@@ -55,6 +55,7 @@
 #include "time.h"
 #include "trap.h"
 #include "x86.h"
+#include "vsmp.h"
 #include "lib.h"
 
 /* Checked every this many spins: reading the clock costs under TCG. */
@@ -90,8 +91,12 @@ void spin_lock_init(spinlock_t *lock, const char *name)
 #else
     lock->slock = 1;
 #endif
+    lock->pv_halted = 0;
+    lock->vsmp_waiters = 0;
+    lock->vsmp_release_cpu = -1;
     lock->holder_cpu = -1;
     lock->name = name;
+    lock->vsmp_release = 0;
 }
 
 static inline bool lock_free_for(spinlock_t *lock, uint32_t ticket)
@@ -160,11 +165,13 @@ struct pvspin_site {
 };
 extern const struct pvspin_site __start_pvspin_sites[], __stop_pvspin_sites[];
 
-void spin_pvspin_enable(void)
+extern const struct pvspin_site __start_vsmp_sites[], __stop_vsmp_sites[];
+
+static void patch_sites(const struct pvspin_site *start, const struct pvspin_site *stop)
 {
     if (ncpus_online > 1)
-        panic("spin_pvspin_enable: the code is patched before the other CPUs start");
-    for (const struct pvspin_site *s = __start_pvspin_sites; s < __stop_pvspin_sites; s++) {
+        panic("spinlock sites: the code is patched before the other CPUs start");
+    for (const struct pvspin_site *s = start; s < stop; s++) {
         uint8_t *p = (uint8_t *)(uintptr_t)s->site;
         if (p[0] != 0x0f || p[1] != 0x1f || p[2] != 0x44 || p[3] != 0 || p[4] != 0)
             panic("pvspin: release site %p is not the 5-byte NOP", (void *)p);
@@ -178,8 +185,21 @@ void spin_pvspin_enable(void)
     }
     uint32_t a, b, c, d;
     cpuid(0, &a, &b, &c, &d);            /* serialising: no stale NOP in the pipeline (Intel SDM 8.1.3) */
+}
+
+void spin_pvspin_enable(void)
+{
+    patch_sites(__start_pvspin_sites, __stop_pvspin_sites);
     pvspin_on = true;
 }
+
+/* vsmp (kernel/vsmp.c): the release sites go to spin_release_pv, which
+ * hands the release to vsmp_lock_release; the acquisition sites to
+ * vsmp_lock_order. */
+void spin_vsmp_enable_acquire(void) { patch_sites(__start_vsmp_sites, __stop_vsmp_sites); }
+void spin_vsmp_enable_release(void) { patch_sites(__start_pvspin_sites, __stop_pvspin_sites); }
+
+uint64_t spin_stall_limit_ns(void) { return stall_limit_ns; }
 
 /* This CPU waits for lock (and ticket) with interrupts in any state: halt
  * once, until kicked (or not at all if the lock came free meanwhile). */
@@ -255,8 +275,21 @@ static void pv_kick(spinlock_t *lock, uint32_t served)
 
 /* The paravirtual release: the jump target of every patched release site.
  * The caller has cleared holder_cpu; it lowers preempt_count afterwards. */
+__switch_path void spin_release_raw(spinlock_t *lock)
+{
+#if defined(SPINLOCK_TICKET)
+    __asm__ volatile("incw %0" : "+m"(lock->now_serving) : : "memory");
+#else
+    __asm__ volatile("movb $1, %0" : "=m"(lock->slock) : : "memory");
+#endif
+}
+
 __switch_path void spin_release_pv(spinlock_t *lock)
 {
+    if (vsmp_multi) {
+        vsmp_lock_release(lock);         /* stamps the release, releases, lets its waiters run */
+        return;
+    }
     uint32_t served = 0;
 #if defined(SPINLOCK_TICKET)
     served = (uint16_t)(lock->now_serving + 1);       /* only the holder writes now_serving */
@@ -290,8 +323,31 @@ bool spin_pvspin_nmi(struct trapframe *tf)
  * (2.4/2.6.0 spin_lock_string: "2: rep;nop; cmpb $0,%0; jle 2b; jmp 1b").
  * With pvspin, after PVSPIN_SPIN_US of spinning, halt until kicked.
  */
+/* vsmp: the holder is another logical CPU that is not running; wait in the
+ * dispatcher until a release, then try again (a test-and-set lock goes to
+ * whichever waiter runs first, as on hardware). */
+static void vsmp_lock_contended(spinlock_t *lock, uint32_t ticket)
+{
+    for (;;) {
+        if (lock_free_for(lock, ticket)) {
+#if defined(SPINLOCK_TICKET)
+            return;
+#else
+            if (spin_lock_fast(lock, &ticket))
+                return;
+            continue;
+#endif
+        }
+        vsmp_lock_block(lock);
+    }
+}
+
 void spin_lock_contended(spinlock_t *lock, uint32_t ticket)
 {
+    if (vsmp_multi) {
+        vsmp_lock_contended(lock, ticket);
+        return;
+    }
     uint64_t start = rdtsc(), spin_start = start;
     uint32_t spins = 0;
     for (;;) {
@@ -307,12 +363,16 @@ void spin_lock_contended(spinlock_t *lock, uint32_t ticket)
             }
         }
 #if defined(SPINLOCK_TICKET)
-        return;
+        break;
 #else
         if (spin_lock_fast(lock, &ticket))
-            return;
+            break;
 #endif
     }
+    /* The schedstat line's lock-wait time (this CPU cannot change: preemption is off). */
+    struct cpu *c = this_cpu();
+    c->stats.lock_wait_cycles += rdtsc() - start;
+    c->stats.lock_waits++;
 }
 
 void spin_lock_recursive(spinlock_t *lock)
@@ -332,6 +392,8 @@ bool spin_trylock(spinlock_t *lock)
     int me = this_cpu_id();
     if (unlikely(lock->holder_cpu == me))
         spin_lock_recursive(lock);
+    if (vsmp_multi)
+        vsmp_lock_order(lock);           /* the attempt, too, in virtual-time order */
 #if defined(SPINLOCK_TICKET)
     uint32_t old = *(volatile uint32_t *)lock;           /* next_ticket | now_serving << 16 */
     uint16_t next = (uint16_t)old, serving = (uint16_t)(old >> 16);

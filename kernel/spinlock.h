@@ -92,14 +92,17 @@ typedef struct spinlock {
     volatile int8_t slock;          /* 1 free; 0 or below taken (Linux i386 spinlock_t.lock) */
 #endif
     volatile uint8_t pv_halted;     /* pvspin: CPUs registered as halted on this lock (Xen's spinners) */
+    volatile uint8_t vsmp_waiters;  /* vsmp: logical CPUs waiting for it (kernel/vsmp.c) */
+    volatile int8_t vsmp_release_cpu;  /* vsmp: the CPU that released it last (-1: none) */
     volatile int holder_cpu;        /* -1 when free; for the debug checks and stall reports */
     const char *name;
+    uint64_t vsmp_release;          /* vsmp: the releasing CPU's local time at the last release */
 } spinlock_t;
 
 #if defined(SPINLOCK_TICKET)
-#define SPINLOCK_INIT(lockname) { .next_ticket = 0, .now_serving = 0, .pv_halted = 0, .holder_cpu = -1, .name = lockname }
+#define SPINLOCK_INIT(lockname) { .next_ticket = 0, .now_serving = 0, .pv_halted = 0, .vsmp_waiters = 0, .vsmp_release_cpu = -1, .holder_cpu = -1, .name = lockname, .vsmp_release = 0 }
 #else
-#define SPINLOCK_INIT(lockname) { .slock = 1, .pv_halted = 0, .holder_cpu = -1, .name = lockname }
+#define SPINLOCK_INIT(lockname) { .slock = 1, .pv_halted = 0, .vsmp_waiters = 0, .vsmp_release_cpu = -1, .holder_cpu = -1, .name = lockname, .vsmp_release = 0 }
 #endif
 
 void spin_lock_init(spinlock_t *lock, const char *name);
@@ -112,6 +115,13 @@ void spin_set_stall_limit_ns(uint64_t ns);
 /* pvspin=1: patch every release site, before the other CPUs start (kernel/main.c). */
 void spin_pvspin_enable(void);
 bool spin_pvspin_enabled(void);
+/* vsmp=N, N >= 2 (kernel/vsmp.c): patch every acquisition site to call
+ * vsmp_lock_order() and every release site to stamp the release. */
+void spin_vsmp_enable_acquire(void);
+void spin_vsmp_enable_release(void);
+uint64_t spin_stall_limit_ns(void);
+/* The release store alone (vsmp's release hook does the rest). */
+void spin_release_raw(spinlock_t *lock);
 struct trapframe;
 /* The NMI handler: true if the NMI was a pvspin kick (kernel/trap.c). */
 bool spin_pvspin_nmi(struct trapframe *tf);
@@ -146,6 +156,21 @@ void spin_release_pv(spinlock_t *lock);
                  ".popsection"                                                \
                  : : : "memory" : label)
 
+/*
+ * An acquisition site: 5 bytes of NOP recorded in the section vsmp_sites,
+ * which spin_vsmp_enable() turns into a jump to `label` under vsmp=N with
+ * N >= 2 (the same scheme as the release sites).  Otherwise it costs one
+ * NOP per acquisition.
+ */
+#define VSMP_SITE(label)                                                      \
+    __asm__ goto("1: .byte 0x0f, 0x1f, 0x44, 0x00, 0x00\n\t"                 \
+                 ".pushsection vsmp_sites, \"a\"\n\t"                        \
+                 ".balign 4\n\t"                                              \
+                 ".long 1b, %l[" #label "]\n\t"                               \
+                 ".popsection"                                                \
+                 : : : "memory" : label)
+void vsmp_lock_order(spinlock_t *lock);
+
 /* One attempt to take the lock; for ticket locks the ticket is taken for good. */
 static inline bool spin_lock_fast(spinlock_t *lock, uint32_t *ticket)
 {
@@ -168,11 +193,17 @@ static inline void spin_lock(spinlock_t *lock)
     int me = (int)percpu_read(PERCPU_ID);   /* stable now: this task cannot move */
     if (unlikely(lock->holder_cpu == me))
         spin_lock_recursive(lock);
+    VSMP_SITE(vsmp_order);
+take:;
     uint32_t ticket;
     if (unlikely(!spin_lock_fast(lock, &ticket)))
         spin_lock_contended(lock, ticket);
     lock->holder_cpu = me;
     barrier();
+    return;
+vsmp_order: __attribute__((cold));
+    vsmp_lock_order(lock);      /* acquisitions in virtual-time order (kernel/vsmp.c) */
+    goto take;
 }
 
 /* Release without the preemption check: the caller decides. */

@@ -6,6 +6,7 @@
 #include "time.h"
 #include "x86.h"
 #include "lib.h"
+#include "vsmp.h"
 
 #define NMI_WAIT_US 200000         /* how long the reporter waits for the other CPUs' lines */
 
@@ -47,6 +48,10 @@ void stall_report_cpus(const char *who)
     print_cpu(me, (uint32_t)(uintptr_t)__builtin_return_address(0), (uint32_t)(uintptr_t)__builtin_frame_address(0));
     reporter = me;
     print_turn = turn_after(-1);
+    if (vsmp_on) {
+        vsmp_report_cpus(who, print_cpu);   /* the others are not running: their saved frames */
+        return;
+    }
     reporting = 1;
     if (ncpus_online > 1) {
         lapic_send_nmi_all_but_self();
@@ -57,7 +62,7 @@ void stall_report_cpus(const char *who)
     }
 }
 
-void stall_report_lock(const char *lock_name, int holder_cpu, uint64_t waited_ns)
+void stall_report_lock_why(const char *lock_name, int waiter_cpu, int holder_cpu, uint64_t waited_ns, const char *why)
 {
     static volatile int claimed;
     irq_disable();
@@ -65,8 +70,13 @@ void stall_report_lock(const char *lock_name, int holder_cpu, uint64_t waited_ns
         halt_forever();            /* another CPU reports; our NMI line shows where we waited */
     console_panic_mode();
     char s[32];
-    kprintf("stall: cpu=%d waited %s s for spinlock '%s' held by cpu=%d (limit: watchdog= seconds)\n",
-            this_cpu_id(), fmt_fixed(s, waited_ns, NSEC_PER_SEC, 1), lock_name, holder_cpu);
+    kprintf("stall: cpu=%d waited %s s for spinlock '%s' held by cpu=%d (%s)\n", waiter_cpu,
+            fmt_fixed(s, waited_ns, NSEC_PER_SEC, 1), lock_name, holder_cpu, why);
     stall_report_cpus("stall");
     machine_exit(EXIT_WATCHDOG);
+}
+
+void stall_report_lock(const char *lock_name, int holder_cpu, uint64_t waited_ns)
+{
+    stall_report_lock_why(lock_name, this_cpu_id(), holder_cpu, waited_ns, "limit: watchdog= seconds");
 }

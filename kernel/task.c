@@ -18,6 +18,7 @@
 #include "mm.h"
 #include "wait.h"
 #include "lib.h"
+#include "vsmp.h"
 
 extern void task_first_entry(void);
 
@@ -77,7 +78,12 @@ void idle_loop(void)
             schedule();
             continue;
         }
-        __asm__ volatile("sti; hlt" ::: "memory");   /* sti's shadow makes this atomic */
+        if (vsmp_on) {
+            vsmp_halt();                 /* until this logical CPU's next event */
+            irq_enable();                /* which the timer delivers now */
+        } else {
+            __asm__ volatile("sti; hlt" ::: "memory");   /* sti's shadow makes this atomic */
+        }
     }
 }
 

@@ -24,6 +24,7 @@
  */
 #include "time.h"
 #include "x86.h"
+#include "cpu.h"
 #include "lib.h"
 
 #define PIT_HZ 1193182u
@@ -121,6 +122,8 @@ void tsc_calibrate(void)
         tsc_khz = 1;
     ns_mult = ((uint64_t)1000000 << 22) / tsc_khz;
     tsc_at_boot = rdtsc();
+    for (int i = 0; i < MAX_CPUS; i++)
+        cpus[i].tsc_base = tsc_at_boot;     /* one clock for all (vsmp gives each its own) */
 }
 
 void delay_us(uint32_t us)

@@ -4,6 +4,7 @@
 
 #include "types.h"
 #include "x86.h"
+#include "percpu.h"
 
 extern uint32_t tsc_khz;
 extern volatile uint64_t jiffies;          /* timer ticks at HZ since the timer started */
@@ -20,8 +21,27 @@ static inline uint64_t cycles_to_ns(uint64_t cycles)
     return hi * ns_mult + ((lo * ns_mult) >> 22);
 }
 
-/* Monotonic ns since boot. */
-static inline uint64_t clock_ns(void) { return cycles_to_ns(rdtsc() - tsc_at_boot); }
+/*
+ * This CPU's TSC cycles since boot: RDTSC minus the CPU's own base
+ * (struct cpu tsc_base, read through %gs: as many instructions as the
+ * global tsc_at_boot cost).  Every CPU's base is tsc_at_boot, except under
+ * vsmp (kernel/vsmp.c), where a logical CPU's clock runs only while it runs.
+ * Valid from gdt_init_cpu(0) on.
+ */
+static inline uint64_t local_tsc(void)
+{
+    uint32_t lo, hi;
+    __asm__ volatile("rdtsc\n\t"
+                     "subl %%gs:%c2, %0\n\t"
+                     "sbbl %%gs:%c3, %1"
+                     : "=a"(lo), "=d"(hi)
+                     : "i"(PERCPU_TSC_BASE), "i"(PERCPU_TSC_BASE + 4)
+                     : "cc");
+    return ((uint64_t)hi << 32) | lo;
+}
+
+/* Monotonic ns since boot, on this CPU's clock. */
+static inline uint64_t clock_ns(void) { return cycles_to_ns(local_tsc()); }
 void pit_wait_us(uint32_t us);             /* busy wait using PIT channel 2 (boot only) */
 void delay_us(uint32_t us);                /* busy wait on the TSC (after calibration) */
 

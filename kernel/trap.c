@@ -13,6 +13,7 @@
 #include "sched_core.h"
 #include "stall.h"
 #include "spinlock.h"
+#include "vsmp.h"
 
 static const char *const exception_names[32] = {
     "divide error", "debug", "NMI", "breakpoint", "overflow", "bound range", "invalid opcode",
@@ -54,7 +55,10 @@ void trap(struct trapframe *tf)
     switch (tf->vector) {
     case VECTOR_TIMER:
         lapic_eoi();
-        timer_tick();
+        if (vsmp_on)
+            vsmp_timer_irq();            /* the logical CPUs' ticks, IPIs and quanta */
+        else
+            timer_tick();
         break;
     case VECTOR_RESCHEDULE:
         lapic_eoi();
