@@ -188,6 +188,6 @@ help:
 	@echo "  deps          install the Debian packages everything needs (as root)"
 	@echo "  clean         remove build/"
 	@echo "variables: SCHED=<$(SCHEDS)> (default o1) SMP=<n> (2) MEM=<MiB> (256)"
-	@echo "           ACCEL=<tcg|kvm|icount> (tcg) TIMEOUT=<s> (120) CMDLINE='<key=value ...>' HZ=<ticks/s> (1000)"
+	@echo "           ACCEL=<tcg|kvm|icount|vsmp> (tcg) TIMEOUT=<s> (120) CMDLINE='<key=value ...>' HZ=<ticks/s> (1000)"
 	@echo "           LOCK=<tas|ticket> (tas) CFLAGS_EXTRA='<flags>' (build settings: each gets its own build directory)"
 	@echo "           make stress N=<boots> (100) SEED=<n> [JOBS=1|2] [SCHED=a,b] [TIMEOUT=<s per boot>] (docs/testing.md)"

@@ -501,6 +501,8 @@ void vsmp_lock_block(struct spinlock *lock)
 {
     unsigned long f = irq_save();
     struct vcpu *v = freeze();
+    v->wait_lock = lock;            /* before the check: its report names the lock */
+    v->wait_since = v->local;
     /* A cycle of waiters, each holding what the next wants: a deadlock,
      * seen at once (hardware would spin until the stall limit). */
     struct spinlock *l = lock;
@@ -514,8 +516,6 @@ void vsmp_lock_block(struct spinlock *lock)
     }
     v->stats.lock_blocks++;
     v->state = VCPU_LOCKWAIT;
-    v->wait_lock = lock;
-    v->wait_since = v->local;
     lock->vsmp_waiters++;
     reschedule();
     lock->vsmp_waiters--;

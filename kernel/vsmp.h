@@ -23,7 +23,7 @@ struct spinlock;
 /* Defaults of the boot keys vsmp_quantum_ns= and vsmp_ipi_ns= (docs/vsmp.md
  * says where they come from). */
 #define VSMP_DEFAULT_QUANTUM_NS 20000
-#define VSMP_DEFAULT_IPI_NS 1000
+#define VSMP_DEFAULT_IPI_NS 1260   /* P6 APIC bus: a 21-cycle short message at 16.67 MHz (Intel SDM vol. 3 app. F; Lundell, LKML 2001-10-08) */
 
 extern bool vsmp_on;        /* vsmp=N given (N >= 1) */
 extern bool vsmp_multi;     /* ... and N >= 2: spinlocks, spin-waits and IPIs go through the dispatcher */

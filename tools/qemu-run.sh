@@ -3,7 +3,7 @@
 # the kernel's exit code (written to QEMU's isa-debug-exit port) into ours.
 #
 # usage: tools/qemu-run.sh (--kernel ELF [--cmdline 'k=v ...'] | --iso ISO [--drive IMG])
-#                          [--smp N] [--mem MiB] [--accel tcg|kvm|icount] [--timeout S]
+#                          [--smp N] [--mem MiB] [--accel tcg|kvm|icount|vsmp] [--timeout S]
 #                          [--pvspin on|off|auto] [--gdb] [--trace-out FILE]
 #
 # --trace-out FILE gives the kernel its trace channel (QEMU's isa-debugcon at
@@ -21,13 +21,19 @@
 # what was chosen.  With --iso the command line is baked into the image and
 # is left alone.
 #
+# --accel vsmp (docs/vsmp.md): QEMU runs ONE vCPU under -icount shift=0 and
+# the kernel runs --smp N logical CPUs on it, each with its own virtual clock
+# (the kernel key vsmp=N, added here; a vsmp= on --cmdline must agree).
+# Deterministic, and parallel speed-up is real in virtual time.  pvspin is
+# off there (the kernel's vsmp lock waits replace it).
+#
 # Exit status: 0 ok, 1 error (bad arguments or a workload error), 2 kernel
 # panic, 3 watchdog, 4 out of memory, 5 guest stopped without an exit code
 # (triple fault or reset), 6 QEMU itself failed, 124 timeout.
 set -u
 
 usage() {
-    echo "usage: $0 (--kernel ELF [--cmdline 'k=v ...'] | --iso ISO [--drive IMG]) [--smp N] [--mem MiB] [--accel tcg|kvm|icount] [--timeout S] [--pvspin on|off|auto] [--gdb] [--trace-out FILE]" >&2
+    echo "usage: $0 (--kernel ELF [--cmdline 'k=v ...'] | --iso ISO [--drive IMG]) [--smp N] [--mem MiB] [--accel tcg|kvm|icount|vsmp] [--timeout S] [--pvspin on|off|auto] [--gdb] [--trace-out FILE]" >&2
     exit 1
 }
 die() { echo "error: $*" >&2; exit 1; }
@@ -70,17 +76,35 @@ icount)
     # one CPU (bind=0) are fine; anything that needs several CPUs is not.
     [ "$SMP" -eq 1 ] || echo "run: warning: ACCEL=icount with SMP=$SMP: QEMU's icount mode starves halted vCPUs while another vCPU is busy; only runs bound to one CPU (bind=) are meaningful" >&2
     ACCEL_ARGS="-accel tcg,thread=single -icount shift=0,sleep=off -cpu max" ;;
+vsmp)
+    [ -z "$ISO" ] || die "--accel vsmp needs --kernel: an ISO's command line is baked in (make iso CMDLINE='vsmp=N ...' and boot it with --accel icount --smp 1)"
+    [ "$PVSPIN" != on ] || die "--accel vsmp: --pvspin on does not go with vsmp (its lock waits are virtual-time waits, not pvspin's halt and kick)"
+    ACCEL_ARGS="-accel tcg,thread=single -icount shift=0,sleep=off -cpu max" ;;
 kvm)
     # SCHEDLAB_KVM_DEV: another device node to check (the tests fake a broken KVM with it)
     kvm_dev=${SCHEDLAB_KVM_DEV:-/dev/kvm}
     [ -r "$kvm_dev" ] && [ -w "$kvm_dev" ] || die "ACCEL=kvm: $kvm_dev is not available here (use ACCEL=tcg)"
     ACCEL_ARGS="-accel kvm -cpu host" ;;
-*) die "ACCEL=$ACCEL: expected tcg, kvm or icount" ;;
+*) die "ACCEL=$ACCEL: expected tcg, kvm, icount or vsmp" ;;
 esac
 
 HOST_CPUS=$(nproc 2>/dev/null || echo 1)
 OVER=no
-[ "$ACCEL" != icount ] && [ "$SMP" -gt "$HOST_CPUS" ] && OVER=yes
+case "$ACCEL" in icount|vsmp) ;; *) [ "$SMP" -gt "$HOST_CPUS" ] && OVER=yes ;; esac
+# vsmp: the logical CPU count travels as the kernel key vsmp=; QEMU gets one vCPU.
+given_vsmp=$(printf ' %s ' "$CMDLINE" | sed -n 's/.* vsmp=\([^ ]*\) .*/\1/p')
+QEMU_SMP=$SMP
+if [ "$ACCEL" = vsmp ]; then
+    if [ -n "$given_vsmp" ]; then
+        [ "$given_vsmp" = "$SMP" ] || die "--accel vsmp --smp $SMP: the command line says vsmp=$given_vsmp"
+    else
+        CMDLINE="${CMDLINE:+$CMDLINE }vsmp=$SMP"
+    fi
+    QEMU_SMP=1
+    [ "$PVSPIN" = auto ] && PVSPIN=off
+elif [ -n "$given_vsmp" ]; then
+    die "vsmp=$given_vsmp on the command line: use --accel vsmp --smp $given_vsmp (QEMU must run one vCPU under icount)"
+fi
 # pvspin: the kernel's own key, given here unless --cmdline already has it.
 given=$(printf ' %s ' "$CMDLINE" | sed -n 's/.* pvspin=\([^ ]*\) .*/\1/p')
 case "$PVSPIN:$given" in
@@ -101,6 +125,7 @@ else
 fi
 echo "run: smp=$SMP host_cpus=$HOST_CPUS accel=$ACCEL oversubscribed=$OVER $PV_SAY" >&2
 [ "$OVER" = yes ] && echo "run: note: $SMP vCPUs share $HOST_CPUS host cores, so vCPUs are time-shared and parallel speed-up is not real" >&2
+[ "$ACCEL" = vsmp ] && echo "run: note: vsmp runs $SMP logical CPUs on one icount vCPU, each with its own virtual clock: deterministic, and parallel speed-up is real in virtual time (docs/vsmp.md)" >&2
 [ "$ACCEL" = icount ] && echo "run: note: icount time sums the instructions of all vCPUs: it shows total work, not parallel speed-up" >&2
 
 # QEMU's multiboot loader puts the kernel's path in front of the command
@@ -149,7 +174,7 @@ if [ -n "$TRACE_OUT" ]; then
     set -- "$@" -chardev "file,id=trace,path=$trace_path" -device isa-debugcon,iobase=0xe9,chardev=trace
 fi
 # $ACCEL_ARGS is split on purpose: it is a fixed list of words.
-set -- -M pc -m "$MEM" -smp "$SMP" $ACCEL_ARGS "$@" \
+set -- -M pc -m "$MEM" -smp "$QEMU_SMP" $ACCEL_ARGS "$@" \
     -device isa-debug-exit,iobase=0xf4,iosize=0x04 \
     -display none -serial stdio -monitor none -no-reboot -nodefaults -vga "$VGA"
 

@@ -1,0 +1,124 @@
+#!/bin/sh
+# ACCEL=vsmp (kernel/vsmp.c, docs/vsmp.md): N logical CPUs in virtual time on
+# one icount vCPU.  Every figure compared here is virtual time, exact for the
+# same input, so the bands are tight and no check depends on the host's speed:
+#   - deterministic: two boots print identical result, schedstat and vsmpstat
+#     lines (every figure);
+#   - vsmp=1 is icount SMP=1 (same instructions, same clock), within 2%; and
+#     vsmp=2 with every task bound to one CPU costs what vsmp=1 does (the
+#     dispatcher's hooks are calibrated out at boot), within 2%;
+#   - IPIs: every one sent is received, each received one is a schedstat
+#     resched_ipi, and the latency key moves a cross-CPU ping-pong by about
+#     one latency per hand-off;
+#   - lock waits: none where nothing contends, some under goodness's one
+#     run-queue lock, never more than the CPU's busy time;
+#   - parallelism: fixed work on 4 logical CPUs takes at most 0.35 of 1's;
+#   - every scheduler runs the default suite (status=ok) on 2, 3, 4, 8 and 16
+#     logical CPUs (here each scheduler on one count, the counts rotating so
+#     each one is covered; VSMP_ALL=1, as in make test-long, runs them all);
+#   - a deadlocked logical CPU is reported (spinlock cycle, watchdog), and
+#     bad combinations of keys and flags are refused with a message.
+. "$(dirname "$0")/../lib.sh"
+
+vboot() {  # vboot SCHED N CMDLINE [TIMEOUT]: boot under --accel vsmp
+    boot "$1" "$2" "$3" 64 "${4:-60}" vsmp
+}
+# sum KEY PREFIX: the sum of KEY= over the lines starting with PREFIX
+sum() { grep "^$2 " "$OUT" | tr ' ' '\n' | sed -n "s/^$1=//p" | awk '{s += $1} END {printf "%d\n", s}'; }
+# within A B PCT: |A - B| <= PCT% of B
+within() { awk -v a="$1" -v b="$2" -v p="$3" 'BEGIN { d = a - b; if (d < 0) d = -d; exit !(b > 0 && d <= b * p / 100) }'; }
+rfield() { field "$1" "$(results "$2" | head -1)"; }
+
+# ---- determinism ----
+vboot goodness 4 'bench=hackbench groups=4 loops=50 runs=2'
+check "vsmp-boots" [ "$RC" = 0 ]
+expect "vsmp-boot-line" '^boot: cpus=4 sched=goodness .* accel=vsmp .* cr3=elide vsmp_quantum_ns=[0-9]+ vsmp_ipi_ns=[0-9]+'
+grep -E '^(result|schedstat|vsmpstat) ' "$OUT" >"$TMP/vsmp-a"
+vboot goodness 4 'bench=hackbench groups=4 loops=50 runs=2'
+grep -E '^(result|schedstat|vsmpstat) ' "$OUT" >"$TMP/vsmp-b"
+check "vsmp-deterministic" cmp -s "$TMP/vsmp-a" "$TMP/vsmp-b"
+check "vsmp-deterministic-has-lines" [ "$(grep -c '^result' "$TMP/vsmp-a")" = 2 ]
+
+# ---- lock waits (same boot): goodness's one lock is contended ----
+OUT="$TMP/vsmp-a"
+lw=$(sum lock_wait_us schedstat) lws=$(sum lock_waits schedstat) busy=$(sum busy_ms schedstat)
+check "vsmp-goodness-lock-wait" [ "$lw" -gt 0 ] && [ "$lws" -gt 0 ]
+check "vsmp-lock-wait-within-busy" [ "$lw" -le $((busy * 1000)) ]
+check "vsmp-ipis-received-are-resched-ipis" [ "$(sum ipis_received vsmpstat)" = "$(sum resched_ipis schedstat)" ]
+sent=$(sum ipis_sent vsmpstat) recv=$(sum ipis_received vsmpstat)
+check "vsmp-ipis-sent-received" [ "$sent" -ge "$recv" ] && [ $((sent - recv)) -le 4 ] && [ "$recv" -gt 0 ]
+
+# ---- vsmp=1 against icount SMP=1, and bound vsmp=2 against vsmp=1 ----
+for w in 'bench=pipe loops=5000:usec_per_op:pipe' 'bench=hackbench groups=4 loops=50:time_s:hackbench'; do
+    cmd=${w%%:*} rest=${w#*:} key=${rest%%:*} b=${rest#*:}
+    boot o1 1 "$cmd" 64 60 icount; ic=$(rfield "$key" "$b")
+    vboot o1 1 "$cmd"; v1=$(rfield "$key" "$b")
+    vboot o1 2 "$cmd bind=0"; v2=$(rfield "$key" "$b")
+    echo "# vsmp $b: icount smp1 $key=$ic, vsmp=1 $v1, vsmp=2 bind=0 $v2"
+    check "vsmp1-equals-icount-$b" within "$v1" "$ic" 2
+    check "vsmp2-bound-equals-vsmp1-$b" within "$v2" "$v1" 2
+    # nothing crosses CPUs when both pipe tasks are bound to one: no IPI, no lock wait
+    [ "$b" = pipe ] || continue
+    check "vsmp-bound-no-ipis" [ "$(sum ipis_sent vsmpstat)" = 0 ]
+    check "vsmp-bound-no-lock-waits" [ "$(sum lock_waits schedstat)" = 0 ]
+done
+
+# ---- IPI latency: a cross-CPU ping-pong has two hand-offs a round trip;
+# a woken CPU that has halted waits for its IPI, so with a 10 us latency the
+# round trip grows by about 10 us per IPI (less where the woken CPU was still
+# busy when the IPI arrived) ----
+vboot o1 2 'bench=pipe loops=2000 vsmp_ipi_ns=0'; p0=$(rfield usec_per_op pipe)
+vboot o1 2 'bench=pipe loops=2000 vsmp_ipi_ns=10000'; p10=$(rfield usec_per_op pipe)
+ipo=$(awk -v s="$(sum ipis_sent vsmpstat)" 'BEGIN { printf "%.3f", s / 2000 }')
+echo "# vsmp pipe round trip on 2 logical CPUs: ipi 0 ns $p0 us, 10000 ns $p10 us ($ipo IPIs a round trip)"
+check "vsmp-ipi-per-round-trip" awk -v x="$ipo" 'BEGIN { exit !(x >= 1 && x <= 2.05) }'
+check "vsmp-ipi-latency-charged" awk -v a="$p0" -v b="$p10" -v n="$ipo" 'BEGIN { d = b - a; exit !(d >= 0.8 * 10 * n && d <= 1.05 * 10 * n) }'
+
+# ---- parallel speed-up in virtual time ----
+par='bench=hackbench groups=8 loops=50 mode=thread ipc=pipe'
+vboot o1 1 "$par"; t1=$(rfield time_s hackbench)
+vboot o1 4 "$par"; t4=$(rfield time_s hackbench)
+echo "# vsmp o1 '$par': 1 cpu $t1 s, 4 cpus $t4 s"
+check "vsmp-parallel-speedup" awk -v a="$t1" -v b="$t4" 'BEGIN { exit !(b > 0 && b <= 0.35 * a) }'
+check "vsmp-parallel-every-cpu" [ "$(rfield cpus_used hackbench)" = 0xf ]
+
+# ---- every scheduler, the default suite ----
+counts='2 3 4 8 16' i=0
+for sched in $(scheds); do
+    if [ "${VSMP_ALL:-0}" = 1 ]; then these=$counts; else
+        these=$(echo "$counts" | tr ' ' '\n' | sed -n "$((i % 5 + 1))p"); i=$((i + 1)); fi
+    for n in $these; do
+        vboot "$sched" "$n" '' 120
+        check "vsmp-$sched-vsmp$n-exit0" [ "$RC" = 0 ]
+        check "vsmp-$sched-vsmp$n-suite-ok" [ "$(grep -c '^result .* status=ok$' "$OUT")" -ge 4 ] && [ "$(grep '^result' "$OUT" | grep -vc ' status=ok$')" = 0 ]
+        check "vsmp-$sched-vsmp$n-busy-every-cpu" [ "$(grep -c '^schedstat cpu=.* busy_ms=' "$OUT")" = "$n" ]
+    done
+done
+[ -z "${TEST_SCHEDS:-}" ] || exit 0
+
+# ---- a deadlock is reported, never a hang ----
+vboot o1 4 'bench=deadlock kind=spin watchdog=2'
+check "vsmp-stall-exit3" [ "$RC" = 3 ]
+expect "vsmp-stall-report" "^stall: cpu=[0-9]+ waited [0-9.]+ s for spinlock 'deadlock-cycle' held by cpu=[0-9]+"
+check "vsmp-stall-every-cpu" [ "$(grep -c '^stall: cpu=[0-9]* task=' "$OUT")" = 4 ]
+check "vsmp-stall-states" [ "$(grep -c '^stall: vsmp cpu=' "$OUT")" = 4 ]
+vboot o1 2 'bench=deadlock kind=wait watchdog=1'
+check "vsmp-watchdog-exit3" [ "$RC" = 3 ]
+expect "vsmp-watchdog-report" '^watchdog: no progress for 1.0 s'
+expect "vsmp-watchdog-states" '^watchdog: vsmp cpu=1 state=halted'
+
+# ---- refused combinations ----
+run_q() { OUT="$TMP/vsmp-q.out"; "$ROOT/tools/qemu-run.sh" --kernel "$ROOT/build/o1/kernel.elf" --timeout 30 "$@" >"$OUT" 2>&1; RC=$?; }
+run_q --accel tcg --smp 2 --cmdline 'bench=boot vsmp=2'
+check "vsmp-key-needs-accel-exit1" [ "$RC" = 1 ]
+expect "vsmp-key-needs-accel-message" '^error: vsmp=2 on the command line: use --accel vsmp --smp 2'
+run_q --accel vsmp --smp 2 --cmdline 'bench=boot vsmp=3'
+expect "vsmp-key-disagrees-message" '^error: --accel vsmp --smp 2: the command line says vsmp=3'
+run_q --accel vsmp --smp 2 --pvspin on --cmdline 'bench=boot'
+expect "vsmp-pvspin-on-message" '^error: --accel vsmp: --pvspin on does not go with vsmp'
+run_q --accel icount --smp 1 --cmdline 'bench=boot vsmp_quantum_ns=5000'
+check "vsmp-quantum-needs-vsmp-exit1" [ "$RC" = 1 ]
+expect "vsmp-quantum-needs-vsmp-message" '^error: vsmp_quantum_ns=.*needs vsmp='
+run_q --accel vsmp --smp 2 --cmdline 'bench=boot cr3=load'
+check "vsmp-cr3-load-exit1" [ "$RC" = 1 ]
+expect "vsmp-cr3-load-message" "^error: cr3=.*cr3=load does not go with vsmp="
