@@ -40,7 +40,7 @@ struct multiboot_mmap_entry {
 } __attribute__((packed));
 
 /* The kernel's own keys; the first task registers and reads the rest. */
-enum { KEY_WATCHDOG, KEY_PVSPIN, KEY_MM, KEY_CR3, KEY_VSMP, KEY_VSMP_QUANTUM, KEY_VSMP_IPI, KEY_TRACE,
+enum { KEY_WATCHDOG, KEY_PVSPIN, KEY_MM, KEY_CR3, KEY_VSMP, KEY_VSMP_QUANTUM, KEY_VSMP_IPI, KEY_VSMP_SLACK, KEY_TRACE,
        KEY_TRACE_EVENTS, KEY_TRACE_BUF_KIB };
 static const struct cmdline_key kernel_keys[] = {
     [KEY_WATCHDOG] = CMDLINE_KEY_UINT("watchdog", DEFAULT_WATCHDOG_S, 0, 86400,
@@ -64,6 +64,9 @@ static const struct cmdline_key kernel_keys[] = {
                                           "of the slowest other one between spinlock acquisitions"),
     [KEY_VSMP_IPI] = CMDLINE_KEY_UINT("vsmp_ipi_ns", VSMP_DEFAULT_IPI_NS, 0, 1000000,
                                       "with vsmp: a reschedule IPI's delivery latency (ns)"),
+    [KEY_VSMP_SLACK] = CMDLINE_KEY_UINT("vsmp_slack_ns", VSMP_DEFAULT_SLACK_NS, 0, 1000000,
+                                        "with vsmp: how far (ns) a logical CPU may be ahead of the slowest "
+                                        "and still take a spinlock without yielding first"),
     /* Scheduler tracing (kernel/trace.h, docs/tracing.md). */
     [KEY_TRACE] = CMDLINE_KEY_UINT("trace", 0, 0, 1,
                                    "1: record scheduling events per CPU and write them on the trace channel at the end"),
@@ -190,6 +193,8 @@ void kmain(uint32_t magic, uint32_t mbi)
         cmdline_error("vsmp_quantum_ns", "needs vsmp=");
     if (!nvsmp && cmdline_given(&kernel_keys[KEY_VSMP_IPI]))
         cmdline_error("vsmp_ipi_ns", "needs vsmp=");
+    if (!nvsmp && cmdline_given(&kernel_keys[KEY_VSMP_SLACK]))
+        cmdline_error("vsmp_slack_ns", "needs vsmp=");
     bool elide = cmdline_key_choice(&kernel_keys[KEY_CR3]) == 1;
     if (nvsmp && cmdline_given(&kernel_keys[KEY_CR3]) && !elide)
         cmdline_error("cr3", "vsmp's logical CPUs share one hardware CR3: cr3=load does not go with vsmp=");
@@ -210,7 +215,8 @@ void kmain(uint32_t magic, uint32_t mbi)
             machine_exit(EXIT_ERROR);
         }
         ncpus = vsmp_setup((int)nvsmp, cmdline_key_uint(&kernel_keys[KEY_VSMP_QUANTUM]),
-                           cmdline_key_uint(&kernel_keys[KEY_VSMP_IPI]));
+                           cmdline_key_uint(&kernel_keys[KEY_VSMP_IPI]),
+                           cmdline_key_uint(&kernel_keys[KEY_VSMP_SLACK]));
     }
     sched_tunables_setup(&scheduler);   /* sched.<name>= words, before the scheduler's init() */
     sched_init(ncpus);
@@ -228,8 +234,8 @@ void kmain(uint32_t magic, uint32_t mbi)
     /* What produced this run's numbers, so that tables can refuse to mix them. */
     char vsmp_words[96] = "";
     if (vsmp_on)
-        snprintf(vsmp_words, sizeof(vsmp_words), " vsmp_quantum_ns=%u vsmp_ipi_ns=%u", vsmp_quantum_ns(),
-                 vsmp_ipi_ns());
+        snprintf(vsmp_words, sizeof(vsmp_words), " vsmp_quantum_ns=%u vsmp_ipi_ns=%u vsmp_slack_ns=%u",
+                 vsmp_quantum_ns(), vsmp_ipi_ns(), vsmp_slack_ns());
     kprintf("boot: cpus=%d sched=%s hz=%d tsc_khz=%u accel=%s mem_mib=%u mm=%s pvspin=%d lock=%s cr3=%s%s%s\n",
             ncpus_online, sched_name(), HZ, tsc_khz, vsmp_on ? "vsmp" : detect_accel(), mem_usable_mib(),
             mm_mode_names[mm_get_mode()], spin_pvspin_enabled() ? 1 : 0, SPINLOCK_KIND,

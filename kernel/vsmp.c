@@ -100,7 +100,7 @@ static struct vcpu vcpus[MAX_CPUS];
 static int nvcpus;
 static int cur;                  /* the logical CPU the physical CPU runs */
 static uint64_t quantum, ipi_latency, tick_period;
-static uint32_t quantum_ns_, ipi_ns_;
+static uint32_t quantum_ns_, ipi_ns_, slack_ns_;
 static uint64_t min_other;       /* the smallest eff of the CPUs other than cur */
 static uint64_t armed_at;        /* RDTSC at which the hardware timer fires; NEVER: not armed */
 static uint64_t slack;           /* lock acquisitions may run this far ahead of the slowest CPU */
@@ -138,6 +138,7 @@ __asm__(".text\n\t"
 
 uint32_t vsmp_quantum_ns(void) { return quantum_ns_; }
 uint32_t vsmp_ipi_ns(void) { return ipi_ns_; }
+uint32_t vsmp_slack_ns(void) { return slack_ns_; }
 
 /* ---- the clock of the current logical CPU ---- */
 
@@ -292,7 +293,7 @@ static __attribute__((noinline)) uint64_t lock_pairs_cycles(void)
     return local_tsc() - t0;
 }
 
-int vsmp_setup(int ncpus, uint32_t quantum_ns, uint32_t ipi_ns)
+int vsmp_setup(int ncpus, uint32_t quantum_ns, uint32_t ipi_ns, uint32_t slack_ns)
 {
     nvcpus = ncpus;
     vsmp_on = true;
@@ -303,7 +304,8 @@ int vsmp_setup(int ncpus, uint32_t quantum_ns, uint32_t ipi_ns)
     quantum = (uint64_t)quantum_ns * tsc_khz / 1000000;
     ipi_latency = (uint64_t)ipi_ns * tsc_khz / 1000000;
     tick_period = (uint64_t)tsc_khz * 1000 / HZ;
-    slack = 0;
+    slack_ns_ = slack_ns;
+    slack = (uint64_t)slack_ns * tsc_khz / 1000000;
     armed_at = NEVER;
     for (int i = 0; i < MAX_CPUS; i++) {
         vcpus[i].state = VCPU_OFF;
@@ -485,7 +487,7 @@ void vsmp_lock_order(struct spinlock *lock)
     for (;;) {
         if (lock->vsmp_release_cpu != cur)   /* our own release is in our past */
             charge_lock_wait(cur, v, lock->vsmp_release);
-        if (v->local <= min_other + slack)
+        if (min_other == NEVER || v->local <= min_other + slack)   /* NEVER + slack would wrap */
             break;
         v->stats.order_yields++;
         v->state = VCPU_READY;

@@ -23,6 +23,7 @@ struct spinlock;
 /* Defaults of the boot keys vsmp_quantum_ns= and vsmp_ipi_ns= (docs/vsmp.md
  * says where they come from). */
 #define VSMP_DEFAULT_QUANTUM_NS 20000
+#define VSMP_DEFAULT_SLACK_NS 0
 #define VSMP_DEFAULT_IPI_NS 1260   /* P6 APIC bus: a 21-cycle short message at 16.67 MHz (Intel SDM vol. 3 app. F; Lundell, LKML 2001-10-08) */
 
 extern bool vsmp_on;        /* vsmp=N given (N >= 1) */
@@ -30,9 +31,10 @@ extern bool vsmp_multi;     /* ... and N >= 2: spinlocks, spin-waits and IPIs go
 
 /* Boot CPU, after the clocks are calibrated and before sched_init: the
  * logical CPUs' bookkeeping and the code patches.  Returns N. */
-int vsmp_setup(int ncpus, uint32_t quantum_ns, uint32_t ipi_ns);
+int vsmp_setup(int ncpus, uint32_t quantum_ns, uint32_t ipi_ns, uint32_t slack_ns);
 uint32_t vsmp_quantum_ns(void);
 uint32_t vsmp_ipi_ns(void);
+uint32_t vsmp_slack_ns(void);
 
 void vsmp_start_cpus(void);         /* instead of INIT-SIPI-SIPI (kernel/smp.c) */
 void vsmp_timer_start(void);        /* this logical CPU's tick, every 1/HZ of its local time */

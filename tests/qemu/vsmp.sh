@@ -32,7 +32,7 @@ rfield() { field "$1" "$(results "$2" | head -1)"; }
 # ---- determinism ----
 vboot goodness 4 'bench=hackbench groups=4 loops=50 runs=2'
 check "vsmp-boots" [ "$RC" = 0 ]
-expect "vsmp-boot-line" '^boot: cpus=4 sched=goodness .* accel=vsmp .* cr3=elide vsmp_quantum_ns=[0-9]+ vsmp_ipi_ns=[0-9]+'
+expect "vsmp-boot-line" '^boot: cpus=4 sched=goodness .* accel=vsmp .* cr3=elide vsmp_quantum_ns=[0-9]+ vsmp_ipi_ns=1260 vsmp_slack_ns=0'
 grep -E '^(result|schedstat|vsmpstat) ' "$OUT" >"$TMP/vsmp-a"
 vboot goodness 4 'bench=hackbench groups=4 loops=50 runs=2'
 grep -E '^(result|schedstat|vsmpstat) ' "$OUT" >"$TMP/vsmp-b"
@@ -122,3 +122,5 @@ expect "vsmp-quantum-needs-vsmp-message" '^error: vsmp_quantum_ns=.*needs vsmp='
 run_q --accel vsmp --smp 2 --cmdline 'bench=boot cr3=load'
 check "vsmp-cr3-load-exit1" [ "$RC" = 1 ]
 expect "vsmp-cr3-load-message" "^error: cr3=.*cr3=load does not go with vsmp="
+run_q --accel icount --smp 1 --cmdline 'bench=boot vsmp_slack_ns=100'
+expect "vsmp-slack-needs-vsmp-message" '^error: vsmp_slack_ns=.*needs vsmp='
