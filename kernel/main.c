@@ -189,12 +189,9 @@ void kmain(uint32_t magic, uint32_t mbi)
     bool pvspin = cmdline_key_uint(&kernel_keys[KEY_PVSPIN]) != 0;
     if (nvsmp && pvspin)
         cmdline_error("pvspin", "vsmp has its own lock waits: pvspin=1 does not go with vsmp=");
-    if (!nvsmp && cmdline_given(&kernel_keys[KEY_VSMP_QUANTUM]))
-        cmdline_error("vsmp_quantum_ns", "needs vsmp=");
-    if (!nvsmp && cmdline_given(&kernel_keys[KEY_VSMP_IPI]))
-        cmdline_error("vsmp_ipi_ns", "needs vsmp=");
-    if (!nvsmp && cmdline_given(&kernel_keys[KEY_VSMP_SLACK]))
-        cmdline_error("vsmp_slack_ns", "needs vsmp=");
+    for (int k = KEY_VSMP_QUANTUM; k <= KEY_VSMP_SLACK; k++)
+        if (!nvsmp && cmdline_given(&kernel_keys[k]))
+            cmdline_error(kernel_keys[k].name, "needs vsmp=");
     bool elide = cmdline_key_choice(&kernel_keys[KEY_CR3]) == 1;
     if (nvsmp && cmdline_given(&kernel_keys[KEY_CR3]) && !elide)
         cmdline_error("cr3", "vsmp's logical CPUs share one hardware CR3: cr3=load does not go with vsmp=");

@@ -30,19 +30,23 @@ static volatile int ap_starting;
 bool cpus_ready(void) { return percpu_ready; }
 void smp_mark_percpu_ready(void) { percpu_ready = true; }
 
-static void ap_boot_entry(void)
+/* A started CPU's first C: its %gs, IDT, LAPIC (vsmp's logical CPUs share
+ * the one there is), run queue and tick, then online and idle. */
+void smp_cpu_start(int id)
 {
-    int id = ap_starting;
     gdt_init_cpu(id);
     idt_load();
-    lapic_init();
+    if (!vsmp_on)
+        lapic_init();
     sched_init_cpu(id);
-    lapic_timer_start();
+    lapic_timer_start();                 /* vsmp: a tick in this logical CPU's own time */
     cpus[id].online = true;
     __atomic_add_fetch(&ncpus_online, 1, __ATOMIC_SEQ_CST);
     irq_enable();
     idle_loop();
 }
+
+static void ap_boot_entry(void) { smp_cpu_start(ap_starting); }
 
 static int apic_ids[MAX_CPUS];
 

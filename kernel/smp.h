@@ -29,6 +29,7 @@ void lapic_send_init_sipi(int apic_id, uint8_t page);
 
 int smp_discover_cpus(void);            /* firmware tables; sets ncpus_found */
 void smp_start_aps(void);               /* start the APs; ncpus_online counts them */
+void smp_cpu_start(int id) __attribute__((noreturn));   /* a started CPU (hardware AP or vsmp's logical one): online, then idle */
 void smp_stop_other_cpus(void);
 void smp_send_reschedule(int cpu);
 bool cpus_ready(void);                  /* per-CPU data usable (this_cpu works) */

@@ -174,7 +174,7 @@ static void patch_sites(const struct pvspin_site *start, const struct pvspin_sit
     for (const struct pvspin_site *s = start; s < stop; s++) {
         uint8_t *p = (uint8_t *)(uintptr_t)s->site;
         if (p[0] != 0x0f || p[1] != 0x1f || p[2] != 0x44 || p[3] != 0 || p[4] != 0)
-            panic("pvspin: release site %p is not the 5-byte NOP", (void *)p);
+            panic("spinlock site %p is not the 5-byte NOP", (void *)p);
         int32_t rel = (int32_t)(s->target - (s->site + 5));
         p[1] = (uint8_t)rel;
         p[2] = (uint8_t)(rel >> 8);
@@ -275,15 +275,6 @@ static void pv_kick(spinlock_t *lock, uint32_t served)
 
 /* The paravirtual release: the jump target of every patched release site.
  * The caller has cleared holder_cpu; it lowers preempt_count afterwards. */
-__switch_path void spin_release_raw(spinlock_t *lock)
-{
-#if defined(SPINLOCK_TICKET)
-    __asm__ volatile("incw %0" : "+m"(lock->now_serving) : : "memory");
-#else
-    __asm__ volatile("movb $1, %0" : "=m"(lock->slock) : : "memory");
-#endif
-}
-
 __switch_path void spin_release_pv(spinlock_t *lock)
 {
     if (vsmp_multi) {

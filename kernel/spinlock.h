@@ -120,8 +120,6 @@ bool spin_pvspin_enabled(void);
 void spin_vsmp_enable_acquire(void);
 void spin_vsmp_enable_release(void);
 uint64_t spin_stall_limit_ns(void);
-/* The release store alone (vsmp's release hook does the rest). */
-void spin_release_raw(spinlock_t *lock);
 struct trapframe;
 /* The NMI handler: true if the NMI was a pvspin kick (kernel/trap.c). */
 bool spin_pvspin_nmi(struct trapframe *tf);
@@ -144,31 +142,24 @@ void preempt_schedule(void);
 void spin_release_pv(spinlock_t *lock);
 
 /*
- * A release site: 5 bytes of NOP ("nopl 0(%eax,%eax,1)"), recorded with the
- * address of the paravirtual release in the section pvspin_sites, which
- * spin_pvspin_enable() rewrites into "jmp rel32" when pvspin=1.
+ * A patchable site: 5 bytes of NOP ("nopl 0(%eax,%eax,1)"), recorded with
+ * the address of `label` in `section`; kernel/spinlock.c rewrites it into
+ * "jmp rel32" to the label when the mode that needs it is on, before the
+ * other CPUs start.  Otherwise it costs one NOP.
+ *   pvspin_sites: the release sites, to the paravirtual release (pvspin=1;
+ *                 vsmp=N with N >= 2 stamps its releases there too);
+ *   vsmp_sites:   the acquisition sites, to vsmp_lock_order (vsmp=N, N >= 2).
  */
-#define PVSPIN_SITE(label)                                                    \
+#define PATCH_SITE(section, label)                                            \
     __asm__ goto("1: .byte 0x0f, 0x1f, 0x44, 0x00, 0x00\n\t"                 \
-                 ".pushsection pvspin_sites, \"a\"\n\t"                      \
+                 ".pushsection " section ", \"a\"\n\t"                       \
                  ".balign 4\n\t"                                              \
                  ".long 1b, %l[" #label "]\n\t"                               \
                  ".popsection"                                                \
                  : : : "memory" : label)
+#define PVSPIN_SITE(label) PATCH_SITE("pvspin_sites", label)
+#define VSMP_SITE(label) PATCH_SITE("vsmp_sites", label)
 
-/*
- * An acquisition site: 5 bytes of NOP recorded in the section vsmp_sites,
- * which spin_vsmp_enable() turns into a jump to `label` under vsmp=N with
- * N >= 2 (the same scheme as the release sites).  Otherwise it costs one
- * NOP per acquisition.
- */
-#define VSMP_SITE(label)                                                      \
-    __asm__ goto("1: .byte 0x0f, 0x1f, 0x44, 0x00, 0x00\n\t"                 \
-                 ".pushsection vsmp_sites, \"a\"\n\t"                        \
-                 ".balign 4\n\t"                                              \
-                 ".long 1b, %l[" #label "]\n\t"                               \
-                 ".popsection"                                                \
-                 : : : "memory" : label)
 void vsmp_lock_order(spinlock_t *lock);
 
 /* One attempt to take the lock; for ticket locks the ticket is taken for good. */
@@ -206,6 +197,19 @@ vsmp_order: __attribute__((cold));
     goto take;
 }
 
+/* The release itself.  Only the holder writes it, and x86 stores are not
+ * reordered with earlier loads and stores: a plain store releases the lock,
+ * as Linux i386 does ("movb $1" for the byte lock, an unlocked increment
+ * for the ticket lock).  Under TCG a lock prefix costs a helper call. */
+static inline void spin_release_store(spinlock_t *lock)
+{
+#if defined(SPINLOCK_TICKET)
+    __asm__ volatile("incw %0" : "+m"(lock->now_serving) : : "memory");
+#else
+    __asm__ volatile("movb $1, %0" : "=m"(lock->slock) : : "memory");
+#endif
+}
+
 /* Release without the preemption check: the caller decides. */
 static inline void spin_release(spinlock_t *lock)
 {
@@ -214,15 +218,7 @@ static inline void spin_release(spinlock_t *lock)
     lock->holder_cpu = -1;
     barrier();
     PVSPIN_SITE(paravirt);
-    /* Only the holder writes the release, and x86 stores are not reordered
-     * with earlier loads and stores: a plain store releases the lock, as
-     * Linux i386 does ("movb $1" for the byte lock, an unlocked increment
-     * for the ticket lock).  Under TCG a lock prefix costs a helper call. */
-#if defined(SPINLOCK_TICKET)
-    __asm__ volatile("incw %0" : "+m"(lock->now_serving) : : "memory");
-#else
-    __asm__ volatile("movb $1, %0" : "=m"(lock->slock) : : "memory");
-#endif
+    spin_release_store(lock);
     percpu_dec(PERCPU_PREEMPT_COUNT);
     return;
 paravirt:

@@ -332,20 +332,12 @@ int vsmp_setup(int ncpus, uint32_t quantum_ns, uint32_t ipi_ns, uint32_t slack_n
 uint32_t vsmp_hook_residue(int which) { return (uint32_t)(which ? release_residue : order_residue); }
 
 /* A logical CPU's first code (from vsmp_first_entry): the AP boot of
- * kernel/smp.c without the hardware (one LAPIC, no trampoline). */
+ * kernel/smp.c without the trampoline. */
 void __attribute__((used, noreturn)) vsmp_cpu_main(void)
 {
     after_dispatch();
     thaw();
-    int id = this_cpu_id();
-    gdt_init_cpu(id);
-    idt_load();
-    sched_init_cpu(id);
-    vsmp_timer_start();
-    cpus[id].online = true;
-    __atomic_add_fetch(&ncpus_online, 1, __ATOMIC_SEQ_CST);
-    irq_enable();
-    idle_loop();
+    smp_cpu_start(this_cpu_id());
 }
 
 /* The boot CPU starts the others, one at a time, at its own local time. */
@@ -534,7 +526,7 @@ void vsmp_lock_release(struct spinlock *lock)
     struct vcpu *v = freeze();
     lock->vsmp_release = v->local;
     lock->vsmp_release_cpu = (int8_t)cur;
-    spin_release_raw(lock);
+    spin_release_store(lock);
     if (lock->vsmp_waiters)
         for (int i = 0; i < nvcpus; i++) {
             struct vcpu *w = &vcpus[i];
@@ -565,7 +557,7 @@ void vsmp_report_cpus(const char *who, void (*print_cpu)(int cpu, uint32_t eip, 
         struct vcpu *v = &vcpus[i];
         char t[32];
         kprintf("%s: vsmp cpu=%d state=%s local_s=%s%s%s\n", who, i, state_names[v->state],
-                fmt_fixed(t, cycles_to_ns(i == cur ? rdtsc() - cpus[i].tsc_base : v->local), NSEC_PER_SEC, 6),
+                fmt_fixed(t, vsmp_cpu_clock_ns(i), NSEC_PER_SEC, 6),
                 v->state == VCPU_LOCKWAIT ? " lock=" : "",
                 v->state == VCPU_LOCKWAIT && v->wait_lock->name ? v->wait_lock->name : "");
         if (i == cur || v->state == VCPU_OFF)
@@ -589,6 +581,6 @@ void vsmp_print_stats(void)
                 i, (unsigned long long)s->dispatches, (unsigned long long)s->order_yields,
                 (unsigned long long)s->relax_yields, (unsigned long long)s->quantum_yields,
                 (unsigned long long)s->lock_blocks, (unsigned long long)s->ipis_sent,
-                (unsigned long long)s->ipis_received, (unsigned long long)(cycles_to_ns(s->spin_cycles) / 1000));
+                (unsigned long long)s->ipis_received, (unsigned long long)(cycles_to_ns(s->spin_cycles) / NSEC_PER_USEC));
     }
 }
