@@ -15,7 +15,7 @@ mkdir -p "$ROOT/build"
 run_host() {
     # -k: one test that does not build must not hide the others.
     rm -f "$ROOT"/build/host/test_*
-    make -k -s -C "$ROOT/tests/host" >"$TEST_TMP/host-build.log" 2>&1
+    make -k -s -j"${HOST_JOBS:-$(nproc 2>/dev/null || echo 1)}" -C "$ROOT/tests/host" >"$TEST_TMP/host-build.log" 2>&1
     # Every test the Makefile knows: one per tests/host/test_*.c, and the
     # conformance suite once per sched/*.c (test_conformance_<sched>).
     for bin in $(make -s -C "$ROOT/tests/host" list); do
@@ -41,53 +41,73 @@ run_host() {
 }
 
 # The QEMU scripts run TEST_JOBS at a time (default: 2, or 1 on a one-core
-# host); each one's output is printed whole, in the scripts' order.  Every
-# script is written to survive a loaded host (boot limits scale, timing is
-# judged in guest ticks or under icount), and kernels are built under a lock
-# (tests/lib.sh build), so two at once only share the host; the factor
-# measured before they start is multiplied by TEST_JOBS for that reason.
-run_qemu() {
-    # Every boot limit is scaled by the host's speed, measured once here and
-    # cached in $TEST_TMP for the run (the rule is at the top of tests/lib.sh):
-    # a slow or busy host must not fail a check by its timing.
-    ( TEST_ROOT=$ROOT; . "$ROOT/tests/lib.sh"; host_calibrate )
+# host), and with them the host unit tests as one more job ("host", first);
+# each one's output is printed whole, host first and then the scripts in
+# name order.  Every script is written to survive a loaded host (boot limits
+# scale, timing is judged in guest ticks or under icount), and kernels are
+# built under a lock (tests/lib.sh build), so two at once only share the
+# host; the factor measured before they start is multiplied by TEST_JOBS for
+# that reason.  They start longest first, by the wall times of the last run
+# kept in build/test-times.txt (a script without one first: a new script
+# may be long), so that no long script starts last.
+run_jobs() {  # run_jobs WITH_HOST WITH_QEMU
     jobs=${TEST_JOBS:-$(nproc 2>/dev/null || echo 1)}
     [ "$jobs" -ge 1 ] 2>/dev/null || jobs=1
     [ "$jobs" -le 2 ] || jobs=2
-    if [ "$jobs" -gt 1 ] && [ -s "$TEST_TMP/host-factor" ]; then
-        read -r f rest <"$TEST_TMP/host-factor"
-        echo "$((f * jobs)) $rest (x$jobs: $jobs scripts at once)" >"$TEST_TMP/host-factor.new" &&
-            mv "$TEST_TMP/host-factor.new" "$TEST_TMP/host-factor"
-        echo "# $jobs QEMU scripts at once (TEST_JOBS=$jobs): boot limits x $jobs more"
-    fi
     qdir="$TEST_TMP/qemu-scripts"
     mkdir -p "$qdir"
-    order=""
-    for t in "$ROOT"/tests/qemu/*.sh; do
-        [ -f "$t" ] || continue
-        name=$(basename "$t")
-        case "$name" in *"$PATTERN"*) ;; *) continue ;; esac
-        while [ "$(running "$qdir" $order)" -ge "$jobs" ]; do
+    names=""
+    if [ "$2" = 1 ]; then
+        # Every boot limit is scaled by the host's speed, measured once here and
+        # cached in $TEST_TMP for the run (the rule is at the top of tests/lib.sh):
+        # a slow or busy host must not fail a check by its timing.
+        ( TEST_ROOT=$ROOT; . "$ROOT/tests/lib.sh"; host_calibrate )
+        if [ "$jobs" -gt 1 ] && [ -s "$TEST_TMP/host-factor" ]; then
+            read -r f rest <"$TEST_TMP/host-factor"
+            echo "$((f * jobs)) $rest (x$jobs: $jobs scripts at once)" >"$TEST_TMP/host-factor.new" &&
+                mv "$TEST_TMP/host-factor.new" "$TEST_TMP/host-factor"
+            echo "# $jobs QEMU scripts at once (TEST_JOBS=$jobs): boot limits x $jobs more"
+        fi
+        for t in "$ROOT"/tests/qemu/*.sh; do
+            [ -f "$t" ] || continue
+            name=$(basename "$t")
+            case "$name" in *"$PATTERN"*) names="$names $name" ;; esac
+        done
+    fi
+    # start order: host first, then the scripts by last run's time, longest first
+    startorder=$(for n in $names; do
+                t=$(awk -v n="$n" '$1 == "script" && $2 == n { print $3 }' "$TIMES_OLD" 2>/dev/null | tail -1)
+                echo "${t:-999999} $n"
+            done | sort -k1,1nr -k2 | cut -d' ' -f2)
+    [ "$1" = 1 ] && { names="host $names"; startorder="host $startorder"; }
+    order=$names
+    for name in $startorder; do
+        while [ "$(running "$qdir" $startorder)" -ge "$jobs" ]; do
             order=$(flush "$qdir" $order)
             sleep 0.5
         done
         (
             t0=$(date +%s)
-            { echo "# $name"; sh "$t" 2>&1; echo "# $name: $(($(date +%s) - t0)) s"; } >"$qdir/$name.log" 2>&1
+            if [ "$name" = host ]; then
+                { echo "# host unit tests"; HOST_JOBS=$jobs run_host 2>&1; echo "# host unit tests: $(($(date +%s) - t0)) s"; } >"$qdir/$name.log" 2>&1
+            else
+                { echo "# $name"; sh "$ROOT/tests/qemu/$name" 2>&1; echo "# $name: $(($(date +%s) - t0)) s"; } >"$qdir/$name.log" 2>&1
+            fi
+            echo "script $name $(($(date +%s) - t0))" >"$qdir/$name.time"
             : >"$qdir/$name.done"
         ) &
-        order="$order $name"
         order=$(flush "$qdir" $order)
     done
     while [ -n "$order" ]; do
         order=$(flush "$qdir" $order)
         [ -z "$order" ] || sleep 0.5
     done
+    wait
 }
-# running DIR NAME...: how many of the scripts have not finished
+# running DIR NAME...: how many of the scripts have started (a .log) and not finished
 running() {
     d=$1; shift; n=0
-    for x in "$@"; do [ -e "$d/$x.done" ] || n=$((n + 1)); done
+    for x in "$@"; do [ -e "$d/$x.log" ] && [ ! -e "$d/$x.done" ] && n=$((n + 1)); done
     echo $n
 }
 # flush DIR NAME...: prints the logs of the finished scripts at the head of
@@ -101,17 +121,36 @@ flush() {
     echo "$@"
 }
 
+# The wall times of this run's scripts and boots, for the next run's order
+# and for profiling: build/test-times.txt, "script NAME SECONDS" (kept for
+# the scripts this run did not run) and "boot MS SCRIPT SCHED SMP ACCEL
+# 'CMDLINE'", slowest first.
+TIMES_OLD="$ROOT/build/test-times.txt"
+save_times() {
+    d="$TEST_TMP/qemu-scripts"
+    [ -d "$d" ] || return 0
+    {
+        cat "$d"/*.time 2>/dev/null
+        [ -f "$TIMES_OLD" ] && awk '$1 == "script"' "$TIMES_OLD" | while read -r _ n _; do
+            [ -e "$d/$n.time" ] || grep -E "^script $n " "$TIMES_OLD" | tail -1
+        done
+    } | sort -k3,3nr >"$TIMES_OLD.new"
+    sort -nr "$TEST_TMP/boot-times" 2>/dev/null | sed 's/^/boot /' >>"$TIMES_OLD.new"
+    mv "$TIMES_OLD.new" "$TIMES_OLD"
+}
+
 start=$(date +%s)
 echo "# load average at the start: $(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null)"
 case "$WHICH" in
 host) run_host ;;
-qemu) run_qemu ;;
-all) run_host; run_qemu ;;
+qemu) run_jobs 0 1 ;;
+all) run_jobs 1 1 ;;
 *) echo "usage: $0 [host|qemu|all] [PATTERN]" >&2; exit 2 ;;
 esac 2>&1 | tee "$LOG"
+save_times
 passed=$(grep -c '^ok ' "$LOG")
 failed=$(grep -c '^FAIL ' "$LOG")
-echo "# $(( $(date +%s) - start )) s; load average at the end: $(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null)"
+echo "# wall time: $(( $(date +%s) - start )) s (TEST_JOBS=${TEST_JOBS:-default}; times in build/test-times.txt); load average at the end: $(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null)"
 if [ -s "$TEST_TMP/host-factor" ]; then
     echo "# host factor at the end: $(cut -d' ' -f1 "$TEST_TMP/host-factor" | awk '{ printf "%.2f", $1 / 100 }') ($(cut -d' ' -f2- "$TEST_TMP/host-factor"))"
 fi
