@@ -157,6 +157,18 @@ boot_once() {
     echo "$(( ($(date +%s%N) - _bo_t0) / 1000000 )) $(basename "$0") $1 smp$2 $5 '$3'" >>"$TMP/boot-times"
 }
 
+# The long checks: runs that cost minutes of the suite for what a shorter
+# run already shows on most of its configurations (the bound icount boots on
+# 4 vCPUs, long fuzzing, the longer stress slice).  make test-long
+# (TEST_LONG=1) runs them with everything else; docs/testing.md lists them.
+# long_only WHAT: true under make test-long; otherwise one "# ..." line says
+# that WHAT runs there, and false.
+long_only() {
+    [ "${TEST_LONG:-0}" = 1 ] && return 0
+    echo "# make test-long: $*"
+    return 1
+}
+
 # check NAME COMMAND...: runs the command; ok when it succeeds
 check() {
     _check_name=$1; shift   # a prefixed name: test scripts use $name themselves

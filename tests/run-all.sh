@@ -13,15 +13,17 @@ LOG="$TEST_TMP/all.log"
 mkdir -p "$ROOT/build"
 
 run_host() {
-    # -k: one test that does not build must not hide the others.
-    rm -f "$ROOT"/build/host/test_*
+    # -k: one test that does not build must not hide the others.  The build
+    # is incremental (the Makefile names every source and header a test
+    # uses); a binary that is not up to date afterwards (make -q: its build
+    # failed, and an older one may be left) counts as not building.
     make -k -s -j"${HOST_JOBS:-$(nproc 2>/dev/null || echo 1)}" -C "$ROOT/tests/host" >"$TEST_TMP/host-build.log" 2>&1
     # Every test the Makefile knows: one per tests/host/test_*.c, and the
     # conformance suite once per sched/*.c (test_conformance_<sched>).
     for bin in $(make -s -C "$ROOT/tests/host" list); do
         t="$ROOT/build/host/$bin"
         case "$bin" in *"$PATTERN"*) ;; *) continue ;; esac
-        if [ ! -x "$t" ]; then
+        if [ ! -x "$t" ] || ! make -q -s -C "$ROOT/tests/host" "../../build/host/$bin" 2>/dev/null; then
             echo "FAIL build-$bin: it does not build:"
             grep -B2 -A6 "error" "$TEST_TMP/host-build.log" | grep -A8 "${bin#test_}" | head -16 | sed 's/^/    /'
             continue
@@ -87,14 +89,14 @@ run_jobs() {  # run_jobs WITH_HOST WITH_QEMU
             sleep 0.5
         done
         (
-            t0=$(date +%s)
+            t0=$(date +%s) job=$name   # (run_host sets name)
             if [ "$name" = host ]; then
                 { echo "# host unit tests"; HOST_JOBS=$jobs run_host 2>&1; echo "# host unit tests: $(($(date +%s) - t0)) s"; } >"$qdir/$name.log" 2>&1
             else
                 { echo "# $name"; sh "$ROOT/tests/qemu/$name" 2>&1; echo "# $name: $(($(date +%s) - t0)) s"; } >"$qdir/$name.log" 2>&1
             fi
-            echo "script $name $(($(date +%s) - t0))" >"$qdir/$name.time"
-            : >"$qdir/$name.done"
+            echo "script $job $(($(date +%s) - t0))" >"$qdir/$job.time"
+            : >"$qdir/$job.done"
         ) &
         order=$(flush "$qdir" $order)
     done
