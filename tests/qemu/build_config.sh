@@ -22,12 +22,12 @@ OUT="$TMP/cfg.out"
 expect "config-hz100-boots-with-hz100" "^boot: cpus=1 sched=$S hz=100 "
 check "config-hz100-flags-recorded" grep -q -- '-DHZ=100 ' "$dir100/kernel.flags"
 "$ROOT/tools/qemu-run.sh" --kernel "$ROOT/build/$S/kernel.elf" --smp 1 --cmdline bench=boot --timeout "$(boot_limit 120)" >"$OUT" 2>/dev/null; RC=$?
-expect "config-default-still-hz1000" "^boot: cpus=1 sched=$S hz=1000 .* lock=tas$"
+expect "config-default-still-hz1000" "^boot: cpus=1 sched=$S hz=1000 .* lock=tas( |$)"
 
 mk LOCK=ticket kernel >>"$TMP/cfg.log" 2>&1
 "$ROOT/tools/qemu-run.sh" --kernel "$ROOT/$(mk LOCK=ticket print-build)/kernel.elf" --smp 2 --cmdline bench=boot --timeout "$(boot_limit 120)" \
     >"$OUT" 2>/dev/null; RC=$?
-expect "config-ticket-lock" "^boot: cpus=2 sched=$S .* lock=ticket$"
+expect "config-ticket-lock" "^boot: cpus=2 sched=$S .* lock=ticket( |$)"
 for bad in LOCK=mcs HZ=50 HZ=fast SCHED=nosuch; do
     mk "$bad" kernel >"$OUT" 2>&1; RC=$?
     check "config-bad-$bad-exit2" [ "$RC" = 2 ]
