@@ -46,7 +46,7 @@ KERNEL_SRCS := $(wildcard kernel/*.c) $(wildcard workloads/*.c) sched/$(SCHED).c
 KERNEL_ASMS := boot/boot.S boot/trampoline.S $(wildcard kernel/*.S)
 KERNEL_OBJS := $(patsubst %.c,$(BUILD)/%.o,$(KERNEL_SRCS)) $(patsubst %.S,$(BUILD)/%.o,$(KERNEL_ASMS))
 
-.PHONY: all kernel iso run run-iso gdb test test-host test-qemu deps check-deps check-sched clean help list-scheds tools seed-table \
+.PHONY: all kernel iso run run-iso gdb test test-long check test-host test-qemu deps check-deps check-sched clean help list-scheds tools seed-table \
         print-build print-default-sched iso-all run-iso-all stress
 
 all: kernel
@@ -136,6 +136,15 @@ gdb: kernel
 test: check-deps tools
 	@SCHEDLAB_DEPS_CHECKED=1 tests/run-all.sh
 
+# Everything in make test and the long checks (docs/testing.md, "make test-long").
+test-long: check-deps tools
+	@SCHEDLAB_DEPS_CHECKED=1 TEST_LONG=1 tests/run-all.sh
+
+# One scheduler's checks in under a minute (make check SCHED=simple), for
+# whoever edits sched/<name>.c: tests/run-all.sh sched <name>.
+check: check-sched check-deps
+	@SCHEDLAB_DEPS_CHECKED=1 tests/run-all.sh sched $(SCHED)
+
 test-host: check-deps
 	@SCHEDLAB_DEPS_CHECKED=1 tests/run-all.sh host
 
@@ -181,6 +190,8 @@ help:
 	@echo "  run-iso-all   build that ISO and boot it"
 	@echo "  gdb           boot with QEMU halted and a gdb script that loads the symbols"
 	@echo "  test          the whole test suite (ends with \"N passed, N failed\")"
+	@echo "  check         one scheduler's checks, under a minute: make check SCHED=<name>"
+	@echo "  test-long     make test and the long checks (docs/testing.md)"
 	@echo "  test-host     the host unit tests only (cmocka)"
 	@echo "  test-qemu     the QEMU tests only"
 	@echo "  tools         build/tools/schedlab-tool (tools/schedlab builds it too)"

@@ -3,10 +3,33 @@
 # (tests/qemu/*.sh).  Every check prints "ok <name>" or "FAIL <name>: why";
 # the last line is "N passed, N failed".  Exit status is 0 only when nothing failed.
 #   tests/run-all.sh [host|qemu] [PATTERN]
+#   tests/run-all.sh sched NAME     make check SCHED=NAME: one scheduler's checks
+# TEST_LONG=1 (make test-long) adds the long checks (tests/lib.sh long_only).
 set -u
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 WHICH=${1:-all}
 PATTERN=${2:-}
+HOST_BINS=    # the host tests to build and run (sched mode); empty: all
+SCRIPTS=      # the QEMU scripts to run (sched mode); empty: tests/qemu/*.sh matching PATTERN
+if [ "$WHICH" = sched ]; then
+    # One scheduler, for whoever edits sched/NAME.c: its host conformance
+    # suite and tests/host/test_sched_NAME.c, its own QEMU script
+    # tests/qemu/sched_NAME.sh, the generic scripts' judgement against its
+    # sched/NAME.expect (cpuhog, schedcost, wakeup), the SMP invariants
+    # (smp.sh) and the smoke boot on 1, 2 and 4 vCPUs (boot_sched.sh), all
+    # with TEST_SCHEDS=NAME.  The host is measured only if a boot times out
+    # (tests/lib.sh: the boot is then retried with the measured factor).
+    S=$PATTERN PATTERN=
+    if [ -z "$S" ] || [ ! -f "$ROOT/sched/$S.c" ]; then
+        echo "error: SCHED=$S is not a scheduler; choose one of: $(make -s -C "$ROOT" list-scheds)" >&2
+        exit 2
+    fi
+    export TEST_SCHEDS=$S
+    HOST_BINS="test_conformance_$S"
+    [ -f "$ROOT/tests/host/test_sched_$S.c" ] && HOST_BINS="$HOST_BINS test_sched_$S"
+    SCRIPTS="boot_sched.sh cpuhog.sh schedcost.sh wakeup.sh smp.sh"
+    [ -f "$ROOT/tests/qemu/sched_$S.sh" ] && SCRIPTS="$SCRIPTS sched_$S.sh"
+fi
 export TEST_TMP=$(mktemp -d /tmp/schedlab-test.XXXXXX)
 LOG="$TEST_TMP/all.log"
 : >"$LOG"
@@ -17,10 +40,11 @@ run_host() {
     # is incremental (the Makefile names every source and header a test
     # uses); a binary that is not up to date afterwards (make -q: its build
     # failed, and an older one may be left) counts as not building.
-    make -k -s -j"${HOST_JOBS:-$(nproc 2>/dev/null || echo 1)}" -C "$ROOT/tests/host" >"$TEST_TMP/host-build.log" 2>&1
+    make -k -s -j"${HOST_JOBS:-$(nproc 2>/dev/null || echo 1)}" -C "$ROOT/tests/host" \
+        $(for b in $HOST_BINS; do echo "../../build/host/$b"; done) >"$TEST_TMP/host-build.log" 2>&1
     # Every test the Makefile knows: one per tests/host/test_*.c, and the
     # conformance suite once per sched/*.c (test_conformance_<sched>).
-    for bin in $(make -s -C "$ROOT/tests/host" list); do
+    for bin in ${HOST_BINS:-$(make -s -C "$ROOT/tests/host" list)}; do
         t="$ROOT/build/host/$bin"
         case "$bin" in *"$PATTERN"*) ;; *) continue ;; esac
         if [ ! -x "$t" ] || ! make -q -s -C "$ROOT/tests/host" "../../build/host/$bin" 2>/dev/null; then
@@ -63,16 +87,21 @@ run_jobs() {  # run_jobs WITH_HOST WITH_QEMU
         # Every boot limit is scaled by the host's speed, measured once here and
         # cached in $TEST_TMP for the run (the rule is at the top of tests/lib.sh):
         # a slow or busy host must not fail a check by its timing.
-        ( TEST_ROOT=$ROOT; . "$ROOT/tests/lib.sh"; host_calibrate )
+        if [ "$WHICH" = sched ]; then
+            echo "100 not measured (make check: only when a boot times out)" >"$TEST_TMP/host-factor"
+            echo "# host speed: not measured (make check SCHED=$S): a boot that times out measures it and is retried"
+        else
+            ( TEST_ROOT=$ROOT; . "$ROOT/tests/lib.sh"; host_calibrate )
+        fi
         if [ "$jobs" -gt 1 ] && [ -s "$TEST_TMP/host-factor" ]; then
             read -r f rest <"$TEST_TMP/host-factor"
             echo "$((f * jobs)) $rest (x$jobs: $jobs scripts at once)" >"$TEST_TMP/host-factor.new" &&
                 mv "$TEST_TMP/host-factor.new" "$TEST_TMP/host-factor"
             echo "# $jobs QEMU scripts at once (TEST_JOBS=$jobs): boot limits x $jobs more"
         fi
-        for t in "$ROOT"/tests/qemu/*.sh; do
-            [ -f "$t" ] || continue
+        for t in ${SCRIPTS:-"$ROOT"/tests/qemu/*.sh}; do
             name=$(basename "$t")
+            [ -f "$ROOT/tests/qemu/$name" ] || continue
             case "$name" in *"$PATTERN"*) names="$names $name" ;; esac
         done
     fi
@@ -147,9 +176,14 @@ case "$WHICH" in
 host) run_host ;;
 qemu) run_jobs 0 1 ;;
 all) run_jobs 1 1 ;;
-*) echo "usage: $0 [host|qemu|all] [PATTERN]" >&2; exit 2 ;;
+sched)
+    # the kernel first, with every core (the scripts would build it one file at a time)
+    make -s -j"$(nproc 2>/dev/null || echo 1)" -C "$ROOT" SCHED="$S" kernel >"$TEST_TMP/build-$S.log" 2>&1 ||
+        { echo "FAIL build-$S: make SCHED=$S failed:"; tail -20 "$TEST_TMP/build-$S.log" | sed 's/^/    /'; }
+    run_jobs 1 1 ;;
+*) echo "usage: $0 [host|qemu|all] [PATTERN] | $0 sched NAME" >&2; exit 2 ;;
 esac 2>&1 | tee "$LOG"
-save_times
+[ "$WHICH" = sched ] || save_times   # a subset of the scripts: not the next run's order
 passed=$(grep -c '^ok ' "$LOG")
 failed=$(grep -c '^FAIL ' "$LOG")
 echo "# wall time: $(( $(date +%s) - start )) s (TEST_JOBS=${TEST_JOBS:-default}; times in build/test-times.txt); load average at the end: $(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null)"
