@@ -46,7 +46,7 @@ KERNEL_SRCS := $(wildcard kernel/*.c) $(wildcard workloads/*.c) sched/$(SCHED).c
 KERNEL_ASMS := boot/boot.S boot/trampoline.S $(wildcard kernel/*.S)
 KERNEL_OBJS := $(patsubst %.c,$(BUILD)/%.o,$(KERNEL_SRCS)) $(patsubst %.S,$(BUILD)/%.o,$(KERNEL_ASMS))
 
-.PHONY: all kernel iso run run-iso gdb test test-host test-qemu deps check-deps check-sched clean help list-scheds tools seed-table \
+.PHONY: all kernel iso run run-iso gdb test test-long check test-host test-qemu deps check-deps check-sched clean help list-scheds tools seed-table \
         print-build print-default-sched iso-all run-iso-all stress
 
 all: kernel
@@ -134,13 +134,22 @@ gdb: kernel
 	@tools/qemu-run.sh $(RUN_ARGS) --kernel $(BUILD)/kernel.elf --cmdline '$(CMDLINE)' --gdb
 
 test: check-deps tools
-	@tests/run-all.sh
+	@SCHEDLAB_DEPS_CHECKED=1 tests/run-all.sh
+
+# Everything in make test and the long checks (docs/testing.md, "make test-long").
+test-long: check-deps tools
+	@SCHEDLAB_DEPS_CHECKED=1 TEST_LONG=1 tests/run-all.sh
+
+# One scheduler's checks in under a minute (make check SCHED=simple), for
+# whoever edits sched/<name>.c: tests/run-all.sh sched <name>.
+check: check-sched check-deps
+	@SCHEDLAB_DEPS_CHECKED=1 tests/run-all.sh sched $(SCHED)
 
 test-host: check-deps
-	@tests/run-all.sh host
+	@SCHEDLAB_DEPS_CHECKED=1 tests/run-all.sh host
 
 test-qemu: check-deps
-	@tests/run-all.sh qemu
+	@SCHEDLAB_DEPS_CHECKED=1 tests/run-all.sh qemu
 
 # The host tools (tools/schedlab: tables, comparisons, plots, reports).
 tools: check-deps
@@ -161,8 +170,10 @@ stress: check-deps
 deps:
 	@tools/deps.sh install
 
+# Every need checked by the thing itself (tools/deps.sh verify lists them);
+# the suite checks once and its own makes skip it (SCHEDLAB_DEPS_CHECKED=1).
 check-deps:
-	@tools/deps.sh check
+	@[ "$(SCHEDLAB_DEPS_CHECKED)" = 1 ] || tools/deps.sh check
 
 clean:
 	rm -rf build
@@ -179,6 +190,8 @@ help:
 	@echo "  run-iso-all   build that ISO and boot it"
 	@echo "  gdb           boot with QEMU halted and a gdb script that loads the symbols"
 	@echo "  test          the whole test suite (ends with \"N passed, N failed\")"
+	@echo "  check         one scheduler's checks, under a minute: make check SCHED=<name>"
+	@echo "  test-long     make test and the long checks (docs/testing.md)"
 	@echo "  test-host     the host unit tests only (cmocka)"
 	@echo "  test-qemu     the QEMU tests only"
 	@echo "  tools         build/tools/schedlab-tool (tools/schedlab builds it too)"

@@ -40,9 +40,16 @@ ROOT=${TEST_ROOT:-$(cd "$(dirname "$0")/../.." && pwd)}
 TMP=${TEST_TMP:-$(mktemp -d /tmp/schedlab-test.XXXXXX)}
 mkdir -p "$TMP"
 
-build() {  # build SCHED
+# build SCHED: make SCHED=SCHED kernel, once per run of the suite for this
+# tree: the sources do not change while it runs, so a later build() of the
+# same scheduler finds the stamp and skips make (tests that build other
+# configurations, or a changed copy of the tree, call make themselves).
+build() {
+    _bd_stamp="$TMP/built.$(printf '%s' "$ROOT" | cksum | cut -d' ' -f1).$1"
+    [ -e "$_bd_stamp" ] && [ -f "$ROOT/build/$1/kernel.elf" ] && return 0
     ( flock 9; make -s -C "$ROOT" SCHED="$1" kernel >"$TMP/build-$1.log" 2>&1 ) 9>"$ROOT/build/.lock" || {
         echo "FAIL build-$1: make SCHED=$1 failed:"; sed 's/^/    /' "$TMP/build-$1.log" | tail -20; return 1; }
+    : >"$_bd_stamp"
 }
 
 # ---- the host factor (see the top of this file) ----
@@ -140,11 +147,26 @@ boot() {
     fi
 }
 # boot_once SCHED SMP CMDLINE MEM ACCEL LIMIT: one boot, sets OUT and RC
+# (each boot's wall time goes to $TMP/boot-times: tests/run-all.sh prints the slowest)
 boot_once() {
     OUT="$TMP/out.$$.$(date +%s%N)"
+    _bo_t0=$(date +%s%N)
     "$ROOT/tools/qemu-run.sh" --kernel "$ROOT/build/$1/kernel.elf" --smp "$2" --cmdline "$3" \
         --mem "$4" --timeout "$6" --accel "$5" >"$OUT" 2>"$OUT.err"
     RC=$?
+    echo "$(( ($(date +%s%N) - _bo_t0) / 1000000 )) $(basename "$0") $1 smp$2 $5 '$3'" >>"$TMP/boot-times"
+}
+
+# The long checks: runs that cost minutes of the suite for what a shorter
+# run already shows on most of its configurations (the bound icount boots on
+# 4 vCPUs, long fuzzing, the longer stress slice).  make test-long
+# (TEST_LONG=1) runs them with everything else; docs/testing.md lists them.
+# long_only WHAT: true under make test-long; otherwise one "# ..." line says
+# that WHAT runs there, and false.
+long_only() {
+    [ "${TEST_LONG:-0}" = 1 ] && return 0
+    echo "# make test-long: $*"
+    return 1
 }
 
 # check NAME COMMAND...: runs the command; ok when it succeeds

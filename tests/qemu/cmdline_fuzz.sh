@@ -2,11 +2,12 @@
 # kernel/cmdline*.c): every input parses or ends in exactly one error: line.
 # No QEMU; the seeds and the inputs that broke it once (regress-*) are in
 # tests/host/fuzz_cmdline/.  Checks: it builds; every file there passes; a
-# bounded run (FUZZ_SECONDS, default 20) from them finds nothing; and each
+# bounded run (FUZZ_SECONDS; default 5, 20 in make test-long) from them finds nothing; and each
 # regression input still catches the bug it found, in a copy of the parser
 # with that fix taken out (so this script can fail).
 # A longer run by hand: docs/testing.md.
 . "$(dirname "$0")/../lib.sh"
+[ "${TEST_LONG:-0}" = 1 ] && FUZZ_DEFAULT=20 || FUZZ_DEFAULT=5   # the long run: tests/lib.sh long_only
 
 FUZZ="$ROOT/build/host/fuzz_cmdline"
 SEEDS="$ROOT/tests/host/fuzz_cmdline"
@@ -31,7 +32,7 @@ if [ $rc = 0 ]; then echo "ok cmdline-fuzz-seeds-and-regressions"; else
     echo "FAIL cmdline-fuzz-seeds-and-regressions: an input of tests/host/fuzz_cmdline/ fails (exit $rc)"
     grep -E 'check failed|ERROR|SUMMARY|console:' "$W/replay.log" | head -6 | cut -c1-200 | sed 's/^/    | /'; fi
 
-"$FUZZ" -max_total_time="${FUZZ_SECONDS:-20}" -timeout=10 -rss_limit_mb=1024 -max_len=1400 \
+"$FUZZ" -max_total_time="${FUZZ_SECONDS:-$FUZZ_DEFAULT}" -timeout=10 -rss_limit_mb=1024 -max_len=1400 \
     -dict="$ROOT/tests/host/fuzz_cmdline.dict" -artifact_prefix="$W/artifacts/" -print_final_stats=1 \
     "$CORPUS" "$SEEDS" >"$W/fuzz.log" 2>&1
 rc=$?
@@ -44,7 +45,7 @@ if [ $rc = 0 ] && [ -z "$found" ]; then echo "ok cmdline-fuzz-run"; else
 fi
 if [ -n "$runs" ] && [ "$runs" -gt 0 ]; then echo "ok cmdline-fuzz-inputs"; else
     echo "FAIL cmdline-fuzz-inputs: no input was run"; show "$W/fuzz.log" 5; fi
-echo "# cmdline fuzz: ${runs:-0} inputs in ${FUZZ_SECONDS:-20} s, corpus $(ls "$CORPUS" | wc -l) files"
+echo "# cmdline fuzz: ${runs:-0} inputs in ${FUZZ_SECONDS:-$FUZZ_DEFAULT} s, corpus $(ls "$CORPUS" | wc -l) files"
 
 # mutant NAME SED-EXPRESSION INPUT: cmdline.c with one fix taken out must fail on INPUT.
 mutant() {

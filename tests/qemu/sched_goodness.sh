@@ -71,6 +71,7 @@ for smp in 1 2 4; do
     no_idle_check "$tag" "$smp" 2
     every_hog_runs "$tag-every-hog-runs" "$smp" 60 50
 
+    [ "$smp" = 4 ] && ! long_only "$tag: the bound icount boot on 4 vCPUs (nice ratio, shares, affinity)" && continue
     last=$((smp - 1))
     seconds=2
     [ "$smp" = 1 ] && seconds=1

@@ -77,7 +77,7 @@ expect "keys-qemu-fails-message" '^error: cannot read the workloads and keys of 
 # --- flags checked against the list, before anything boots
 sl unknown-bench 1 --sched rr --bench hackbenh --out "$D/unknown-bench.out"
 expect "keys-unknown-bench-message" '^error: --bench hackbenh: no such workload in this kernel \(have: .*hackbench'
-rejected unknown-key '--frobnicate 3: frobnicate is not a key of bench=boot \(its keys: none; the kernel.s: watchdog [a-z0-9_ ]*bind[a-z_ ]*\)' \
+rejected unknown-key '--frobnicate 3: frobnicate is not a key of bench=boot \(its keys: none; the kernel.s: watchdog [a-z0-9_ ]*bind[a-z0-9_ ]*\)' \
     --bench boot --frobnicate 3
 rejected foreign-key '--nice 0: nice is not a key of bench=hackbench \(its keys: groups loops' --bench hackbench --nice 0
 rejected foreign-key-set '--set groups=2: groups is not a key of bench=pipe' --bench pipe --set groups=2

@@ -1,10 +1,11 @@
 # libFuzzer on the serial-log parser and the CSV reader behind schedlab
 # (tests/host/fuzz_logparse.c): the inputs that once broke it must pass, and
-# a bounded run (FUZZ_SECONDS, default 25) from a seed corpus made of the
+# a bounded run (FUZZ_SECONDS; default 5, 25 in make test-long) from a seed corpus made of the
 # fixture logs must find nothing.  No QEMU; it is here so that
 # "tests/run-all.sh qemu tools" runs it with the other tools checks.
 # A longer run by hand: see docs/tools.md ("Fuzzing").
 . "$(dirname "$0")/../lib.sh"
+[ "${TEST_LONG:-0}" = 1 ] && FUZZ_DEFAULT=25 || FUZZ_DEFAULT=5   # the long run: tests/lib.sh long_only
 
 FUZZ="$ROOT/build/host/fuzz_logparse"
 W="$TMP/fuzz.$$"
@@ -37,7 +38,7 @@ rc=$?
 if [ $rc = 0 ]; then echo "ok fuzz-regressions"; else
     echo "FAIL fuzz-regressions: an input of tests/tools/fuzz/ fails again (exit $rc)"; show "$W/regress.log"; fi
 
-"$FUZZ" -max_total_time="${FUZZ_SECONDS:-25}" -timeout=60 -rss_limit_mb=1024 -max_len=8192 \
+"$FUZZ" -max_total_time="${FUZZ_SECONDS:-$FUZZ_DEFAULT}" -timeout=60 -rss_limit_mb=1024 -max_len=8192 \
     -artifact_prefix="$W/artifacts/" -print_final_stats=1 "$CORPUS" "$W/seeds" >"$W/fuzz.log" 2>&1
 rc=$?
 runs=$(sed -n 's/^Done \([0-9]*\) runs.*/\1/p' "$W/fuzz.log" | tail -1)
@@ -49,5 +50,5 @@ if [ $rc = 0 ] && [ -z "$found" ]; then echo "ok fuzz-run"; else
 fi
 if [ -n "$runs" ] && [ "$runs" -gt 0 ]; then echo "ok fuzz-inputs"; else
     echo "FAIL fuzz-inputs: no input was run"; show "$W/fuzz.log" 5; fi
-echo "# fuzz: ${runs:-0} inputs in ${FUZZ_SECONDS:-25} s, corpus $(ls "$CORPUS" | wc -l) files"
+echo "# fuzz: ${runs:-0} inputs in ${FUZZ_SECONDS:-$FUZZ_DEFAULT} s, corpus $(ls "$CORPUS" | wc -l) files"
 rm -rf "$W"

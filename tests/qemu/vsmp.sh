@@ -15,7 +15,7 @@
 #   - parallelism: fixed work on 4 logical CPUs takes at most 0.35 of 1's;
 #   - every scheduler runs the default suite (status=ok) on 2, 3, 4, 8 and 16
 #     logical CPUs (here each scheduler on one count, the counts rotating so
-#     each one is covered; VSMP_ALL=1, as in make test-long, runs them all);
+#     each one is covered; VSMP_ALL=1 or make test-long runs them all);
 #   - a deadlocked logical CPU is reported (spinlock cycle, watchdog), and
 #     bad combinations of keys and flags are refused with a message.
 . "$(dirname "$0")/../lib.sh"
@@ -88,7 +88,7 @@ check "vsmp-parallel-every-cpu" [ "$(rfield cpus_used hackbench)" = 0xf ]
 # ---- every scheduler, the default suite ----
 counts='2 3 4 8 16' i=0
 for sched in $(scheds); do
-    if [ "${VSMP_ALL:-0}" = 1 ]; then these=$counts; else
+    if [ "${VSMP_ALL:-${TEST_LONG:-0}}" = 1 ]; then these=$counts; else
         these=$(echo "$counts" | tr ' ' '\n' | sed -n "$((i % 5 + 1))p"); i=$((i + 1)); fi
     for n in $these; do
         vboot "$sched" "$n" '' 120

@@ -108,7 +108,7 @@ function cap_of(w, k,    c) {
         else if (k == "fds") c = 10; else if (k == "datasize") c = 512; else if (k == "pipe_size") c = 16384
     } else if (w == "lat_ctx") {
         if (k == "procs") c = 64; else if (k == "size") c = 64; else if (k == "loops") c = 2000
-        else if (k == "pipe_size") c = 65536
+        else if (k == "pipe_size") c = 65536; else if (k == "reps") c = 3   # lmbench's 11 cost 11 rings: the suite default
     } else if (w == "pipe") {
         if (k == "loops") c = 20000; else if (k == "pipe_size") c = 65536
     } else if (w == "schedcost") {
@@ -141,7 +141,9 @@ function has(k) { return k in owner1 }
 # datasize at most pipe_size (hackbench, maxgroups), one nice level per task
 # (cpuhog), limit at least step (maxgroups), corrupt/drop at most loops (never
 # set here: only the caught intent sets them); and two cost bounds: lat_ctx's
-# trips x tasks x working set, schedcost's rounds x runnable.
+# trips x tasks x working set x repetitions (reps at most 3: lmbench's 11
+# at every ring size made one drawn boot, procs=2,16 size=4 runs=2, take
+# 102 s), schedcost's rounds x runnable.
 function fix_dependent(    ds, ps, t, n, s, lim, cost, sum, i, a, c, big) {
     if (has("datasize") && has("pipe_size") && (selected["hackbench"] || selected["maxgroups"])) {
         ps = eff("pipe_size") + 0
@@ -155,9 +157,13 @@ function fix_dependent(    ds, ps, t, n, s, lim, cost, sum, i, a, c, big) {
     if (selected["maxgroups"] && has("limit") && has("step") && eff("limit") + 0 < eff("step") + 0)
         val["limit"] = rint(eff("step"), max(eff("step"), cap_of("maxgroups", "limit")))
     if (selected["lat_ctx"] && has("procs") && has("loops")) {
+        # every ring size is timed reps times (and its overhead as often): an
+        # absent reps is lmbench's 11, so it is drawn within its cap here
+        if (has("reps") && eff("reps") + 0 > cap_of("lat_ctx", "reps")) val["reps"] = rint(1, cap_of("lat_ctx", "reps"))
         n = split(eff("procs"), a, ","); sum = 0
         for (i = 1; i <= n; i++) sum += a[i]
         cost = sum * (1 + int(eff("size") / 4))          # one trip, in 4 KiB sums
+        if (has("reps")) cost *= eff("reps")            # the 14 s above: one repetition
         c = max(1, min(cap_of("lat_ctx", "loops"), int(300000 / cost)))
         if (eff("loops") + 0 > c) val["loops"] = rlog(1, c)
     }
