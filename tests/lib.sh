@@ -65,22 +65,25 @@ CALIB_SMP=2 CALIB_CMDLINE='bench=hackbench groups=20 loops=200'
 CALIB_SCHEDS='goodness rr'
 CALIB_REF_MS_goodness=4250 CALIB_REF_MS_rr=2050
 
-# host_measure: prints "FACTOR MS_goodness MS_rr": the medians in ms of three
-# calibration boots of each, and the factor in hundredths they give (at
-# least 100); nothing when a boot fails (then the factor stays as it was)
+# host_measure [N]: prints "FACTOR MS_goodness MS_rr": the medians in ms of
+# N (default 3) calibration boots of each, and the factor in hundredths they
+# give (at least 100); nothing when a boot fails (then the factor stays as it
+# was).  The suite's first measurement is one boot each (host_calibrate 1):
+# a factor too small only costs a timed-out boot, which measures again with
+# three and is retried (boot below); one too large only loosens limits.
 host_measure() {
     mkdir -p "$ROOT/build"
-    _hm_f=100 _hm_all=
+    _hm_f=100 _hm_all= _hm_n=${1:-3}
     for _hm_s in $CALIB_SCHEDS; do
         build "$_hm_s" >/dev/null || return 0
         _hm_times=
-        for _hm_i in 1 2 3; do
+        for _hm_i in $(seq "$_hm_n"); do
             _hm_t0=$(date +%s%N)
             "$ROOT/tools/qemu-run.sh" --kernel "$ROOT/build/$_hm_s/kernel.elf" --smp "$CALIB_SMP" \
                 --cmdline "$CALIB_CMDLINE" --timeout 900 >"$TMP/calibrate.out.$$" 2>&1 || return 0
             _hm_times="$_hm_times $(( ($(date +%s%N) - _hm_t0) / 1000000 ))"
         done
-        _hm_ms=$(printf '%s\n' $_hm_times | sort -n | sed -n 2p)
+        _hm_ms=$(printf '%s\n' $_hm_times | sort -n | sed -n "$(( (_hm_n + 1) / 2 ))p")
         eval "_hm_ref=\$CALIB_REF_MS_$_hm_s"
         _hm_this=$(( (_hm_ms * 100 + _hm_ref - 1) / _hm_ref ))
         [ "$_hm_this" -gt "$_hm_f" ] && _hm_f=$_hm_this
@@ -92,12 +95,13 @@ host_measure() {
 # fmt_factor F100: 235 -> 2.35
 fmt_factor() { printf '%d.%02d' $(($1 / 100)) $(($1 % 100)); }
 
-# host_calibrate: measures the host and caches its factor; prints one "#" line
+# host_calibrate [N]: measures the host (N boots each, default 3) and caches
+# its factor; prints one "#" line
 host_calibrate() {
-    _hc=$(host_measure)
+    _hc=$(host_measure "${1:-3}")
     if [ -n "$_hc" ]; then
         echo "$_hc" >"$TMP/host-factor.$$" && mv "$TMP/host-factor.$$" "$TMP/host-factor"
-        echo "# host speed: calibration boots (median of 3, against the quiet development machine): ${_hc#* }: boot limits x $(fmt_factor "${_hc%% *}")"
+        echo "# host speed: calibration boots (median of ${1:-3}, against the quiet development machine): ${_hc#* }: boot limits x $(fmt_factor "${_hc%% *}")"
     else
         echo "100 failed" >"$TMP/host-factor.$$" && mv "$TMP/host-factor.$$" "$TMP/host-factor"
         echo "# host speed: a calibration boot failed (output in $TMP/calibrate.out.$$): boot limits x 1.00"

@@ -91,7 +91,7 @@ run_jobs() {  # run_jobs WITH_HOST WITH_QEMU
             echo "100 not measured (make check: only when a boot times out)" >"$TEST_TMP/host-factor"
             echo "# host speed: not measured (make check SCHED=$S): a boot that times out measures it and is retried"
         else
-            ( TEST_ROOT=$ROOT; . "$ROOT/tests/lib.sh"; host_calibrate )
+            ( TEST_ROOT=$ROOT; . "$ROOT/tests/lib.sh"; host_calibrate 1 )
         fi
         if [ "$jobs" -gt 1 ] && [ -s "$TEST_TMP/host-factor" ]; then
             read -r f rest <"$TEST_TMP/host-factor"

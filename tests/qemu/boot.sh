@@ -48,12 +48,14 @@ expect "cmdline-unknown-workload-in-list" "^error: bench=pipe,hackbenh: unknown 
 # both are boot errors that say how many entries there were.
 hits=$(grep -rlE '#include +"[^"]*workloads/' "$ROOT/kernel" 2>/dev/null)
 RC=0 OUT=/dev/null check "layering-no-workloads-include" [ -z "$hits" ]
-objs() {  # objs SCHED [workloads]: the objects of build/SCHED/ for the sources of the tree
-    for src in "$ROOT"/kernel/*.c "$ROOT"/kernel/*.S "$ROOT"/boot/*.S "$ROOT/sched/$1.c"; do
-        o=${src#"$ROOT"/}; echo "$ROOT/build/$1/${o%.*}.o"
+objs() {  # objs SCHED [workloads]: the objects for the sources of the tree
+    # (the Makefile: build/common/ has all but the scheduler's, build/SCHED/sched/)
+    for src in "$ROOT"/kernel/*.c "$ROOT"/kernel/*.S "$ROOT"/boot/*.S; do
+        o=${src#"$ROOT"/}; echo "$ROOT/build/common/${o%.*}.o"
     done
+    echo "$ROOT/build/$1/sched/$1.o"
     [ "${2:-}" = workloads ] && for src in "$ROOT"/workloads/*.c; do
-        o=${src#"$ROOT"/}; echo "$ROOT/build/$1/${o%.*}.o"
+        o=${src#"$ROOT"/}; echo "$ROOT/build/common/${o%.*}.o"
     done
 }
 link_image() {  # link_image OUT.elf OBJECTS...: as the Makefile links kernel.elf

@@ -30,11 +30,11 @@ within() { awk -v a="$1" -v b="$2" -v p="$3" 'BEGIN { d = a - b; if (d < 0) d = 
 rfield() { field "$1" "$(results "$2" | head -1)"; }
 
 # ---- determinism ----
-vboot goodness 4 'bench=hackbench groups=4 loops=50 runs=2'
+vboot goodness 4 'bench=hackbench groups=4 loops=25 runs=2'
 check "vsmp-boots" [ "$RC" = 0 ]
 expect "vsmp-boot-line" '^boot: cpus=4 sched=goodness .* accel=vsmp .* cr3=elide vsmp_quantum_ns=[0-9]+ vsmp_ipi_ns=1260 vsmp_slack_ns=0'
 grep -E '^(result|schedstat|vsmpstat) ' "$OUT" >"$TMP/vsmp-a"
-vboot goodness 4 'bench=hackbench groups=4 loops=50 runs=2'
+vboot goodness 4 'bench=hackbench groups=4 loops=25 runs=2'
 grep -E '^(result|schedstat|vsmpstat) ' "$OUT" >"$TMP/vsmp-b"
 check "vsmp-deterministic" cmp -s "$TMP/vsmp-a" "$TMP/vsmp-b"
 check "vsmp-deterministic-has-lines" [ "$(grep -c '^result' "$TMP/vsmp-a")" = 2 ]
