@@ -17,8 +17,8 @@
 #
 # A need is "KIND NAME PACKAGE WHO": KIND cmd (a command, also looked up in
 # /usr/sbin and /sbin), header (under the system include directories), pc
-# (pkg-config --exists NAME), dir (a directory), m32 (gcc -m32 finds the
-# 32-bit libgcc), fuzzer (clang's libFuzzer runtime, NAME its file).
+# (pkg-config --exists NAME), dir (a directory), m32 (a 32-bit object
+# needing __udivdi3 links against gcc -m32's libgcc), fuzzer (clang's libFuzzer runtime, NAME its file).
 NEEDS="
 cmd make make build
 cmd gcc gcc build
@@ -75,10 +75,21 @@ need_ok() {
         WHY="header <$2> not found"; return 1 ;;
     dir) [ -d "$2" ] || { WHY="$2 not found"; return 1; } ;;
     m32)
+        # Linked for real, as the kernel is: without gcc-multilib, gcc -m32
+        # -print-libgcc-file-name still names a file (the 64-bit libgcc.a),
+        # and the kernel's link then fails on __udivdi3.
         have_cmd gcc || { WHY="gcc not found"; return 1; }
         f=$(gcc -m32 -print-libgcc-file-name 2>/dev/null)
-        case $f in /*) [ -f "$f" ] && return 0 ;; esac
-        WHY="gcc -m32 finds no 32-bit libgcc"; return 1 ;;
+        case $f in /*) [ -f "$f" ] || f= ;; *) f= ;; esac
+        [ -n "$f" ] || { WHY="gcc -m32 finds no libgcc"; return 1; }
+        t=$(mktemp -d) || { WHY="mktemp failed"; return 1; }
+        printf 'unsigned long long q(unsigned long long a, unsigned long long b) { return a / b; }\nvoid _start(void) { }\n' >"$t/q.c"
+        if gcc -m32 -ffreestanding -fno-pic -O2 -c "$t/q.c" -o "$t/q.o" 2>/dev/null &&
+           ld -m elf_i386 -e _start -o "$t/q" "$t/q.o" "$f" 2>/dev/null; then
+            rm -rf "$t"; return 0
+        fi
+        rm -rf "$t"
+        WHY="a 32-bit object needing __udivdi3 does not link against $f"; return 1 ;;
     fuzzer)
         have_cmd clang || { WHY="clang not found"; return 1; }
         c=$(readlink -f "$(command -v clang)")        # /usr/lib/llvm-14/bin/clang

@@ -4,7 +4,8 @@
 #     (Debian's libtracecmd-dev without libtracefs-dev) is missing, and maps
 #     to the package of the required module (libtracefs-dev), an unlisted
 #     required module to its Debian -dev name; a package list cannot hide it.
-# A fake pkg-config on PATH plays the missing modules; nothing is installed.
+#   - a gcc whose -m32 libgcc is the 64-bit one (no gcc-multilib) is missing.
+# A fake pkg-config (gcc) on PATH plays the missing modules; nothing is installed.
 . "$(dirname "$0")/../lib.sh"
 
 D="$TMP/deps.$$"
@@ -38,6 +39,22 @@ OUT="$D/verify-fake.log"
 PATH="$D/bin:$PATH" "$ROOT/tools/deps.sh" verify >"$OUT" 2>&1; RC=$?
 check "deps-verify-fails-when-missing" [ "$RC" = 1 ]
 expect "deps-verify-lists-the-rest-ok" '^ok +cmd qemu-system-i386 '
+# Without gcc-multilib, gcc -m32 -print-libgcc-file-name still names a file:
+# the 64-bit libgcc.a (a fresh Debian 12 machine, 2026-12-05).  A fake gcc
+# plays that; the need is missing and names gcc-multilib.
+mkdir -p "$D/gcc"
+realgcc=$(command -v gcc)
+lib64=$("$realgcc" -print-libgcc-file-name)
+cat >"$D/gcc/gcc" <<EOC
+#!/bin/sh
+case " \$* " in *" -print-libgcc-file-name "*) echo "$lib64"; exit 0 ;; esac
+exec "$realgcc" "\$@"
+EOC
+chmod +x "$D/gcc/gcc"
+OUT="$D/m32.log"
+PATH="$D/gcc:$PATH" "$ROOT/tools/deps.sh" missing >"$OUT" 2>&1; RC=$?
+check "deps-m32-64bit-libgcc-missing-exit1" [ "$RC" = 1 ]
+expect "deps-m32-64bit-libgcc-names-gcc-multilib" '^missing m32 libgcc.a .*__udivdi3.*package gcc-multilib$'
 OUT="$D/usage.log"
 "$ROOT/tools/deps.sh" frob >"$OUT" 2>&1; RC=$?
 check "deps-bad-verb-exit2" [ "$RC" = 2 ]
