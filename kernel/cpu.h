@@ -8,6 +8,7 @@
 #include "types.h"
 #include "task.h"
 #include "spinlock.h"
+#include "chan_cost.h"
 #ifndef HOST_TEST
 #include "percpu.h"
 #endif
@@ -33,6 +34,9 @@ struct cpu_stats {
     uint64_t lock_wait_cycles;  /* waiting for spinlocks held by other CPUs (kernel/spinlock.c;
                                  * under vsmp in this CPU's local time, kernel/vsmp.c) */
     uint64_t lock_waits;        /* acquisitions that had to wait */
+    /* cost= (kernel/chan_cost.h): the events charged here and their instructions. */
+    uint64_t cost_events[COST_EVENTS];
+    uint64_t cost_insns[COST_EVENTS];
 };
 
 struct mm;
@@ -62,6 +66,7 @@ struct cpu {
      * own, boot_page_directory).  A kernel thread (the idle task) borrows
      * it, as Linux's active_mm; this CPU holds a reference on it. */
     struct mm *active_mm;
+    uint8_t cost_cr3_pending;   /* env_load_mm loaded CR3: cost= charges it after the switch */
     uint32_t cr3;               /* the page directory this CPU runs on (env_load_mm); with
                                  * cr3=elide the hardware CR3 stays the kernel's (kernel/mm.c) */
     /* pvspin (kernel/spinlock.c): the lock and ticket this CPU is halted

@@ -21,6 +21,7 @@
 #include "spinlock.h"
 #include "mm.h"
 #include "vsmp.h"
+#include "chan_cost.h"
 
 #define MULTIBOOT_BOOTLOADER_MAGIC 0x2badb002
 #define MB_FLAG_MEM 0x001
@@ -40,7 +41,8 @@ struct multiboot_mmap_entry {
 } __attribute__((packed));
 
 /* The kernel's own keys; the first task registers and reads the rest. */
-enum { KEY_WATCHDOG, KEY_PVSPIN, KEY_MM, KEY_CR3, KEY_VSMP, KEY_VSMP_QUANTUM, KEY_VSMP_IPI, KEY_VSMP_SLACK, KEY_TRACE,
+enum { KEY_WATCHDOG, KEY_PVSPIN, KEY_MM, KEY_CR3, KEY_COST, KEY_VSMP, KEY_VSMP_QUANTUM, KEY_VSMP_IPI, KEY_VSMP_SLACK,
+       KEY_TRACE,
        KEY_TRACE_EVENTS, KEY_TRACE_BUF_KIB };
 static const struct cmdline_key kernel_keys[] = {
     [KEY_WATCHDOG] = CMDLINE_KEY_UINT("watchdog", DEFAULT_WATCHDOG_S, 0, 86400,
@@ -55,6 +57,12 @@ static const struct cmdline_key kernel_keys[] = {
                                    "load: a switch between address spaces writes CR3 (QEMU's TCG then flushes its "
                                    "whole TLB); elide: the same page directories and counts, the hardware CR3 "
                                    "stays the kernel's (vsmp always elides)"),
+    /* The cost model (kernel/chan_cost.h, docs/cost-model.md): a machine, so read at boot. */
+    [KEY_COST] = CMDLINE_KEY_CHOICE("cost", "none", chan_cost_names,
+                                    "cost model: none; linux61 (instructions burnt per pipe and socket call, "
+                                    "measured on Linux 6.1 under QEMU -icount); era2003 or era2007 (a CR3 reload, "
+                                    "a migration, a contended lock, an IPI priced as on the seed machines; "
+                                    "docs/cost-model.md)"),
     /* vsmp: logical CPUs in virtual time on one vCPU (kernel/vsmp.h, docs/vsmp.md). */
     [KEY_VSMP] = CMDLINE_KEY_UINT("vsmp", 0, 0, MAX_CPUS,
                                   "run this many logical CPUs in virtual time on the one vCPU (QEMU -smp 1 "
@@ -192,6 +200,7 @@ void kmain(uint32_t magic, uint32_t mbi)
     for (int k = KEY_VSMP_QUANTUM; k <= KEY_VSMP_SLACK; k++)
         if (!nvsmp && cmdline_given(&kernel_keys[k]))
             cmdline_error(kernel_keys[k].name, "needs vsmp=");
+    chan_cost_set(cmdline_key_choice(&kernel_keys[KEY_COST]));   /* before any task or other CPU runs */
     bool elide = cmdline_key_choice(&kernel_keys[KEY_CR3]) == 1;
     if (nvsmp && cmdline_given(&kernel_keys[KEY_CR3]) && !elide)
         cmdline_error("cr3", "vsmp's logical CPUs share one hardware CR3: cr3=load does not go with vsmp=");
@@ -211,8 +220,13 @@ void kmain(uint32_t magic, uint32_t mbi)
                     "tools/qemu-run.sh --accel vsmp)\n", nvsmp, ncpus);
             machine_exit(EXIT_ERROR);
         }
-        ncpus = vsmp_setup((int)nvsmp, cmdline_key_uint(&kernel_keys[KEY_VSMP_QUANTUM]),
-                           cmdline_key_uint(&kernel_keys[KEY_VSMP_IPI]),
+        /* An era model gives the IPI latency (instead of busy time): the
+         * default of vsmp_ipi_ns, which the command line may still set. */
+        uint32_t ipi_ns = cmdline_key_uint(&kernel_keys[KEY_VSMP_IPI]);
+        if (!cmdline_given(&kernel_keys[KEY_VSMP_IPI]) && chan_cost_ipi_ns())
+            ipi_ns = chan_cost_ipi_ns();
+        cost_ipi_on = 0;
+        ncpus = vsmp_setup((int)nvsmp, cmdline_key_uint(&kernel_keys[KEY_VSMP_QUANTUM]), ipi_ns,
                            cmdline_key_uint(&kernel_keys[KEY_VSMP_SLACK]));
     }
     sched_tunables_setup(&scheduler);   /* sched.<name>= words, before the scheduler's init() */
@@ -233,10 +247,20 @@ void kmain(uint32_t magic, uint32_t mbi)
     if (vsmp_on)
         snprintf(vsmp_words, sizeof(vsmp_words), " vsmp_quantum_ns=%u vsmp_ipi_ns=%u vsmp_slack_ns=%u",
                  vsmp_quantum_ns(), vsmp_ipi_ns(), vsmp_slack_ns());
-    kprintf("boot: cpus=%d sched=%s hz=%d tsc_khz=%u accel=%s mem_mib=%u mm=%s pvspin=%d lock=%s cr3=%s%s%s\n",
+    /* What is real and what is charged: charged= the cost model's events and
+     * their instructions (ns under icount); real= the mechanisms the
+     * (virtual) machine executes at its own price (under TCG the
+     * emulator's: docs/cost-model.md#tcg-and-icount). */
+    char charged[160];
+    chan_cost_describe(charged, sizeof(charged));
+    char real[48];
+    snprintf(real, sizeof(real), "%satomic,timer%s", mm_get_cr3_elide() ? "" : "cr3,", vsmp_on ? "" : ",hlt,ipi");
+    kprintf("boot: cpus=%d sched=%s hz=%d tsc_khz=%u accel=%s mem_mib=%u mm=%s pvspin=%d lock=%s cr3=%s cost=%s "
+            "charged=%s real=%s%s%s\n",
             ncpus_online, sched_name(), HZ, tsc_khz, vsmp_on ? "vsmp" : detect_accel(), mem_usable_mib(),
             mm_mode_names[mm_get_mode()], spin_pvspin_enabled() ? 1 : 0, SPINLOCK_KIND,
-            mm_cr3_names[mm_get_cr3_elide()], vsmp_words, trace_words);
+            mm_cr3_names[mm_get_cr3_elide()], chan_cost_names[chan_cost_model()], charged, real, vsmp_words,
+            trace_words);
     sched_tunables_print(&scheduler);
     init_task_start();
     irq_enable();

@@ -138,7 +138,9 @@ void mm_check_current(const struct mm *mm, const char *task_name, int pid)
  * struct cpu, %edx the next mm; every register is kept.  Take a reference on
  * the next mm, load its page directory (2.6.0 switch_mm's load_cr3, which
  * flushes the TLB), count it, and drop the reference on the mm CR3 held
- * (mm_release when it was the last).  Assembly, so that the call costs the
+ * (mm_release when it was the last), and mark the load for cost= (an era
+ * model charges the reload and its TLB refills once the next task runs:
+ * chan_cost_switch_in).  Assembly, so that the call costs the
  * switch path no registers (sched_env.h says what C cost).
  * CFLAGS_EXTRA=-DMM_MEASURE_NO_CR3_LOAD does everything but the CR3 load
  * itself, to measure what the load costs (docs/measurements.md).
@@ -162,6 +164,7 @@ static void __attribute__((used)) env_load_mm_code(void)
                      "movl %c[pgd](%%edx), %%ecx\n\t"
                      "movl %%ecx, %c[cr3](%%eax)\n\t"   /* the CPU's page directory, loaded or not */
                      LOAD_CR3
+                     "movb $1, %c[pending](%%eax)\n\t"   /* cost=: charged once the next task runs */
                      "movl %c[active](%%eax), %%ecx\n\t"  /* the mm CR3 held */
                      "movl %%edx, %c[active](%%eax)\n\t"
                      "addl $1, %c[loads](%%eax)\n\t"
@@ -184,5 +187,6 @@ static void __attribute__((used)) env_load_mm_code(void)
                      ".popsection"
                      :
                      : [pgd] "i"(offsetof(struct mm, pgd)), [active] "i"(offsetof(struct cpu, active_mm)),
-                       [loads] "i"(offsetof(struct cpu, stats.cr3_loads)), [cr3] "i"(offsetof(struct cpu, cr3)));
+                       [loads] "i"(offsetof(struct cpu, stats.cr3_loads)), [cr3] "i"(offsetof(struct cpu, cr3)),
+                       [pending] "i"(offsetof(struct cpu, cost_cr3_pending)));
 }

@@ -56,6 +56,7 @@ void mm_set_mode(enum mm_mode mode);          /* at boot, before the first task 
  * logical CPUs share one hardware CR3. */
 extern const char *const mm_cr3_names[];      /* "load", "elide", NULL */
 void mm_set_cr3_elide(bool elide);
+extern uint8_t mm_cr3_elide;                  /* kernel/timer.c: one CR3 write per tick with elide */
 bool mm_get_cr3_elide(void);
 enum mm_mode mm_get_mode(void);
 

@@ -349,6 +349,7 @@ static inline __attribute__((always_inline)) void finish_switch_inline(struct ta
     prev->migrate_after_switch = false;
     prev->on_cpu = 0;
     spin_release(rq_lock(c->id));        /* interrupts are off: no preemption check */
+    env_switch_in_cost();               /* cost=: CR3 refills, a migrated task's cache (kernel/chan_cost.h) */
     if (unlikely(migrate))
         requeue_migrated(prev);
     if (dead)

@@ -45,6 +45,8 @@ void env_switch_mm(struct cpu *c, struct task *next);
 static inline void env_note_progress(uint64_t now) { (void)now; }
 static inline void env_check_own_stack(struct cpu *c, const char *where) { (void)c, (void)where; }
 static inline void env_check_stack_canary(struct task *t) { (void)t; }
+/* The simulation charges no machine costs (cost=, kernel/chan_cost.h). */
+static inline void env_switch_in_cost(void) {}
 #else
 #include "time.h"
 #include "smp.h"
@@ -103,6 +105,18 @@ static inline __attribute__((always_inline)) void env_switch_mm(struct cpu *c, s
     struct mm *mm = next->mm_struct;
     if (unlikely(mm != NULL && mm != c->active_mm))
         __asm__ volatile("call env_load_mm" : : "a"(c), "d"(mm) : "memory", "cc");
+}
+
+/*
+ * cost= (kernel/chan_cost.h): right after a switch, with the run-queue lock
+ * released, an era model charges the CR3 reload's TLB refills and a
+ * migrated task's cache refill to the task that switched in.  Off, it is
+ * a test of one byte.
+ */
+static inline __attribute__((always_inline)) void env_switch_in_cost(void)
+{
+    if (unlikely(cost_switch_on))
+        chan_cost_switch_in();
 }
 #endif
 

@@ -47,6 +47,7 @@ void sched_print_stats(void)
     }
     if (vsmp_on)
         vsmp_print_stats();
+    chan_cost_print_stats();                     /* coststat lines: cost= only (kernel/chan_cost.c) */
     /* pvspin (kernel/spinlock.c): lock waits that halted, kicks sent and received. */
     if (spin_pvspin_enabled())
         for (int i = 0; i < ncpus_online; i++)

@@ -56,6 +56,7 @@
 #include "trap.h"
 #include "x86.h"
 #include "vsmp.h"
+#include "chan_cost.h"
 #include "lib.h"
 
 /* Checked every this many spins: reading the clock costs under TCG. */
@@ -196,6 +197,22 @@ void spin_pvspin_enable(void)
 /* vsmp (kernel/vsmp.c): the release sites go to spin_release_pv, which
  * hands the release to vsmp_lock_release; the acquisition sites to
  * vsmp_lock_order. */
+/* vsmp's acquisition sites: the order in virtual time (kernel/vsmp.c), and
+ * when that made this CPU wait for the lock's release (a contended
+ * acquisition: vsmp_lock_order counts it in lock_waits), cost='s transfer
+ * of the lock's line from the releasing CPU. */
+void spin_vsmp_order(spinlock_t *lock)
+{
+    if (!cost_lock_on) {
+        vsmp_lock_order(lock);
+        return;
+    }
+    uint64_t waits = this_cpu()->stats.lock_waits;   /* this logical CPU's: interrupts are not needed off */
+    vsmp_lock_order(lock);
+    if (this_cpu()->stats.lock_waits != waits)
+        chan_cost_lock();
+}
+
 void spin_vsmp_enable_acquire(void) { patch_sites(__start_vsmp_sites, __stop_vsmp_sites); }
 void spin_vsmp_enable_release(void) { patch_sites(__start_pvspin_sites, __stop_pvspin_sites); }
 
@@ -337,6 +354,8 @@ void spin_lock_contended(spinlock_t *lock, uint32_t ticket)
 {
     if (vsmp_multi) {
         vsmp_lock_contended(lock, ticket);
+        if (cost_lock_on)
+            chan_cost_lock();            /* cost=: the line's transfer, in this CPU's local time */
         return;
     }
     uint64_t start = rdtsc(), spin_start = start;
@@ -364,6 +383,10 @@ void spin_lock_contended(spinlock_t *lock, uint32_t ticket)
     struct cpu *c = this_cpu();
     c->stats.lock_wait_cycles += rdtsc() - start;
     c->stats.lock_waits++;
+    /* cost=: the lock's cache line comes from the holder's cache (its
+     * modified copy) before this CPU's acquisition completes. */
+    if (cost_lock_on)
+        chan_cost_lock();
 }
 
 void spin_lock_recursive(spinlock_t *lock)

@@ -161,6 +161,7 @@ void spin_release_pv(spinlock_t *lock);
 #define VSMP_SITE(label) PATCH_SITE("vsmp_sites", label)
 
 void vsmp_lock_order(spinlock_t *lock);
+void spin_vsmp_order(spinlock_t *lock);   /* vsmp_lock_order, and cost='s line transfer after a wait */
 
 /* One attempt to take the lock; for ticket locks the ticket is taken for good. */
 static inline bool spin_lock_fast(spinlock_t *lock, uint32_t *ticket)
@@ -193,7 +194,7 @@ take:;
     barrier();
     return;
 vsmp_order: __attribute__((cold));
-    vsmp_lock_order(lock);      /* acquisitions in virtual-time order (kernel/vsmp.c) */
+    spin_vsmp_order(lock);      /* acquisitions in virtual-time order (kernel/vsmp.c) */
     goto take;
 }
 

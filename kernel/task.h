@@ -69,6 +69,7 @@ struct task {
     uint32_t nr_switches_in;
     uint32_t nr_migrations;
     uint32_t cpus_run_mask;       /* every CPU the task has run on */
+    int last_ran_cpu;             /* cost= only (kernel/chan_cost.c): 1 + the CPU it last ran on, 0: never */
 
     void (*entry)(void *);
     void *arg;

@@ -63,6 +63,9 @@ void trap(struct trapframe *tf)
     case VECTOR_RESCHEDULE:
         lapic_eoi();
         c->stats.resched_ipis++;
+        /* cost=: the era's delivery (an idle CPU waited for it) or its entry/exit (kernel/chan_cost.h) */
+        if (cost_ipi_on)
+            chan_cost_ipi(c->curr == c->idle);
         break;
     case VECTOR_STOP:
         halt_forever();

@@ -69,6 +69,7 @@ static inline uint32_t read_cr3(void)
     __asm__ volatile("mov %%cr3, %0" : "=r"(v));
     return v;
 }
+static inline void write_cr3(uint32_t v) { __asm__ volatile("mov %0, %%cr3" : : "r"(v) : "memory"); }
 __attribute__((noreturn)) static inline void halt_forever(void)
 {
     for (;;)

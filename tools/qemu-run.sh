@@ -27,6 +27,9 @@
 # Deterministic, and parallel speed-up is real in virtual time.  pvspin is
 # off there (the kernel's vsmp lock waits replace it).
 #
+# Under --accel tcg the kernel gets cr3=elide unless --cmdline says cr3=
+# (QEMU's TLB flush on every CR3 write would dominate: see below).
+#
 # Exit status: 0 ok, 1 error (bad arguments or a workload error), 2 kernel
 # panic, 3 watchdog, 4 out of memory, 5 guest stopped without an exit code
 # (triple fault or reset), 6 QEMU itself failed, 124 timeout.
@@ -123,7 +126,26 @@ else
     CMDLINE="${CMDLINE:+$CMDLINE }pvspin=$pv"
     PV_SAY="pvspin=$pv ($PVSPIN)"
 fi
+# cr3: under TCG a CR3 write makes QEMU flush its whole software TLB and
+# refill it page by page (about 8 us a switch between address spaces, 30x
+# what the seed machines paid), so a TCG run gets cr3=elide: the page
+# directories, references and CR3 counts stay, the hardware CR3 stays the
+# kernel's (kernel/mm.h; docs/cost-model.md#tcg-and-icount).  icount and
+# KVM load CR3 (under icount a CR3 write is one instruction of guest time).
+# A cr3= on --cmdline wins; an ISO's command line is left alone.
+CR3_SAY=
+if [ -z "$ISO" ]; then
+    cr3_given=$(printf ' %s ' "$CMDLINE" | sed -n 's/.* cr3=\([^ ]*\) .*/\1/p')
+    vsmp_given=$(printf ' %s ' "$CMDLINE" | sed -n 's/.* vsmp=\([^ ]*\) .*/\1/p')
+    if [ -n "$cr3_given" ]; then
+        CR3_SAY="cr3=$cr3_given (from --cmdline)"
+    elif [ "$ACCEL" = tcg ] && { [ -z "$vsmp_given" ] || [ "$vsmp_given" = 0 ]; }; then
+        CMDLINE="${CMDLINE:+$CMDLINE }cr3=elide"
+        CR3_SAY="cr3=elide (the tcg default: QEMU's full TLB flush on a CR3 write is not paid; the CR3 counts stay)"
+    fi
+fi
 echo "run: smp=$SMP host_cpus=$HOST_CPUS accel=$ACCEL oversubscribed=$OVER $PV_SAY" >&2
+[ -z "$CR3_SAY" ] || echo "run: $CR3_SAY" >&2
 [ "$OVER" = yes ] && echo "run: note: $SMP vCPUs share $HOST_CPUS host cores, so vCPUs are time-shared and parallel speed-up is not real" >&2
 [ "$ACCEL" = vsmp ] && echo "run: note: vsmp runs $SMP logical CPUs on one icount vCPU, each with its own virtual clock: deterministic, and parallel speed-up is real in virtual time (docs/vsmp.md)" >&2
 [ "$ACCEL" = icount ] && echo "run: note: icount time sums the instructions of all vCPUs: it shows total work, not parallel speed-up" >&2

@@ -27,11 +27,13 @@ static const char *bench_names[MAX_BENCHES + 3];
 /*
  * pipe_wake= and sock_model= are kernel parameters (they change the pipes
  * and sockets of every workload), declared here because the runner is the
- * first task: they are applied before any workload's setup.  Defaults: the
+ * first task: they are applied before any workload's setup.  (cost= is the
+ * kernel's own, kernel/main.c: it prices machine events from the first
+ * switch on.)  Defaults: the
  * plumbing of the seed table's kernels (2.4.18 and 2.6.0 pipes; 2.6.0
  * sockets, whose 235 messages per socket are 2.4.18's 241 within 3%).
  */
-enum { KEY_BENCH, KEY_RUNS, KEY_BIND, KEY_PIPE_WAKE, KEY_SOCK_MODEL, KEY_COST };
+enum { KEY_BENCH, KEY_RUNS, KEY_BIND, KEY_PIPE_WAKE, KEY_SOCK_MODEL };
 static const struct cmdline_key runner_keys[] = {
     [KEY_BENCH] = { .name = "bench", .type = CMDLINE_CHOICE_LIST, .def_text = "all", .choices = bench_names,
                     .help = "workloads to run, comma separated; all: the short suite; list: describe them" },
@@ -44,9 +46,6 @@ static const struct cmdline_key runner_keys[] = {
     [KEY_SOCK_MODEL] = CMDLINE_KEY_CHOICE("sock_model", "2.6.0", unix_model_names,
                                           "AF_UNIX socket pairs as this Linux had them: skb truesize, sndbuf, "
                                           "writer wake-up (plain; sync in 2.6.24)"),
-    [KEY_COST] = CMDLINE_KEY_CHOICE("cost", "none", chan_cost_names,
-                                    "channel cost model: none, or linux61 (instructions burnt per pipe and socket "
-                                    "call, measured on Linux 6.1 under QEMU -icount; docs/reproduce.md)"),
 };
 
 static cpumask_t bind_mask;
@@ -167,7 +166,6 @@ static void bench_main(void *unused)
     uint32_t runs = cmdline_key_uint(&runner_keys[KEY_RUNS]);
     pipe_set_wake_rule(cmdline_key_choice(&runner_keys[KEY_PIPE_WAKE]));
     unix_set_model(cmdline_key_choice(&runner_keys[KEY_SOCK_MODEL]));
-    chan_cost_set(cmdline_key_choice(&runner_keys[KEY_COST]));
     bind_mask = cmdline_key_cpu_list(&runner_keys[KEY_BIND], ncpus_online);
     if (!bind_mask)
         bind_mask = ncpus_online >= 32 ? CPUMASK_ALL : CPU_BIT(ncpus_online) - 1;

@@ -27,8 +27,10 @@ usage unknown-seed "no seed 'seed002'" seed002
 usage two-seeds "takes one seed" seed000 seed001
 usage bad-flag "unknown flag '--bogus'" seed000 --bogus 1
 usage flag-no-value "needs a value" seed000 --out
-usage bad-cost "expected none and/or linux61" seed003 --cost fast
+usage bad-cost "expected none, linux61, era2003 and/or era2007" seed003 --cost fast
 usage bad-only "seed001 has no table 'tbench'" seed001 --only tbench
+# the era names pass the --cost check (the next check, --runs, is what fails)
+usage era-costs-accepted "expected a number >= 1" seed003 --cost none,era2003,era2007 --runs 0
 usage bad-runs "expected a number >= 1" seed001 --runs 0
 usage groups-zero "INCREMENT:MAXIMUM" seed000 --groups 0:5
 usage groups-order "INCREMENT:MAXIMUM" seed000 --groups 50:25

@@ -1,0 +1,53 @@
+# The cost model's era machines (cost=era2003|era2007, kernel/chan_cost.h,
+# docs/cost-model.md): the names parse and are on the boot line (with the
+# figures charged) and on the result lines; every charge is exactly its
+# figure (the coststat counters: instructions = events x figure, and one
+# CR3 charge per CR3 load); under vsmp the era's IPI figure is the default
+# delivery latency; a bad name is refused; tools/qemu-run.sh gives TCG
+# cr3=elide unless --cmdline says cr3=.  Counts only: no timed assertion.
+. "$(dirname "$0")/../lib.sh"
+
+S=$DEFAULT_SCHED
+# stat_of LINEPREFIX CPU KEY: the value of KEY on the "LINEPREFIX cpu=CPU" line
+stat_of() { grep -E "^$1 cpu=$2 " "$OUT" | head -1 | tr ' ' '\n' | sed -n "s/^$3=//p"; }
+# exact TAG CPU EVENT FIGURE: EVENT_insns = EVENT x FIGURE on that CPU's coststat line
+exact() {
+    n=$(stat_of coststat "$2" "$3") i=$(stat_of coststat "$2" "$3_insns")
+    check "$1-$3-cpu$2-exact" [ -n "$n" -a "$i" = "$((${n:-0} * $4))" ]
+}
+
+# ---- vsmp, 2 logical CPUs (one icount vCPU, deterministic): CR3, migrations, lock waits
+boot "$S" 2 'bench=pingpong,pipe pairs=2 rounds=100 migrate=1 loops=500 cost=era2003' 256 60 vsmp
+check "cost-era2003-exit0" [ "$RC" = 0 ]
+expect "cost-era2003-boot-line" '^boot: cpus=2 .* cr3=elide cost=era2003 charged=cr3:1006,migrate:19302,lock:159 real=atomic,timer vsmp_quantum_ns=[0-9]+ vsmp_ipi_ns=1660( |$)'
+expect "cost-era2003-result-line" '^result bench=pipe .* cost=era2003 .*status=ok$'
+for cpu in 0 1; do
+    check "cost-era2003-cr3-cpu$cpu-one-per-load" [ "$(stat_of coststat $cpu cr3)" = "$(stat_of schedstat $cpu cr3_loads)" ]
+    exact cost-era2003 $cpu cr3 1006
+    exact cost-era2003 $cpu migrate 19302
+    exact cost-era2003 $cpu lock 159
+    check "cost-era2003-no-ipi-busy-time-cpu$cpu" [ "$(stat_of coststat $cpu ipi_idle)$(stat_of coststat $cpu ipi_busy)" = 00 ]
+done
+m=$(( $(stat_of coststat 0 migrate) + $(stat_of coststat 1 migrate) ))
+check "cost-era2003-migrations-charged" [ "$m" -gt 0 ]
+echo "# cost era2003 vsmp=2: cr3 $(stat_of coststat 0 cr3)+$(stat_of coststat 1 cr3), migrations $m charged"
+
+# ---- TCG, 2 vCPUs: era2007's IPI charges (busy time there), and cr3=elide by default
+boot "$S" 2 'bench=pingpong pairs=2 rounds=100 migrate=1 cost=era2007' 256 60
+check "cost-era2007-exit0" [ "$RC" = 0 ]
+expect "cost-era2007-boot-line" '^boot: cpus=2 .* cr3=elide cost=era2007 charged=cr3:119,migrate:2336,lock:37,ipi_idle:1000,ipi_busy:267 real=atomic,timer,hlt,ipi$'
+check "cost-tcg-cr3-elide-said" grep -q '^run: cr3=elide (the tcg default' "$OUT.err"
+for cpu in 0 1; do
+    exact cost-era2007 $cpu cr3 119
+    exact cost-era2007 $cpu migrate 2336
+    exact cost-era2007 $cpu lock 37
+    exact cost-era2007 $cpu ipi_idle 1000
+    exact cost-era2007 $cpu ipi_busy 267
+done
+
+# ---- a bad name: one error line naming the choices, nothing run; cr3= on --cmdline wins
+boot "$S" 1 'bench=pipe loops=1000 cost=era1999 cr3=load' 64 30
+check "cost-bad-name-exit1" [ "$RC" = 1 ]
+expect "cost-bad-name-message" '^error: cost=era1999: expected one of none\|linux61\|era2003\|era2007'
+expect_not "cost-bad-name-no-result" '^result '
+check "cost-cr3-cmdline-wins" grep -q '^run: cr3=load (from --cmdline)' "$OUT.err"
