@@ -100,6 +100,10 @@ static void watchdog_check(uint64_t now)
 
 /* ---- the tick ---- */
 
+#ifndef TICK_TLB_FLUSH_TICKS
+#define TICK_TLB_FLUSH_TICKS 16     /* see timer_tick */
+#endif
+
 /* The timer interrupt of this CPU (interrupts off). */
 void timer_tick(void)
 {
@@ -109,16 +113,21 @@ void timer_tick(void)
         run_timers(now);
     }
     watchdog_check(now);
-    /* cr3=elide: one CR3 write per tick (of the directory the hardware
-     * holds, the kernel's).  QEMU resizes its software TLB only when it is
-     * flushed; with no CR3 write ever it stays at its first 256 entries and
-     * a large working set (goodness's scan over 8,000 tasks) misses in it
-     * on every pick: hackbench 200 groups on goodness, 1 vCPU, TCG, 15.66 s
-     * without this, 12.91 s with it (o1 4.04 and 3.99; docs/cost-model.md).
-     * Under icount one instruction a tick.  CFLAGS_EXTRA=-DMM_MEASURE_NO_TICK_FLUSH
-     * leaves it out, to measure it. */
+    /* cr3=elide: a CR3 write every TICK_TLB_FLUSH_TICKS ticks of this CPU
+     * (of the directory the hardware holds, the kernel's).  QEMU's TCG
+     * resizes its software TLB only when it is flushed (at most doubling it
+     * each time); with no CR3 write ever it stays at its first 256 entries,
+     * and a large working set (goodness's scan over 8,000 tasks) misses in
+     * it on every pick; a flush every tick refills it every millisecond.
+     * hackbench 200 groups, loops=100, 1 vCPU, TCG (2026-12-05), goodness
+     * (sock_model=2.4.18) / o1 seconds: no write 41.5 / 10.5, every tick
+     * 37.2 / 11.0, every 16 ticks 30.2 / 10.5, every 128 31.5 / 10.9; the
+     * icount ratio o1/goodness is 0.352, TCG's 0.254, 0.297, 0.346, 0.345
+     * (docs/cost-model.md).  Under icount one instruction per 16 ticks.
+     * CFLAGS_EXTRA=-DMM_MEASURE_NO_TICK_FLUSH leaves it out, and
+     * -DTICK_TLB_FLUSH_TICKS=N sets the period, to measure them. */
 #ifndef MM_MEASURE_NO_TICK_FLUSH
-    if (mm_cr3_elide)
+    if (mm_cr3_elide && this_cpu()->stats.ticks % TICK_TLB_FLUSH_TICKS == 0)
         write_cr3(read_cr3());
 #endif
     sched_tick();
