@@ -25,6 +25,7 @@
  */
 #include "bench.h"
 #include "msg.h"
+#include "latrec.h"
 #include "../kernel/cmdline.h"
 #include "../kernel/lib.h"
 #include "../kernel/task.h"
@@ -159,12 +160,7 @@ static void lc_member(void *arg)
 /* lmbench's save_median over n values (sorted here): the middle one, or the mean of the middle two. */
 static uint64_t median(uint64_t *v, uint32_t n)
 {
-    for (uint32_t i = 1; i < n; i++)
-        for (uint32_t k = i; k > 0 && v[k - 1] > v[k]; k--) {
-            uint64_t t = v[k];
-            v[k] = v[k - 1];
-            v[k - 1] = t;
-        }
+    latrec_sort(v, n);
     if (n == 0)
         return 0;
     return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;

@@ -35,7 +35,7 @@ static void sift_down(uint64_t *a, uint32_t root, uint32_t n)
     }
 }
 
-static void heap_sort(uint64_t *a, uint32_t n)
+void latrec_sort(uint64_t *a, uint32_t n)
 {
     for (uint32_t i = n / 2; i-- > 0;)
         sift_down(a, i, n);
@@ -61,7 +61,7 @@ bool latrec_summarize(struct latrec *r, struct latrec_summary *s)
     s->dropped = claimed - n;
     if (n == 0)
         return false;
-    heap_sort(r->samples, n);
+    latrec_sort(r->samples, n);
     s->p50 = latrec_percentile(r->samples, n, 5000);
     s->p90 = latrec_percentile(r->samples, n, 9000);
     s->p99 = latrec_percentile(r->samples, n, 9900);

@@ -30,6 +30,9 @@ void latrec_add(struct latrec *r, uint64_t ns);      /* any task on any CPU */
 bool latrec_summarize(struct latrec *r, struct latrec_summary *s);
 /* " samples=<n> p50_us=<..> p90_us=<..> p99_us=<..> p999_us=<..> max_us=<..> dropped=<d>"; returns the length. */
 int latrec_format(char *buf, size_t size, const struct latrec_summary *s);
+/* Sorts n values in place, ascending (a heap sort: no extra memory); also
+ * the medians of lat_ctx and bench=machine. */
+void latrec_sort(uint64_t *a, uint32_t n);
 /* Nearest rank: the smallest sample with at least q/10000 of them at or below it (sorted, n > 0). */
 uint64_t latrec_percentile(const uint64_t *sorted, uint32_t n, uint32_t q);
 

@@ -28,6 +28,7 @@
  * Run it with cost=none: an era model charges the IPI handler.
  */
 #include "bench.h"
+#include "latrec.h"
 #include "../kernel/cmdline.h"
 #include "../kernel/lib.h"
 #include "../kernel/task.h"
@@ -95,16 +96,6 @@ static uint64_t time_cr3(uint32_t n, bool write)
 
 #define BATCHES 11
 
-static void sort_u64(uint64_t *v, int n)
-{
-    for (int i = 1; i < n; i++)
-        for (int j = i; j > 0 && v[j - 1] > v[j]; j--) {
-            uint64_t t = v[j];
-            v[j] = v[j - 1];
-            v[j - 1] = t;
-        }
-}
-
 /* The median of BATCHES timings of fn(n, arg): the host's preemptions of a
  * TCG vCPU land in a few batches, not in the median. */
 static uint64_t median_of(uint64_t (*fn)(uint32_t, bool), uint32_t n, bool arg)
@@ -112,7 +103,7 @@ static uint64_t median_of(uint64_t (*fn)(uint32_t, bool), uint32_t n, bool arg)
     uint64_t t[BATCHES];
     for (int i = 0; i < BATCHES; i++)
         t[i] = fn(n, arg);
-    sort_u64(t, BATCHES);
+    latrec_sort(t, BATCHES);
     return t[BATCHES / 2];
 }
 
@@ -148,7 +139,7 @@ static uint64_t time_timer_irq(int want)
     }
     if (!n)
         return 0;
-    sort_u64(gaps, n);
+    latrec_sort(gaps, n);
     return gaps[n / 2];
 }
 
@@ -198,7 +189,7 @@ static uint64_t time_ipis(int cpu, uint32_t n, bool want_idle)
         }
         lat[i] = now_ns() - t0;
     }
-    sort_u64(lat, (int)n);
+    latrec_sort(lat, n);
     return lat[n / 2];
 }
 
