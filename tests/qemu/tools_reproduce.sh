@@ -88,12 +88,16 @@ rc=$?
 cp "$D/cost2.log" "$D/last.log"
 ok_if cost-bad-value "cost=fast exited $rc (want 1 with an error line)" sh -c "[ $rc = 1 ] && grep -q '^error: cost=fast' '$D/cost2.log'"
 
-# ---- one tiny real reproduction: seed001 pipe (rc1 and rc6 need sched/cfs23.c)
+# ---- one tiny real reproduction: seed001 pipe (rc1 and rc6 need sched/cfs23.c), in the
+# default configuration (vsmp, quick sizes) but two runs per cell
 "$SL" reproduce seed001 --only pipe --runs 2 --out "$D/r001" >"$D/r001.out" 2>"$D/r001.err"
 rc=$?
 cat "$D/r001.out" "$D/r001.err" >"$D/last.log"
 ok_if reproduce-lines "not one scorecard line per table (pipe, pipe-bound)" \
     sh -c "[ \$(grep '^scorecard seed=seed001 table=pipe' '$D/r001.out' | sort -u | wc -l) = 2 ]"
+ok_if reproduce-default-config-said "no 'configuration: accel=vsmp sizes=quick ... runs=2' line (the default accel, runs given)" \
+    sh -c "grep -q '^reproduce: seed001 configuration: accel=vsmp sizes=quick cost=none runs=2 timeout=480 (the default: ' '$D/r001.err' &&
+           head -1 '$D/r001/scorecard.txt' | grep -q '^# seed001 configuration: accel=vsmp '"
 ok_if reproduce-files "no scorecard.txt, scorecard.csv, report.html or plots" \
     sh -c "[ -s '$D/r001/scorecard.txt' ] && [ -s '$D/r001/scorecard.csv' ] && grep -q '<svg' '$D/r001/report.html' && [ -s '$D/r001/plots/none-pipe.dat' ]"
 ok_if reproduce-cfs-row "the cfs row has no run values" grep -Eq '^  1 +([0-9.]+|-) +([0-9.]+|-) +[0-9]' "$D/r001/cost-none/pipe.txt"
