@@ -26,6 +26,7 @@ CMDLINE     ?=
 HZ          ?= 1000
 LOCK        ?= tas
 Q           ?= @            # make Q= shows every command
+NPROC        = $(shell nproc 2>/dev/null || echo 1)
 
 # One directory per configuration; CFLAGS_EXTRA is named by a hash of its text.
 CONFIG_SUFFIX := $(if $(filter-out 1000,$(HZ)),-hz$(HZ))$(if $(filter-out tas,$(LOCK)),-$(LOCK))$(if \
@@ -175,7 +176,7 @@ test-qemu: check-deps
 
 # The host tools (tools/schedlab: tables, comparisons, plots, reports).
 tools: check-deps
-	@$(MAKE) -s -C tools
+	@$(MAKE) -s -C tools $(if $(filter -j%,$(MAKEFLAGS)),,-j$(NPROC))
 
 # The seed 000 hackbench table (goodness vs o1) on this machine, beside the seed's numbers.
 seed-table: tools

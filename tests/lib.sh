@@ -40,14 +40,14 @@ ROOT=${TEST_ROOT:-$(cd "$(dirname "$0")/../.." && pwd)}
 TMP=${TEST_TMP:-$(mktemp -d /tmp/schedlab-test.XXXXXX)}
 mkdir -p "$TMP"
 
-# build SCHED: make SCHED=SCHED kernel, once per run of the suite for this
+# build SCHED: make -j SCHED=SCHED kernel, once per run of the suite for this
 # tree: the sources do not change while it runs, so a later build() of the
 # same scheduler finds the stamp and skips make (tests that build other
 # configurations, or a changed copy of the tree, call make themselves).
 build() {
     _bd_stamp="$TMP/built.$(printf '%s' "$ROOT" | cksum | cut -d' ' -f1).$1"
     [ -e "$_bd_stamp" ] && [ -f "$ROOT/build/$1/kernel.elf" ] && return 0
-    ( flock 9; make -s -C "$ROOT" SCHED="$1" kernel >"$TMP/build-$1.log" 2>&1 ) 9>"$ROOT/build/.lock" || {
+    ( flock 9; make -s -j"$(nproc 2>/dev/null || echo 1)" -C "$ROOT" SCHED="$1" kernel >"$TMP/build-$1.log" 2>&1 ) 9>"$ROOT/build/.lock" || {
         echo "FAIL build-$1: make SCHED=$1 failed:"; sed 's/^/    /' "$TMP/build-$1.log" | tail -20; return 1; }
     : >"$_bd_stamp"
 }

@@ -67,15 +67,17 @@ run_host() {
 }
 
 # The QEMU scripts run TEST_JOBS at a time (default: 2, or 1 on a one-core
-# host), and with them the host unit tests as one more job ("host", first);
+# host), and with them the host unit tests as one more job ("host", first;
+# the scripts that boot no QEMU run in that job after them);
 # each one's output is printed whole, host first and then the scripts in
 # name order.  Every script is written to survive a loaded host (boot limits
 # scale, timing is judged in guest ticks or under icount), and kernels are
 # built under a lock (tests/lib.sh build), so two at once only share the
 # host; the factor measured before they start is multiplied by TEST_JOBS for
 # that reason.  They start longest first, by the wall times of the last run
-# kept in build/test-times.txt (a script without one first: a new script
-# may be long), so that no long script starts last.
+# kept in build/test-times.txt, or in a fresh clone by those of
+# tests/script-times.txt (a script in neither first: a new script may be
+# long), so that no long script starts last.
 run_jobs() {  # run_jobs WITH_HOST WITH_QEMU
     jobs=${TEST_JOBS:-$(nproc 2>/dev/null || echo 1)}
     [ "$jobs" -ge 1 ] 2>/dev/null || jobs=1
@@ -105,28 +107,48 @@ run_jobs() {  # run_jobs WITH_HOST WITH_QEMU
             case "$name" in *"$PATTERN"*) names="$names $name" ;; esac
         done
     fi
-    # start order: host first, then the scripts by last run's time, longest first
+    # start order: host first, then the scripts by last run's time, longest
+    # first (a fresh clone: by the times in tests/script-times.txt)
     startorder=$(for n in $names; do
                 t=$(awk -v n="$n" '$1 == "script" && $2 == n { print $3 }' "$TIMES_OLD" 2>/dev/null | tail -1)
+                [ -n "$t" ] || t=$(awk -v n="$n" '$1 == "script" && $2 == n { print $3 }' "$ROOT/tests/script-times.txt" 2>/dev/null | tail -1)
                 echo "${t:-999999} $n"
             done | sort -k1,1nr -k2 | cut -d' ' -f2)
+    # The host tests are one more job beside TEST_JOBS QEMU scripts, and
+    # after them, in the same job, the scripts that boot no QEMU (a line
+    # "# run-all: host job" in the script: the libFuzzer runs, ...), longest
+    # first.  With TEST_JOBS=1 everything runs one by one.
+    hostjob=
+    if [ "$1" = 1 ] && [ "$jobs" -gt 1 ]; then
+        for n in $startorder; do
+            grep -qx '# run-all: host job' "$ROOT/tests/qemu/$n" && hostjob="$hostjob $n"
+        done
+        startorder=$(for n in $startorder; do case " $hostjob " in *" $n "*) ;; *) echo "$n" ;; esac; done)
+    fi
+    startorder=$(echo $startorder)   # one line: the lists below are matched as " a b c "
+    counted=$startorder
     [ "$1" = 1 ] && { names="host $names"; startorder="host $startorder"; }
+    [ "$jobs" = 1 ] && counted=$names
     order=$names
     for name in $startorder; do
-        while [ "$(running "$qdir" $startorder)" -ge "$jobs" ]; do
+        while case " $counted " in *" $name "*) true ;; *) false ;; esac &&
+            [ "$(running "$qdir" $counted)" -ge "$jobs" ]; do
             order=$(flush "$qdir" $order)
             sleep 0.5
         done
-        (
-            t0=$(date +%s) job=$name   # (run_host sets name)
-            if [ "$name" = host ]; then
-                { echo "# host unit tests"; HOST_JOBS=$jobs run_host 2>&1; echo "# host unit tests: $(($(date +%s) - t0)) s"; } >"$qdir/$name.log" 2>&1
-            else
-                { echo "# $name"; sh "$ROOT/tests/qemu/$name" 2>&1; echo "# $name: $(($(date +%s) - t0)) s"; } >"$qdir/$name.log" 2>&1
-            fi
-            echo "script $job $(($(date +%s) - t0))" >"$qdir/$job.time"
-            : >"$qdir/$job.done"
-        ) &
+        # started, before the job itself gets to open its log: the next turn counts it
+        : >"$qdir/$name.log"
+        if [ "$name" = host ]; then
+            (
+                t0=$(date +%s)
+                { echo "# host unit tests"; HOST_JOBS=$jobs run_host 2>&1; echo "# host unit tests: $(($(date +%s) - t0)) s"; } >"$qdir/host.log" 2>&1
+                echo "script host $(($(date +%s) - t0))" >"$qdir/host.time"
+                : >"$qdir/host.done"
+                for n in $hostjob; do : >"$qdir/$n.log"; run_script "$n"; done
+            ) &
+        else
+            run_script "$name" &
+        fi
         order=$(flush "$qdir" $order)
     done
     while [ -n "$order" ]; do
@@ -134,6 +156,13 @@ run_jobs() {  # run_jobs WITH_HOST WITH_QEMU
         [ -z "$order" ] || sleep 0.5
     done
     wait
+}
+# run_script NAME: runs tests/qemu/NAME into $qdir/NAME.log, then NAME.time and NAME.done
+run_script() {
+    t0=$(date +%s)
+    { echo "# $1"; sh "$ROOT/tests/qemu/$1" 2>&1; echo "# $1: $(($(date +%s) - t0)) s"; } >"$qdir/$1.log" 2>&1
+    echo "script $1 $(($(date +%s) - t0))" >"$qdir/$1.time"
+    : >"$qdir/$1.done"
 }
 # running DIR NAME...: how many of the scripts have started (a .log) and not finished
 running() {

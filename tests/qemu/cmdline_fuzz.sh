@@ -6,6 +6,7 @@
 # regression input still catches the bug it found, in a copy of the parser
 # with that fix taken out (so this script can fail).
 # A longer run by hand: docs/testing.md.
+# run-all: host job
 . "$(dirname "$0")/../lib.sh"
 [ "${TEST_LONG:-0}" = 1 ] && FUZZ_DEFAULT=20 || FUZZ_DEFAULT=5   # the long run: tests/lib.sh long_only
 

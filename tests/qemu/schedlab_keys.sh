@@ -13,10 +13,22 @@
 #     pipe_size=; --set KEY=VALUE and kernel keys (--watchdog) are checked too.
 . "$(dirname "$0")/../lib.sh"
 
-SL="$ROOT/tools/schedlab"
 D="$TMP/keys.$$"
 mkdir -p "$D"
-CACHE="$ROOT/build/rr/kernel.elf.list"
+# A copy of the tree with rr's build and the host tool, whose cache this
+# script removes, edits and expects unwritten: other scripts running
+# tools/schedlab on rr at the same time (tools.sh, tools_engines.sh, ...)
+# rewrite build/rr/kernel.elf.list in the tree itself.  The objects keep
+# their times, so nothing is built again in the copy.
+build rr
+T="$D/tree"
+mkdir -p "$T/build"
+( cd "$ROOT" && tar cf - Makefile linker.ld boot kernel sched workloads tools ) | ( cd "$T" && tar xf - )
+cp -pR "$ROOT/build/common" "$ROOT/build/rr" "$T/build/"
+[ -d "$ROOT/build/tools" ] && cp -pR "$ROOT/build/tools" "$T/build/"
+rm -f "$T/build/rr/kernel.elf.list"
+SL="$T/tools/schedlab"
+CACHE="$T/build/rr/kernel.elf.list"
 
 # sl NAME WANT_EXIT ARGS...: runs tools/schedlab run ARGS into $D/NAME; OUT is its combined output
 sl() {
@@ -38,8 +50,7 @@ rejected() {
 rm -f "$CACHE"
 sl cold 2 --sched rr --bench hackbench --frobnicate 1 --out "$D/cold.out"
 check "keys-cache-written" [ -s "$CACHE" ]
-build rr
-sum=$(sha256sum "$ROOT/build/rr/kernel.elf" | cut -d' ' -f1)
+sum=$(sha256sum "$T/build/rr/kernel.elf" | cut -d' ' -f1)
 check "keys-cache-keyed-by-sha256" [ "$(head -1 "$CACHE")" = "# sha256=$sum" ]
 check "keys-cache-has-workloads" grep -q '^workload name=hackbench summary=' "$CACHE"
 check "keys-cache-has-keys" grep -q '^key workload=hackbench name=groups type=uint_list ' "$CACHE"

@@ -40,8 +40,14 @@ done
 # scheduler: the spinning tasks must all come to exist first (the workload
 # lets them wait asleep until then; with goodness at 5+ vCPUs one CPU spinning
 # early once kept the task creating the others from ever running, and the
-# watchdog fired instead: found by make stress).
-for sched in $(scheds); do
+# watchdog fired instead: found by make stress).  The fix is the workload's,
+# so make test runs this on goodness, where it was found (and on the
+# scheduler make check names); every other scheduler in make test-long.
+stall_scheds=$(scheds)
+if [ -z "${TEST_SCHEDS:-}" ] && ! long_only "smp: the 8-vCPU spin stall on every scheduler (smp-stall-SCHED-smp8-*; here on goodness)"; then
+    stall_scheds=goodness
+fi
+for sched in $stall_scheds; do
     boot "$sched" 8 'bench=deadlock kind=spin watchdog=2' 64 60
     check "smp-stall-$sched-smp8-exit3" [ "$RC" = 3 ]
     expect "smp-stall-$sched-smp8-report" "^stall: cpu=[0-9]+ waited [0-9.]+ s for spinlock 'deadlock-cycle'"

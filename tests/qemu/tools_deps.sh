@@ -6,6 +6,7 @@
 #     required module to its Debian -dev name; a package list cannot hide it.
 #   - a gcc whose -m32 libgcc is the 64-bit one (no gcc-multilib) is missing.
 # A fake pkg-config (gcc) on PATH plays the missing modules; nothing is installed.
+# run-all: host job
 . "$(dirname "$0")/../lib.sh"
 
 D="$TMP/deps.$$"

@@ -4,6 +4,7 @@
 # fixture logs must find nothing.  No QEMU; it is here so that
 # "tests/run-all.sh qemu tools" runs it with the other tools checks.
 # A longer run by hand: see docs/tools.md ("Fuzzing").
+# run-all: host job
 . "$(dirname "$0")/../lib.sh"
 [ "${TEST_LONG:-0}" = 1 ] && FUZZ_DEFAULT=25 || FUZZ_DEFAULT=5   # the long run: tests/lib.sh long_only
 

@@ -2,6 +2,7 @@
 # screenshot that is not blank, the DOM with real tables and inline SVG
 # plots), for one directory and for a before/after pair.  The data are the
 # fixture tests/tools/run-a (no QEMU); three Chromium starts, 10-30 s.
+# run-all: host job
 . "$(dirname "$0")/../lib.sh"
 
 SL="$ROOT/tools/schedlab"

@@ -4,7 +4,8 @@
 # same input, so the bands are tight and no check depends on the host's speed:
 #   - deterministic: two boots print identical result, schedstat and vsmpstat
 #     lines (every figure);
-#   - vsmp=1 is icount SMP=1 (same instructions, same clock), within 2%; and
+#   - vsmp=1 is icount SMP=1 (same instructions, same clock), within 2% (a
+#     pipe; hackbench too in make test-long); and
 #     a pipe ping-pong bound to one CPU of vsmp=2 costs what vsmp=1's does
 #     (the dispatcher's hooks are calibrated out at boot), within 2%;
 #   - IPIs: every one sent is received, each received one is a schedstat
@@ -14,8 +15,9 @@
 #     run-queue lock, never more than the CPU's busy time;
 #   - parallelism: fixed work on 4 logical CPUs takes at most 0.35 of 1's;
 #   - every scheduler runs the default suite (status=ok) on 2, 3, 4, 8 and 16
-#     logical CPUs (here each scheduler on one count, the counts rotating so
-#     each one is covered; VSMP_ALL=1 or make test-long runs them all);
+#     logical CPUs: in make test-long only (40 boots; VSMP_ALL=1 runs them
+#     too), make test boots vsmp on goodness and o1 above (the 8 boots of one
+#     count per scheduler it ran before cost 46 s of host CPU);
 #   - a deadlocked logical CPU is reported (spinlock cycle, watchdog), and
 #     bad combinations of keys and flags are refused with a message.
 . "$(dirname "$0")/../lib.sh"
@@ -49,7 +51,12 @@ sent=$(sum ipis_sent vsmpstat) recv=$(sum ipis_received vsmpstat)
 check "vsmp-ipis-sent-received" [ "$sent" -ge "$recv" ] && [ $((sent - recv)) -le 4 ] && [ "$recv" -gt 0 ]
 
 # ---- vsmp=1 against icount SMP=1, and bound vsmp=2 against vsmp=1 ----
-for w in 'bench=pipe loops=5000:usec_per_op:pipe' 'bench=hackbench groups=4 loops=50:time_s:hackbench'; do
+# (the pipe; hackbench's three boots too in make test-long)
+equal_w='bench=pipe loops=5000:usec_per_op:pipe'
+long_only "vsmp: vsmp1-equals-icount-hackbench (three boots; here the pipe's)" &&
+    equal_w="$equal_w|bench=hackbench groups=4 loops=50:time_s:hackbench"
+IFS_SAVED=$IFS; IFS='|'; set -- $equal_w; IFS=$IFS_SAVED
+for w in "$@"; do
     cmd=${w%%:*} rest=${w#*:} key=${rest%%:*} b=${rest#*:}
     boot o1 1 "$cmd" 64 60 icount; ic=$(rfield "$key" "$b")
     vboot o1 1 "$cmd"; v1=$(rfield "$key" "$b")
@@ -85,12 +92,13 @@ echo "# vsmp o1 '$par': 1 cpu $t1 s, 4 cpus $t4 s"
 check "vsmp-parallel-speedup" awk -v a="$t1" -v b="$t4" 'BEGIN { exit !(b > 0 && b <= 0.35 * a) }'
 check "vsmp-parallel-every-cpu" [ "$(rfield cpus_used hackbench)" = 0xf ]
 
-# ---- every scheduler, the default suite ----
-counts='2 3 4 8 16' i=0
+# ---- every scheduler, the default suite (make test-long) ----
+counts='2 3 4 8 16'
+if [ "${VSMP_ALL:-0}" != 1 ] && ! long_only "vsmp: every scheduler's default suite on 2, 3, 4, 8 and 16 logical CPUs (vsmp-SCHED-vsmpN-*)"; then
+    counts=
+fi
 for sched in $(scheds); do
-    if [ "${VSMP_ALL:-${TEST_LONG:-0}}" = 1 ]; then these=$counts; else
-        these=$(echo "$counts" | tr ' ' '\n' | sed -n "$((i % 5 + 1))p"); i=$((i + 1)); fi
-    for n in $these; do
+    for n in $counts; do
         vboot "$sched" "$n" '' 120
         check "vsmp-$sched-vsmp$n-exit0" [ "$RC" = 0 ]
         check "vsmp-$sched-vsmp$n-suite-ok" [ "$(grep -c '^result .* status=ok$' "$OUT")" -ge 4 ] && [ "$(grep '^result' "$OUT" | grep -vc ' status=ok$')" = 0 ]
