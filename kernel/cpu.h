@@ -23,6 +23,7 @@ struct cpu_stats {
     uint64_t ticks;
     uint64_t wakeups;           /* tasks woken onto this CPU */
     uint64_t resched_ipis;      /* reschedule IPIs received */
+    uint64_t poll_wakes;        /* idle=poll: wake-ups that found this CPU polling, so sent no IPI */
     uint64_t cr3_loads;         /* page-directory switches (kernel/sched_env.h, env_switch_mm) */
     uint64_t pv_halts;          /* pvspin: lock waits that halted this CPU */
     uint64_t pv_kicks;          /* pvspin: halted waiters this CPU kicked on release */
@@ -56,6 +57,10 @@ struct cpu {
      * logical CPU's clock runs only while it runs (kernel/vsmp.c). */
     uint64_t tsc_base;
     uint64_t idle_since_ns;
+    /* idle=poll (kernel/task.c): IDLE_POLLING while the idle loop watches
+     * need_resched; a waker that finds it so sets IDLE_POLL_KICKED instead
+     * of sending an IPI (Linux's TIF_POLLING_NRFLAG). */
+    volatile int idle_polling;
     /* The scheduler core's run queue of this CPU (kernel/sched_core.c): its
      * lock (this CPU's own, or the one every CPU shares) and the number of
      * tasks queued here. */

@@ -41,7 +41,7 @@ struct multiboot_mmap_entry {
 } __attribute__((packed));
 
 /* The kernel's own keys; the first task registers and reads the rest. */
-enum { KEY_WATCHDOG, KEY_PVSPIN, KEY_MM, KEY_CR3, KEY_COST, KEY_VSMP, KEY_VSMP_QUANTUM, KEY_VSMP_IPI, KEY_VSMP_SLACK,
+enum { KEY_WATCHDOG, KEY_PVSPIN, KEY_MM, KEY_CR3, KEY_IDLE, KEY_IDLE_POLL_US, KEY_COST, KEY_VSMP, KEY_VSMP_QUANTUM, KEY_VSMP_IPI, KEY_VSMP_SLACK,
        KEY_TRACE,
        KEY_TRACE_EVENTS, KEY_TRACE_BUF_KIB };
 static const struct cmdline_key kernel_keys[] = {
@@ -57,6 +57,15 @@ static const struct cmdline_key kernel_keys[] = {
                                    "load: a switch between address spaces writes CR3 (QEMU's TCG then flushes its "
                                    "whole TLB); elide: the same page directories and counts, the hardware CR3 "
                                    "stays the kernel's (vsmp always elides)"),
+    [KEY_IDLE] = CMDLINE_KEY_CHOICE("idle", "halt", idle_mode_names,
+                                    "halt: an idle CPU halts until an interrupt, and a wake-up from another "
+                                    "CPU sends it an IPI (2.6.0's default_idle); poll: it first watches for "
+                                    "work with interrupts on for idle_poll_us, and a wake-up then sends no IPI "
+                                    "(Linux's cpuidle-haltpoll; tools/qemu-run.sh gives it under TCG when vCPUs "
+                                    "do not outnumber host cores: docs/cost-model.md)"),
+    [KEY_IDLE_POLL_US] = CMDLINE_KEY_UINT("idle_poll_us", 200, 1, 1000000,
+                                          "with idle=poll: how long (us) an idle CPU polls before it halts "
+                                          "(haltpoll's guest_halt_poll_ns default: 200 us)"),
     /* The cost model (kernel/chan_cost.h, docs/cost-model.md): a machine, so read at boot. */
     [KEY_COST] = CMDLINE_KEY_CHOICE("cost", "none", chan_cost_names,
                                     "cost model: none; linux61 (instructions burnt per pipe and socket call, "
@@ -209,6 +218,12 @@ void kmain(uint32_t magic, uint32_t mbi)
         spin_pvspin_enable();
     mm_set_mode((enum mm_mode)cmdline_key_choice(&kernel_keys[KEY_MM]));
     mm_set_cr3_elide(elide || nvsmp);
+    enum idle_mode idle = (enum idle_mode)cmdline_key_choice(&kernel_keys[KEY_IDLE]);
+    if (nvsmp && idle == IDLE_POLL)
+        cmdline_error("idle", "vsmp's logical CPUs halt in virtual time: idle=poll does not go with vsmp=");
+    if (idle != IDLE_POLL && cmdline_given(&kernel_keys[KEY_IDLE_POLL_US]))
+        cmdline_error("idle_poll_us", "needs idle=poll");
+    idle_set_mode(idle, cmdline_key_uint(&kernel_keys[KEY_IDLE_POLL_US]));
 
     tsc_calibrate();
     lapic_init();
@@ -251,15 +266,19 @@ void kmain(uint32_t magic, uint32_t mbi)
      * their instructions (ns under icount); real= the mechanisms the
      * (virtual) machine executes at its own price (under TCG the
      * emulator's: docs/cost-model.md#tcg-and-icount). */
+    char idle_words[32] = "";
+    if (idle_get_mode() == IDLE_POLL)
+        snprintf(idle_words, sizeof(idle_words), " idle_poll_us=%u", cmdline_key_uint(&kernel_keys[KEY_IDLE_POLL_US]));
     char charged[160];
     chan_cost_describe(charged, sizeof(charged));
     char real[48];
     snprintf(real, sizeof(real), "%satomic,timer%s", mm_get_cr3_elide() ? "" : "cr3,", vsmp_on ? "" : ",hlt,ipi");
-    kprintf("boot: cpus=%d sched=%s hz=%d tsc_khz=%u accel=%s mem_mib=%u mm=%s pvspin=%d lock=%s cr3=%s cost=%s "
-            "charged=%s real=%s%s%s\n",
+    kprintf("boot: cpus=%d sched=%s hz=%d tsc_khz=%u accel=%s mem_mib=%u mm=%s pvspin=%d lock=%s cr3=%s idle=%s%s "
+            "cost=%s charged=%s real=%s%s%s\n",
             ncpus_online, sched_name(), HZ, tsc_khz, vsmp_on ? "vsmp" : detect_accel(), mem_usable_mib(),
             mm_mode_names[mm_get_mode()], spin_pvspin_enabled() ? 1 : 0, SPINLOCK_KIND,
-            mm_cr3_names[mm_get_cr3_elide()], chan_cost_names[chan_cost_model()], charged, real, vsmp_words,
+            mm_cr3_names[mm_get_cr3_elide()], idle_mode_names[idle_get_mode()], idle_words,
+            chan_cost_names[chan_cost_model()], charged, real, vsmp_words,
             trace_words);
     sched_tunables_print(&scheduler);
     init_task_start();

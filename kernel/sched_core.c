@@ -102,8 +102,12 @@ __switch_path void sched_resched_cpu(int cpu)
     struct cpu *target = &cpus[cpu];
     if (xchg(&target->need_resched, 1))
         return;                                  /* already pending: it will look */
-    if (cpu != this_cpu_id())
-        smp_send_reschedule(cpu);
+    if (cpu == this_cpu_id())
+        return;
+    /* idle=poll: a polling CPU sees need_resched by itself (task.c, idle_poll) */
+    if (__sync_val_compare_and_swap(&target->idle_polling, IDLE_POLLING, IDLE_POLL_KICKED) == IDLE_POLLING)
+        return;
+    smp_send_reschedule(cpu);
 }
 
 void sched_set_task_cpu(struct task *p, int cpu)

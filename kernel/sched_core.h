@@ -37,6 +37,16 @@ void watchdog_touch(void);              /* long-running loops call this */
 /* kernel/task.c: each CPU's idle task and loop. */
 void sched_init_cpu(int cpu);
 void idle_loop(void) __attribute__((noreturn));
+/* What an idle CPU does (kernel keys idle= and idle_poll_us=): halt until an
+ * interrupt (the default, as 2.4 and 2.6.0's default_idle), or first watch
+ * need_resched with interrupts on for poll_us (Linux's cpuidle-haltpoll: a
+ * wake-up in that window sends no IPI).  Set at boot. */
+enum idle_mode { IDLE_HALT, IDLE_POLL };
+extern const char *const idle_mode_names[];     /* "halt", "poll", NULL */
+void idle_set_mode(enum idle_mode mode, uint32_t poll_us);
+enum idle_mode idle_get_mode(void);
+/* cpu->idle_polling: not polling, polling, or polling and already kicked. */
+enum { IDLE_NOT_POLLING, IDLE_POLLING, IDLE_POLL_KICKED };
 
 /* Provided by the environment of the core: kernel/task.c, or the host tests' simulation. */
 void finish_switch(struct task *prev);

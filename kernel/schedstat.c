@@ -34,12 +34,14 @@ void sched_print_stats(void)
         uint64_t pick = c->stats.picks ? c->stats.pick_cycles / c->stats.picks : 0;
         kprintf("schedstat cpu=%d sched=%s schedule_calls=%llu context_switches=%llu migrations=%llu "
                 "wakeups=%llu idle_ms=%llu pick_cycles_total=%llu pick_cycles_avg=%llu ticks=%llu "
-                "resched_ipis=%llu cr3_loads=%llu idle_ticks=%llu busy_ms=%llu lock_wait_us=%llu lock_waits=%llu\n",
+                "resched_ipis=%llu poll_wakes=%llu cr3_loads=%llu idle_ticks=%llu busy_ms=%llu lock_wait_us=%llu "
+                "lock_waits=%llu\n",
                 i, sched_name(), (unsigned long long)c->stats.schedule_calls,
                 (unsigned long long)c->stats.context_switches, (unsigned long long)c->stats.migrations,
                 (unsigned long long)c->stats.wakeups, (unsigned long long)(idle / NSEC_PER_MSEC),
                 (unsigned long long)c->stats.pick_cycles, (unsigned long long)pick,
                 (unsigned long long)c->stats.ticks, (unsigned long long)c->stats.resched_ipis,
+                (unsigned long long)c->stats.poll_wakes,
                 (unsigned long long)c->stats.cr3_loads, (unsigned long long)c->stats.idle_ticks,
                 (unsigned long long)(busy / NSEC_PER_MSEC),
                 (unsigned long long)(cycles_to_ns(c->stats.lock_wait_cycles) / NSEC_PER_USEC),

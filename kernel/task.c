@@ -68,6 +68,39 @@ void task_start(struct task *prev)
     task_exit(0);
 }
 
+const char *const idle_mode_names[] = { "halt", "poll", NULL };
+static enum idle_mode idle_mode;
+static uint32_t idle_poll_us;
+void idle_set_mode(enum idle_mode mode, uint32_t poll_us)
+{
+    idle_mode = mode;
+    idle_poll_us = poll_us;
+}
+enum idle_mode idle_get_mode(void) { return idle_mode; }
+
+/* idle=poll: watch need_resched with interrupts on for up to idle_poll_us
+ * (Linux's cpuidle-haltpoll, guest_halt_poll_ns 200,000 by default), then
+ * halt.  A waker on another CPU sets need_resched, then finds IDLE_POLLING
+ * and marks the kick instead of sending an IPI (sched_resched_cpu); the
+ * xchg here and the waker's on need_resched order the two sides.  A kicked
+ * wake-up is what a halted CPU would have taken an IPI for: counted, and
+ * charged as one under cost= (the era machines halted their idle CPUs).
+ * Returns whether need_resched came before the window closed. */
+static bool idle_poll(struct cpu *c)
+{
+    uint64_t end = rdtsc() + (uint64_t)tsc_khz * idle_poll_us / 1000;
+    xchg(&c->idle_polling, IDLE_POLLING);
+    irq_enable();
+    while (!c->need_resched && rdtsc() < end)
+        cpu_relax();
+    if (xchg(&c->idle_polling, IDLE_NOT_POLLING) == IDLE_POLL_KICKED) {
+        c->stats.poll_wakes++;
+        if (cost_ipi_on)
+            chan_cost_ipi(true);
+    }
+    return c->need_resched;
+}
+
 void idle_loop(void)
 {
     for (;;) {
@@ -81,9 +114,14 @@ void idle_loop(void)
         if (vsmp_on) {
             vsmp_halt();                 /* until this logical CPU's next event */
             irq_enable();                /* which the timer delivers now */
-        } else {
-            __asm__ volatile("sti; hlt" ::: "memory");   /* sti's shadow makes this atomic */
+            continue;
         }
+        if (idle_mode == IDLE_POLL && idle_poll(c))
+            continue;
+        irq_disable();
+        if (!c->need_resched)
+            __asm__ volatile("sti; hlt" ::: "memory");   /* sti's shadow makes this atomic */
+        irq_enable();
     }
 }
 

@@ -53,6 +53,22 @@ static uint16_t pit_channel2_read(void)
     return (uint16_t)(lo | (hi << 8));
 }
 
+/* Wait until the count has gone n below from.  Under -icount the wait is
+ * instructions, and each port access makes QEMU end a translated block:
+ * reading back to back made an icount boot's calibration cost about a
+ * second of host time.  So far from the mark it spins on plain
+ * instructions between reads (about 4 us, 5 counts); the last 16 counts it
+ * reads back to back, so the caller still reads right after a transition
+ * of the count, as before (under icount tsc_khz comes out 1000000 exactly). */
+static void pit_channel2_wait_below(uint16_t from, uint16_t n)
+{
+    uint16_t gone;
+    while ((gone = (uint16_t)(from - pit_channel2_read())) < n)
+        if (gone + 16 < n)
+            for (volatile int i = 0; i < 1000; i++)
+                ;
+}
+
 /* The PIT count together with the TSC at that moment: the narrowest of 5 brackets. */
 static uint16_t pit_read_with_tsc(uint64_t *tsc)
 {
@@ -90,14 +106,10 @@ static bool tsc_measure(uint64_t *cycles, uint32_t *counts)
 {
     pit_channel2_start(0xffff, 0);                   /* mode 0: OUT2 rises at zero */
     uint64_t t0, t1, t2;
-    uint16_t c0 = pit_read_with_tsc(&t0), c;
-    do
-        c = pit_channel2_read();
-    while ((uint16_t)(c0 - c) < CALIBRATION_COUNTS / 2);
+    uint16_t c0 = pit_read_with_tsc(&t0);
+    pit_channel2_wait_below(c0, CALIBRATION_COUNTS / 2);
     uint16_t c1 = pit_read_with_tsc(&t1);
-    do
-        c = pit_channel2_read();
-    while ((uint16_t)(c1 - c) < CALIBRATION_COUNTS / 2);
+    pit_channel2_wait_below(c1, CALIBRATION_COUNTS / 2);
     uint16_t c2 = pit_read_with_tsc(&t2);
     bool wrapped = (inb(0x61) & 0x20) != 0;
     uint32_t d1 = (uint16_t)(c0 - c1), d2 = (uint16_t)(c1 - c2);
@@ -128,7 +140,11 @@ void tsc_calibrate(void)
 
 void delay_us(uint32_t us)
 {
+    /* No cpu_relax(): TCG's PAUSE leaves the translated code for QEMU's CPU
+     * loop, and under -icount, where 20 ms is 20 million instructions, the
+     * calibration's delay_us(20000) took 2 s of host time with it (0 with
+     * a plain loop).  Nothing else runs on this CPU while it waits. */
     uint64_t end = rdtsc() + (uint64_t)tsc_khz * us / 1000;
     while (rdtsc() < end)
-        cpu_relax();
+        barrier();
 }

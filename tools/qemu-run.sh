@@ -28,7 +28,9 @@
 # off there (the kernel's vsmp lock waits replace it).
 #
 # Under --accel tcg the kernel gets cr3=elide unless --cmdline says cr3=
-# (QEMU's TLB flush on every CR3 write would dominate: see below).
+# (QEMU's TLB flush on every CR3 write would dominate: see below), and,
+# with 2 or more vCPUs that do not outnumber the host's cores, idle=poll
+# unless --cmdline says idle= (TCG's halt and IPI wake-up would dominate).
 #
 # Exit status: 0 ok, 1 error (bad arguments or a workload error), 2 kernel
 # panic, 3 watchdog, 4 out of memory, 5 guest stopped without an exit code
@@ -144,8 +146,28 @@ if [ -z "$ISO" ]; then
         CR3_SAY="cr3=elide (the tcg default: QEMU's full TLB flush on a CR3 write is not paid; the CR3 counts stay)"
     fi
 fi
+# idle: under TCG a halted vCPU's wake-up (the IPI, QEMU's exit from HLT
+# and its host thread's wake-up) costs about 15.7 us, ten times the era's
+# 1.66 us (bench=machine; docs/cost-model.md#tcg-and-icount), and every
+# wake-up of a task onto an idle vCPU pays it.  So a TCG run with several
+# vCPUs, each with a host core of its own, gets idle=poll: an idle vCPU
+# watches for work (Linux's idle=poll) and a wake-up sends no IPI.  With
+# more vCPUs than host cores a polling vCPU would take the host core a busy
+# one needs, so those runs halt; so do icount (a polling CPU's instructions
+# would count as time), KVM and vsmp.  An idle= on --cmdline wins.
+IDLE_SAY=
+if [ -z "$ISO" ]; then
+    idle_given=$(printf ' %s ' "$CMDLINE" | sed -n 's/.* idle=\([^ ]*\) .*/\1/p')
+    if [ -n "$idle_given" ]; then
+        IDLE_SAY="idle=$idle_given (from --cmdline)"
+    elif [ "$ACCEL" = tcg ] && [ "$SMP" -gt 1 ] && [ "$OVER" = no ]; then
+        CMDLINE="${CMDLINE:+$CMDLINE }idle=poll"
+        IDLE_SAY="idle=poll (the tcg default with $SMP vCPUs on $HOST_CPUS host cores: TCG's halt and IPI wake-up is not paid; the wake-ups are counted as poll_wakes)"
+    fi
+fi
 echo "run: smp=$SMP host_cpus=$HOST_CPUS accel=$ACCEL oversubscribed=$OVER $PV_SAY" >&2
 [ -z "$CR3_SAY" ] || echo "run: $CR3_SAY" >&2
+[ -z "$IDLE_SAY" ] || echo "run: $IDLE_SAY" >&2
 [ "$OVER" = yes ] && echo "run: note: $SMP vCPUs share $HOST_CPUS host cores, so vCPUs are time-shared and parallel speed-up is not real" >&2
 [ "$ACCEL" = vsmp ] && echo "run: note: vsmp runs $SMP logical CPUs on one icount vCPU, each with its own virtual clock: deterministic, and parallel speed-up is real in virtual time (docs/vsmp.md)" >&2
 [ "$ACCEL" = icount ] && echo "run: note: icount time sums the instructions of all vCPUs: it shows total work, not parallel speed-up" >&2

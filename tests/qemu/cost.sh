@@ -19,7 +19,7 @@ exact() {
 # ---- vsmp, 2 logical CPUs (one icount vCPU, deterministic): CR3, migrations, lock waits
 boot "$S" 2 'bench=pingpong,pipe pairs=2 rounds=100 migrate=1 loops=500 cost=era2003' 256 60 vsmp
 check "cost-era2003-exit0" [ "$RC" = 0 ]
-expect "cost-era2003-boot-line" '^boot: cpus=2 .* cr3=elide cost=era2003 charged=cr3:1006,migrate:19302,lock:159 real=atomic,timer vsmp_quantum_ns=[0-9]+ vsmp_ipi_ns=1660( |$)'
+expect "cost-era2003-boot-line" '^boot: cpus=2 .* cr3=elide idle=halt cost=era2003 charged=cr3:1006,migrate:19302,lock:159 real=atomic,timer vsmp_quantum_ns=[0-9]+ vsmp_ipi_ns=1660( |$)'
 expect "cost-era2003-result-line" '^result bench=pipe .* cost=era2003 .*status=ok$'
 for cpu in 0 1; do
     check "cost-era2003-cr3-cpu$cpu-one-per-load" [ "$(stat_of coststat $cpu cr3)" = "$(stat_of schedstat $cpu cr3_loads)" ]
@@ -35,7 +35,7 @@ echo "# cost era2003 vsmp=2: cr3 $(stat_of coststat 0 cr3)+$(stat_of coststat 1 
 # ---- TCG, 2 vCPUs: era2007's IPI charges (busy time there), and cr3=elide by default
 boot "$S" 2 'bench=pingpong pairs=2 rounds=100 migrate=1 cost=era2007' 256 60
 check "cost-era2007-exit0" [ "$RC" = 0 ]
-expect "cost-era2007-boot-line" '^boot: cpus=2 .* cr3=elide cost=era2007 charged=cr3:119,migrate:2336,lock:37,ipi_idle:1000,ipi_busy:267 real=atomic,timer,hlt,ipi$'
+expect "cost-era2007-boot-line" '^boot: cpus=2 .* cr3=elide idle=(halt|poll idle_poll_us=[0-9]+) cost=era2007 charged=cr3:119,migrate:2336,lock:37,ipi_idle:1000,ipi_busy:267 real=atomic,timer,hlt,ipi$'
 check "cost-tcg-cr3-elide-said" grep -q '^run: cr3=elide (the tcg default' "$OUT.err"
 for cpu in 0 1; do
     exact cost-era2007 $cpu cr3 119
