@@ -91,6 +91,25 @@ ok_if trust-allow-named "--allow-diff loops,git_revision: exit $rc or the output
 "$SL" plot "$R" "$I" --out "$D/p-refused" >"$D/last.log" 2>&1
 rc=$?
 ok_if trust-refuse-plot "plot of the two exited $rc, not 1 (not comparable)" sh -c "[ $rc = 1 ] && grep -q 'not comparable' '$D/last.log'"
+# --- a key the run chooses by CPU count (qemu-run's idle=poll from 2 vCPUs) is compared within each CPU count
+idle_fixture() {  # idle_fixture DIR SMP1_IDLE SMP2_IDLE: run-a with idle= on the boot lines (no smp2 logs when SMP2_IDLE is -)
+    cp -r "$ROOT/tests/tools/run-a" "$1" && printf '%s\n' "$META" >"$1/meta.txt" &&
+        sed -i "s/^\(boot: cpus=1 .*\)$/\1 idle=$2/" "$1"/logs/*-smp1-*.log &&
+        if [ "$3" = - ]; then rm "$1"/logs/*-smp2-*; else sed -i "s/^\(boot: cpus=2 .*\)$/\1 idle=$3/" "$1"/logs/*-smp2-*.log; fi &&
+        "$TOOL" collect "$1" >"$D/last.log" 2>&1
+}
+idle_fixture "$D/halt-poll" halt poll
+idle_fixture "$D/halt-only" halt -
+idle_fixture "$D/halt-halt" halt halt
+"$SL" compare "$D/halt-poll" "$D/halt-only" >"$D/last.log" 2>&1
+rc=$?
+ok_if trust-per-smp-same "1 and 2 CPUs (idle=halt, idle=poll) against 1 CPU (idle=halt): exit $rc, not 0" \
+    sh -c "[ $rc = 0 ] && grep -q '^Amean ' '$D/last.log'"
+"$SL" compare "$D/halt-poll" "$D/halt-halt" >"$D/last.log" 2>&1
+rc=$?
+ok_if trust-per-smp-differs "idle=poll against idle=halt on 2 CPUs: exit $rc, not 1 naming boot_idle (smp=2)" \
+    sh -c "[ $rc = 1 ] && grep -qx '  boot_idle (smp=2): halt-poll poll; halt-halt halt' '$D/last.log'"
+
 R2="$D/r2"
 fixture "$R2"
 "$SL" compare "$R" "$R2" >"$D/last.log" 2>&1

@@ -248,6 +248,43 @@ static bool valset_equal(const struct valset *a, const struct valset *b)
     return true;
 }
 
+static void valset_clear(struct valset *s, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        for (size_t j = 0; j < s[i].n; j++)
+            free(s[i].v[j]);
+        free(s[i].v);
+        s[i].v = NULL;
+        s[i].n = 0;
+    }
+}
+
+/* Each series' values in column c, in the rows of the view's workload with
+ * CPU count smp (NULL: every CPU count); sets[] is cleared first. */
+static void series_values(const struct view *v, const struct table *t, int c, int sc, int bc, int smpc,
+                          const char *smp, struct valset *sets)
+{
+    valset_clear(sets, v->nseries);
+    for (size_t r = 0; r < t->nrows; r++) {
+        const char *val = table_get(t, r, c), *s = table_get(t, r, sc);
+        const char *rsmp = smpc >= 0 && table_get(t, r, smpc) ? table_get(t, r, smpc) : "";
+        if (!val || !s || !streq(table_get(t, r, bc), v->bench) || (smp && strcmp(rsmp, smp)))
+            continue;
+        for (size_t i = 0; i < v->nseries; i++)
+            if (!strcmp(v->series[i], s))
+                valset_add(&sets[i], val);
+    }
+}
+
+/* A series that records nothing in the column (an older results.csv) is not a difference. */
+static bool sets_differ(const struct view *v, const struct valset *sets)
+{
+    for (size_t i = 1; i < v->nseries; i++)
+        if (sets[0].n && sets[i].n && !valset_equal(&sets[0], &sets[i]))
+            return true;
+    return false;
+}
+
 static void valset_print(struct strbuf *b, const struct valset *s)
 {
     for (size_t i = 0; i < s->n && i < 4; i++)
@@ -294,26 +331,46 @@ char *comparability_check(const struct view *v, const struct table *t, const cha
     struct strbuf diff = { 0 }, allowed = { 0 };
     size_t ndiff = 0;
     struct valset *sets = xcalloc(v->nseries + 1, sizeof(*sets));
+    /* Within one CPU count: a key the run chooses by the CPU count (qemu-run's
+     * idle=poll from 2 vCPUs, pvspin above the host's cores) differs between
+     * a series' blocks, and is a difference only where two series have the
+     * same CPU count and not the same values. */
+    struct valset smps = { 0 };
+    int smpc = table_col(t, "smp");
+    for (size_t r = 0; r < t->nrows; r++)
+        if (streq(table_get(t, r, bc), v->bench))
+            valset_add(&smps, smpc >= 0 && table_get(t, r, smpc) ? table_get(t, r, smpc) : "");
     for (size_t c = 0; c < t->ncols; c++) {
         if (!compared_column(v, t, (int)c, series_col))
             continue;
-        for (size_t r = 0; r < t->nrows; r++) {
-            const char *val = table_get(t, r, (int)c), *s = table_get(t, r, sc);
-            if (!val || !s || !streq(table_get(t, r, bc), v->bench))
-                continue;
-            for (size_t i = 0; i < v->nseries; i++)
-                if (!strcmp(v->series[i], s))
-                    valset_add(&sets[i], val);
-        }
-        /* A series that records nothing in this column (an older results.csv) is not a difference. */
         bool differs = false;
-        for (size_t i = 1; i < v->nseries && !differs; i++)
-            differs = sets[0].n && sets[i].n && !valset_equal(&sets[0], &sets[i]);
+        const char *at_smp = NULL;
+        for (size_t k = 0; k < smps.n && !differs; k++) {
+            series_values(v, t, (int)c, sc, bc, smpc, smps.v[k], sets);
+            differs = sets_differ(v, sets);
+            at_smp = smps.v[k];
+        }
+        if (differs && smps.n > 1) {
+            /* Named with its CPU count only when the key differs by CPU count. */
+            struct valset *all = xcalloc(v->nseries, sizeof(*all));
+            series_values(v, t, (int)c, sc, bc, smpc, NULL, all);
+            bool same = true;
+            for (size_t i = 0; i < v->nseries && same; i++)
+                same = valset_equal(&sets[i], &all[i]);
+            if (same)
+                at_smp = NULL;
+            valset_clear(all, v->nseries);
+            free(all);
+        } else {
+            at_smp = NULL;
+        }
         if (differs) {
             bool ok = in_comma_list(allow, t->col[c]);
             struct strbuf *b = ok ? &allowed : &diff;
             if (ok)
                 sb_printf(b, "%s %s (", allowed.len ? "," : "", t->col[c]);
+            else if (at_smp)
+                sb_printf(b, "\n  %s (smp=%s):", t->col[c], at_smp);
             else
                 sb_printf(b, "\n  %s:", t->col[c]);
             for (size_t i = 0; i < v->nseries; i++) {
@@ -327,15 +384,10 @@ char *comparability_check(const struct view *v, const struct table *t, const cha
                 sb_add(b, ")");
             ndiff += !ok;
         }
-        for (size_t i = 0; i < v->nseries; i++) {
-            for (size_t j = 0; j < sets[i].n; j++)
-                free(sets[i].v[j]);
-            free(sets[i].v);
-            sets[i].v = NULL;
-            sets[i].n = 0;
-        }
+        valset_clear(sets, v->nseries);
     }
     free(sets);
+    valset_clear(&smps, 1);
     char *err = NULL;
     if (ndiff) {
         const char *axis = !strcmp(series_col, "source") ? "results directories" : !strcmp(series_col, "sched") ? "schedulers" : series_col;
