@@ -123,7 +123,8 @@ void timer_tick(void)
      * (sock_model=2.4.18) / o1 seconds: no write 41.5 / 10.5, every tick
      * 37.2 / 11.0, every 16 ticks 30.2 / 10.5, every 128 31.5 / 10.9; the
      * icount ratio o1/goodness is 0.352, TCG's 0.254, 0.297, 0.346, 0.345
-     * (docs/cost-model.md).  Under icount one instruction per 16 ticks.
+     * (docs/cost-model.md).  icount runs load CR3 (cr3=load) and vsmp's
+     * elide costs there one instruction per 16 ticks of a logical CPU.
      * CFLAGS_EXTRA=-DMM_MEASURE_NO_TICK_FLUSH leaves it out, and
      * -DTICK_TLB_FLUSH_TICKS=N sets the period, to measure them. */
 #ifndef MM_MEASURE_NO_TICK_FLUSH
