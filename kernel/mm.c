@@ -125,8 +125,14 @@ void mm_release(struct mm *mm)
 
 void mm_check_current(const struct mm *mm, const char *task_name, int pid)
 {
-    /* A kernel thread (with mm=shared, every task) runs on whatever CR3 holds. */
+    /* A kernel thread (with mm=shared, every task) runs on whatever CR3 holds.
+     * Interrupts off: a task preempted and moved between this_cpu() and the
+     * read would read the CR3 of the CPU it left: a false panic, seen once in
+     * bench=maxgroups on goodness with 2 vCPUs (thousands of tasks exiting,
+     * preempted and moved at the tick). */
+    unsigned long f = irq_save();
     uint32_t cr3 = this_cpu()->cr3;
+    irq_restore(f);
     if (mm && cr3 != (uint32_t)(uintptr_t)mm->pgd)
         panic("task %s (pid %d) of mm %d runs on page directory 0x%x, not its own %p", task_name, pid, mm->id,
               cr3, (void *)mm->pgd);
