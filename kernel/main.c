@@ -41,9 +41,9 @@ struct multiboot_mmap_entry {
 } __attribute__((packed));
 
 /* The kernel's own keys; the first task registers and reads the rest. */
-enum { KEY_WATCHDOG, KEY_PVSPIN, KEY_MM, KEY_CR3, KEY_IDLE, KEY_IDLE_POLL_US, KEY_COST, KEY_VSMP, KEY_VSMP_QUANTUM, KEY_VSMP_IPI, KEY_VSMP_SLACK,
-       KEY_TRACE,
-       KEY_TRACE_EVENTS, KEY_TRACE_BUF_KIB };
+enum { KEY_WATCHDOG, KEY_PVSPIN, KEY_MM, KEY_CR3, KEY_IDLE, KEY_IDLE_POLL_US, KEY_COST,
+       KEY_VSMP, KEY_VSMP_QUANTUM, KEY_VSMP_IPI, KEY_VSMP_SLACK,
+       KEY_TRACE, KEY_TRACE_EVENTS, KEY_TRACE_BUF_KIB };
 static const struct cmdline_key kernel_keys[] = {
     [KEY_WATCHDOG] = CMDLINE_KEY_UINT("watchdog", DEFAULT_WATCHDOG_S, 0, 86400,
                                       "exit 3 when nothing progresses for this many seconds (0: off)"),
