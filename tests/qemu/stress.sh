@@ -97,7 +97,11 @@ judge_log qemu-failed FAILURE 6 run 2 'bench=pipe'
 # PREFIX-NNNN-SCHED-smpN-CLASS, PREFIX-every-boot-ran and
 # PREFIX-exit-status-matches-summary.
 slice() {
-    "$ROOT/tools/stress.sh" --seed "$1" --boots "$2" --clock "${STRESS_CLOCK:-strict}" --out "$W/run-$1" \
+    # The boot limit: stress.sh's 180 s, scaled like every other boot of the
+    # suite by the host's measured speed (tests/lib.sh: a loaded host once
+    # took 57 + 87 + 87 s for one 5-vCPU goodness tbench boot).
+    _sl_limit=$(boot_limit 180)
+    "$ROOT/tools/stress.sh" --seed "$1" --boots "$2" --clock "${STRESS_CLOCK:-strict}" --timeout "$_sl_limit" --out "$W/run-$1" \
         >"$W/summary-$1" 2>"$W/progress-$1"
     RC=$?
     OUT="$W/summary-$1"
@@ -112,7 +116,7 @@ slice() {
         else
             cmd=$(awk -F'\t' -v i="$idx" '$1 == i { print $6 }' "$W/run-$1/plan.txt")
             echo "FAIL $3-$idx-$sched-smp$smp-$class: $reason"
-            echo "    reproduce: tools/qemu-run.sh --kernel build/$sched/kernel.elf --smp $smp --mem $mem --accel tcg --timeout 180 --cmdline '$cmd'"
+            echo "    reproduce: tools/qemu-run.sh --kernel build/$sched/kernel.elf --smp $smp --mem $mem --accel tcg --timeout $_sl_limit --cmdline '$cmd'"
             tail -5 "$W/run-$1/logs/$idx.log" | sed 's/^/    | /'
         fi
     done
