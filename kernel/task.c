@@ -85,19 +85,31 @@ enum idle_mode idle_get_mode(void) { return idle_mode; }
  * xchg here and the waker's on need_resched order the two sides.  A kicked
  * wake-up is what a halted CPU would have taken an IPI for: counted, and
  * charged as one under cost= (the era machines halted their idle CPUs).
- * Returns whether need_resched came before the window closed. */
+ * Called with interrupts off; returns with them off, and whether
+ * need_resched came before the window closed.
+ *
+ * Not preemptible while it polls (as Linux's idle task): an interrupt's
+ * return must not switch to a task while wakers still see IDLE_POLLING and
+ * send this CPU no IPI.  And no PAUSE: TCG's PAUSE leaves the translated
+ * code for QEMU's CPU loop, which takes and drops QEMU's global lock each
+ * time; a vCPU polling with it starved the other vCPU's serial output and
+ * LAPIC accesses of that lock (a 2 s cpuhog boot hung for 40 s and more on
+ * a loaded host).  A plain loop costs the other vCPUs nothing. */
 static bool idle_poll(struct cpu *c)
 {
     uint64_t end = rdtsc() + (uint64_t)tsc_khz * idle_poll_us / 1000;
+    c->preempt_count++;
     xchg(&c->idle_polling, IDLE_POLLING);
     irq_enable();
     while (!c->need_resched && rdtsc() < end)
-        cpu_relax();
+        barrier();
+    irq_disable();
     if (xchg(&c->idle_polling, IDLE_NOT_POLLING) == IDLE_POLL_KICKED) {
         c->stats.poll_wakes++;
         if (cost_ipi_on)
             chan_cost_ipi(true);
     }
+    c->preempt_count--;
     return c->need_resched;
 }
 
@@ -118,7 +130,6 @@ void idle_loop(void)
         }
         if (idle_mode == IDLE_POLL && idle_poll(c))
             continue;
-        irq_disable();
         if (!c->need_resched)
             __asm__ volatile("sti; hlt" ::: "memory");   /* sti's shadow makes this atomic */
         irq_enable();
