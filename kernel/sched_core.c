@@ -104,8 +104,12 @@ __switch_path void sched_resched_cpu(int cpu)
         return;                                  /* already pending: it will look */
     if (cpu == this_cpu_id())
         return;
-    /* idle=poll: a polling CPU sees need_resched by itself (task.c, idle_poll) */
-    if (__sync_val_compare_and_swap(&target->idle_polling, IDLE_POLLING, IDLE_POLL_KICKED) == IDLE_POLLING)
+    /* idle=poll: a polling CPU sees need_resched by itself (task.c, idle_poll).
+     * The plain read first keeps the locked cmpxchg off this path when the
+     * target is not polling (always, with idle=halt); it reads after the
+     * xchg above, and a stale IDLE_NOT_POLLING only sends an IPI. */
+    if (target->idle_polling == IDLE_POLLING &&
+        __sync_val_compare_and_swap(&target->idle_polling, IDLE_POLLING, IDLE_POLL_KICKED) == IDLE_POLLING)
         return;
     smp_send_reschedule(cpu);
 }
