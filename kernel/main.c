@@ -223,9 +223,9 @@ void kmain(uint32_t magic, uint32_t mbi)
         cmdline_error("idle", "vsmp's logical CPUs halt in virtual time: idle=poll does not go with vsmp=");
     if (idle != IDLE_POLL && cmdline_given(&kernel_keys[KEY_IDLE_POLL_US]))
         cmdline_error("idle_poll_us", "needs idle=poll");
-    idle_set_mode(idle, cmdline_key_uint(&kernel_keys[KEY_IDLE_POLL_US]));
 
     tsc_calibrate();
+    idle_set_mode(idle, cmdline_key_uint(&kernel_keys[KEY_IDLE_POLL_US]));   /* a window in TSC cycles */
     lapic_init();
     lapic_timer_calibrate();
     int ncpus = smp_discover_cpus();

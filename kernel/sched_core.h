@@ -40,7 +40,8 @@ void idle_loop(void) __attribute__((noreturn));
 /* What an idle CPU does (kernel keys idle= and idle_poll_us=): halt until an
  * interrupt (the default, as 2.4 and 2.6.0's default_idle), or first watch
  * need_resched with interrupts on for poll_us (Linux's cpuidle-haltpoll: a
- * wake-up in that window sends no IPI).  Set at boot. */
+ * wake-up in that window sends no IPI).  Set at boot, after the TSC's
+ * calibration (the window is kept in TSC cycles). */
 enum idle_mode { IDLE_HALT, IDLE_POLL };
 extern const char *const idle_mode_names[];     /* "halt", "poll", NULL */
 void idle_set_mode(enum idle_mode mode, uint32_t poll_us);

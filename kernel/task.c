@@ -70,15 +70,15 @@ void task_start(struct task *prev)
 
 const char *const idle_mode_names[] = { "halt", "poll", NULL };
 static enum idle_mode idle_mode;
-static uint32_t idle_poll_us;
+static uint64_t idle_poll_cycles;     /* the poll window in TSC cycles: tsc_khz is known by then */
 void idle_set_mode(enum idle_mode mode, uint32_t poll_us)
 {
     idle_mode = mode;
-    idle_poll_us = poll_us;
+    idle_poll_cycles = (uint64_t)tsc_khz * poll_us / 1000;
 }
 enum idle_mode idle_get_mode(void) { return idle_mode; }
 
-/* idle=poll: watch need_resched with interrupts on for up to idle_poll_us
+/* idle=poll: watch need_resched with interrupts on for up to idle_poll_us=
  * (Linux's cpuidle-haltpoll, guest_halt_poll_ns 200,000 by default), then
  * halt.  A waker on another CPU sets need_resched, then finds IDLE_POLLING
  * and marks the kick instead of sending an IPI (sched_resched_cpu); the
@@ -97,7 +97,7 @@ enum idle_mode idle_get_mode(void) { return idle_mode; }
  * a loaded host).  A plain loop costs the other vCPUs nothing. */
 static bool idle_poll(struct cpu *c)
 {
-    uint64_t end = rdtsc() + (uint64_t)tsc_khz * idle_poll_us / 1000;
+    uint64_t end = rdtsc() + idle_poll_cycles;
     c->preempt_count++;
     xchg(&c->idle_polling, IDLE_POLLING);
     irq_enable();
