@@ -43,6 +43,8 @@ usage() {
 }
 die() { echo "error: $*" >&2; exit 1; }
 is_uint() { case "$1" in ''|*[!0-9]*) return 1;; *) return 0;; esac; }
+# cmdline_value KEY: the value of KEY= on the kernel command line (empty if absent)
+cmdline_value() { printf ' %s ' "$CMDLINE" | sed -n "s/.* $1=\([^ ]*\) .*/\1/p"; }
 
 KERNEL= ISO= DRIVE= CMDLINE= SMP=2 MEM=256 ACCEL=tcg TIMEOUT=120 GDB=0 TRACE_OUT= PVSPIN=${QEMU_RUN_PVSPIN:-auto}
 while [ $# -gt 0 ]; do
@@ -97,7 +99,7 @@ HOST_CPUS=$(nproc 2>/dev/null || echo 1)
 OVER=no
 case "$ACCEL" in icount|vsmp) ;; *) [ "$SMP" -gt "$HOST_CPUS" ] && OVER=yes ;; esac
 # vsmp: the logical CPU count travels as the kernel key vsmp=; QEMU gets one vCPU.
-given_vsmp=$(printf ' %s ' "$CMDLINE" | sed -n 's/.* vsmp=\([^ ]*\) .*/\1/p')
+given_vsmp=$(cmdline_value vsmp)
 QEMU_SMP=$SMP
 if [ "$ACCEL" = vsmp ]; then
     if [ -n "$given_vsmp" ]; then
@@ -111,7 +113,7 @@ elif [ -n "$given_vsmp" ]; then
     die "vsmp=$given_vsmp on the command line: use --accel vsmp --smp $given_vsmp (QEMU must run one vCPU under icount)"
 fi
 # pvspin: the kernel's own key, given here unless --cmdline already has it.
-given=$(printf ' %s ' "$CMDLINE" | sed -n 's/.* pvspin=\([^ ]*\) .*/\1/p')
+given=$(cmdline_value pvspin)
 case "$PVSPIN:$given" in
 on:|off:|auto:) ;;
 on:1|off:0|auto:?*) ;;
@@ -137,11 +139,10 @@ fi
 # A cr3= on --cmdline wins; an ISO's command line is left alone.
 CR3_SAY=
 if [ -z "$ISO" ]; then
-    cr3_given=$(printf ' %s ' "$CMDLINE" | sed -n 's/.* cr3=\([^ ]*\) .*/\1/p')
-    vsmp_given=$(printf ' %s ' "$CMDLINE" | sed -n 's/.* vsmp=\([^ ]*\) .*/\1/p')
+    cr3_given=$(cmdline_value cr3)
     if [ -n "$cr3_given" ]; then
         CR3_SAY="cr3=$cr3_given (from --cmdline)"
-    elif [ "$ACCEL" = tcg ] && { [ -z "$vsmp_given" ] || [ "$vsmp_given" = 0 ]; }; then
+    elif [ "$ACCEL" = tcg ]; then      # (a vsmp= without --accel vsmp was refused above)
         CMDLINE="${CMDLINE:+$CMDLINE }cr3=elide"
         CR3_SAY="cr3=elide (the tcg default: QEMU's full TLB flush on a CR3 write is not paid; the CR3 counts stay)"
     fi
@@ -157,7 +158,7 @@ fi
 # would count as time), KVM and vsmp.  An idle= on --cmdline wins.
 IDLE_SAY=
 if [ -z "$ISO" ]; then
-    idle_given=$(printf ' %s ' "$CMDLINE" | sed -n 's/.* idle=\([^ ]*\) .*/\1/p')
+    idle_given=$(cmdline_value idle)
     if [ -n "$idle_given" ]; then
         IDLE_SAY="idle=$idle_given (from --cmdline)"
     elif [ "$ACCEL" = tcg ] && [ "$SMP" -gt 1 ] && [ "$OVER" = no ]; then
