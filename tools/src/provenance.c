@@ -259,6 +259,13 @@ static void valset_clear(struct valset *s, size_t n)
     }
 }
 
+/* Row r's CPU count ("" when the table has none). */
+static const char *row_smp(const struct table *t, size_t r, int smpc)
+{
+    const char *smp = smpc >= 0 ? table_get(t, r, smpc) : NULL;
+    return smp ? smp : "";
+}
+
 /* Each series' values in column c, in the rows of the view's workload with
  * CPU count smp (NULL: every CPU count); sets[] is cleared first. */
 static void series_values(const struct view *v, const struct table *t, int c, int sc, int bc, int smpc,
@@ -267,8 +274,7 @@ static void series_values(const struct view *v, const struct table *t, int c, in
     valset_clear(sets, v->nseries);
     for (size_t r = 0; r < t->nrows; r++) {
         const char *val = table_get(t, r, c), *s = table_get(t, r, sc);
-        const char *rsmp = smpc >= 0 && table_get(t, r, smpc) ? table_get(t, r, smpc) : "";
-        if (!val || !s || !streq(table_get(t, r, bc), v->bench) || (smp && strcmp(rsmp, smp)))
+        if (!val || !s || !streq(table_get(t, r, bc), v->bench) || (smp && strcmp(row_smp(t, r, smpc), smp)))
             continue;
         for (size_t i = 0; i < v->nseries; i++)
             if (!strcmp(v->series[i], s))
@@ -339,7 +345,7 @@ char *comparability_check(const struct view *v, const struct table *t, const cha
     int smpc = table_col(t, "smp");
     for (size_t r = 0; r < t->nrows; r++)
         if (streq(table_get(t, r, bc), v->bench))
-            valset_add(&smps, smpc >= 0 && table_get(t, r, smpc) ? table_get(t, r, smpc) : "");
+            valset_add(&smps, row_smp(t, r, smpc));
     for (size_t c = 0; c < t->ncols; c++) {
         if (!compared_column(v, t, (int)c, series_col))
             continue;
