@@ -134,6 +134,13 @@ void lapic_send_ipi(int apic_id, int vector)
     irq_restore(f);
 }
 
+/* Interrupts are off (kernel/vsmp.c's hooks): one ICR write, no wait, as
+ * a self-IPI is accepted at once. */
+void lapic_send_self(int vector)
+{
+    lapic_write(LAPIC_ICR_LO, 0x40000 | (uint32_t)vector);   /* shorthand self, fixed */
+}
+
 /* An NMI to every other CPU (destination shorthand "all excluding self"):
  * it reaches CPUs that spin with interrupts off. */
 void lapic_send_nmi_all_but_self(void)

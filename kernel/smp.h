@@ -8,6 +8,7 @@
 #define VECTOR_TIMER 32
 #define VECTOR_RESCHEDULE 33
 #define VECTOR_STOP 34
+#define VECTOR_VSMP_EVENT 35   /* vsmp: an event found due in a hook (kernel/vsmp.c raise_event) */
 #define VECTOR_SPURIOUS 255
 
 /* Firmware tables: fills apic_ids[], returns how many enabled CPUs were found (0 if no table). */
@@ -23,6 +24,7 @@ void lapic_timer_oneshot_cycles(uint64_t cycles);   /* vsmp: fire this many TSC 
 void lapic_eoi(void);
 int lapic_id(void);
 void lapic_send_ipi(int apic_id, int vector);
+void lapic_send_self(int vector);      /* a fixed interrupt to this CPU (shorthand "self") */
 void lapic_send_nmi_all_but_self(void);
 void lapic_send_nmi(int apic_id);        /* one CPU: the pvspin kick */
 void lapic_send_init_sipi(int apic_id, uint8_t page);

@@ -52,13 +52,17 @@ void trap(struct trapframe *tf)
     struct cpu *c = this_cpu();
     c->in_irq++;
     c->preempt_count++;
+    /* vsmp's interrupts that delivered nothing to this logical CPU (the
+     * timer as a backstop, a quantum's end) are the simulation's, not the
+     * machine's: no preemption point either. */
+    bool quiet = false;
     switch (tf->vector) {
     case VECTOR_TIMER:
         lapic_eoi();
-        if (vsmp_on)
-            vsmp_timer_irq();            /* the logical CPUs' ticks, IPIs and quanta */
-        else
+        if (!vsmp_on)
             timer_tick();
+        else if (!vsmp_timer_irq())      /* the logical CPUs' ticks, IPIs and quanta */
+            quiet = true;
         break;
     case VECTOR_RESCHEDULE:
         lapic_eoi();
@@ -66,6 +70,11 @@ void trap(struct trapframe *tf)
         /* cost=: the era's delivery (an idle CPU waited for it) or its entry/exit (kernel/chan_cost.h) */
         if (cost_ipi_on)
             chan_cost_ipi(c->curr == c->idle);
+        break;
+    case VECTOR_VSMP_EVENT:
+        lapic_eoi();
+        if (!vsmp_event_irq())           /* a logical CPU's tick or IPI, found due in a hook */
+            quiet = true;
         break;
     case VECTOR_STOP:
         halt_forever();
@@ -78,6 +87,6 @@ void trap(struct trapframe *tf)
     c->preempt_count--;
     c->in_irq--;
     /* Preempt only code that could have been interrupted anyway. */
-    if (c->need_resched && c->preempt_count == 0 && (tf->eflags & EFLAGS_IF))
+    if (c->need_resched && c->preempt_count == 0 && (tf->eflags & EFLAGS_IF) && !quiet)
         preempt_schedule();
 }

@@ -21,8 +21,8 @@
  *     its time then becomes at least the release time: lock-wait time);
  *   - when it halts in the idle loop (until its next tick or IPI);
  *   - in a spin-wait (cpu_relax) once it is ahead of another CPU;
- *   - when it has run vsmp_quantum_ns past the slowest other CPU (the one
- *     hardware timer, in one-shot mode, fires then).
+ *   - when it has run vsmp_quantum_ns past the slowest other CPU (seen at
+ *     its next hook, or by the one hardware timer in one-shot mode).
  *
  * Why acquisitions in time order make lock waiting exact: a CPU X that
  * takes a lock at local time t is the slowest CPU (within the slack), so
@@ -38,7 +38,10 @@
  * max(b's time, t + vsmp_ipi_ns); a halted b sleeps until then.  Ticks:
  * every 1/HZ of each CPU's local time, at most one pending (as a LAPIC's
  * interrupt request bit).  Interrupts are taken only where the logical CPU
- * has interrupts on, as on hardware.
+ * has interrupts on, as on hardware.  A running CPU sees a due tick or IPI
+ * at its next spinlock hook (see arm() for why, and what it costs).  The
+ * dispatcher's own interrupts (the timer as a backstop, a quantum's end)
+ * deliver nothing and are no preemption point (kernel/trap.c).
  *
  * The dispatcher's own work is not charged: every hook freezes the current
  * CPU's clock on entry (freeze) and restarts it on exit (thaw), so a
@@ -70,6 +73,9 @@
  * another CPU (then it yields): the resolution of a spin-wait.  Chosen,
  * not sourced: docs/vsmp.md measures its effect. */
 #define RELAX_STEP_CYCLES 100
+/* For a CPU that calls hooks, the hardware timer fires this many quanta
+ * after its deadline (the hooks see the deadline first): see arm(). */
+#define BACKSTOP_QUANTA 4
 
 enum vcpu_state { VCPU_OFF, VCPU_RUNNING, VCPU_READY, VCPU_HALTED, VCPU_LOCKWAIT };
 static const char *const state_names[] = { "off", "running", "ready", "halted", "lockwait" };
@@ -92,6 +98,9 @@ struct vcpu {
     uint64_t ipi_at;            /* a pending reschedule IPI is due then; NEVER: none */
     struct spinlock *wait_lock; /* LOCKWAIT: the lock */
     uint64_t wait_since;        /* LOCKWAIT: local time it began to wait */
+    uint64_t ran_from;          /* local time of its dispatch or of the last timer interrupt */
+    bool hooked;                /* it called a hook since then */
+    bool hookless;              /* the timer found it running without hooks: arm it exactly */
     struct vcpu_stats stats;
 };
 
@@ -102,8 +111,18 @@ static int cur;                  /* the logical CPU the physical CPU runs */
 static uint64_t quantum, ipi_latency, tick_period;
 static uint32_t quantum_ns_, ipi_ns_, slack_ns_;
 static uint64_t min_other;       /* the smallest eff of the CPUs other than cur */
+/* Each CPU's eff, kept up to date when its state, clock or events change
+ * (the running CPU's reads NEVER): a dispatch compares numbers instead of
+ * working out every CPU's eff again. */
+static uint64_t queued_eff[MAX_CPUS];
+static int lock_waiters;         /* CPUs in LOCKWAIT (the stall check runs only when there are some) */
 static uint64_t armed_at;        /* RDTSC at which the hardware timer fires; NEVER: not armed */
 static uint64_t slack;           /* lock acquisitions may run this far ahead of the slowest CPU */
+static uint64_t hw_timer_irqs, hw_timer_arms;   /* the one hardware timer: interrupts taken, writes */
+static uint64_t event_irqs;      /* self-interrupts for an event found due in a hook */
+static uint64_t deadline;        /* local time of cur's next event or quantum end (the hooks check it) */
+static uint64_t backstop;        /* how late the timer may fire for a CPU that calls hooks */
+static bool event_sent;          /* a self-interrupt is pending */
 
 extern void vsmp_switch(uint32_t *save_esp, uint32_t next_esp, uint32_t next_gs);
 extern void vsmp_first_entry(void);
@@ -183,71 +202,148 @@ static inline uint64_t eff(const struct vcpu *v)
     }
 }
 
+/* After vcpus[i]'s state, clock or events changed (i not running). */
+static inline void requeue(int i)
+{
+    queued_eff[i] = eff(&vcpus[i]);
+    if (queued_eff[i] < min_other) {
+        min_other = queued_eff[i];
+        deadline = MIN(deadline, min_other + quantum);
+    }
+}
+
 static uint64_t scan_min_other(int self)
 {
     uint64_t m = NEVER;
     for (int i = 0; i < nvcpus; i++)
         if (i != self)
-            m = MIN(m, eff(&vcpus[i]));
+            m = MIN(m, queued_eff[i]);
     return m;
 }
 
 static void lock_report(int waiter, const char *why) __attribute__((noreturn));
 
-/* The CPU with the smallest eff; on a tie the first after x (x last), so
- * that a yield goes to the others and no CPU number is favoured. */
-static int pick(int x)
+/* The stall limit (watchdog=) in cycles, converted when it changes, not at
+ * every dispatch (two 64-bit divisions on this 32-bit kernel). */
+static uint64_t stall_limit_cycles(void)
+{
+    static uint64_t ns_seen, cycles;
+    uint64_t ns = spin_stall_limit_ns();
+    if (ns != ns_seen) {
+        ns_seen = ns;
+        cycles = ns / 1000 * tsc_khz / 1000;
+    }
+    return cycles;
+}
+
+/* A lock waiter that has waited past the stall limit (watchdog=) while the
+ * rest ran on to `now`: the same report as spinlock.c's stall check. */
+static void check_lock_waiters(uint64_t now)
+{
+    uint64_t limit = stall_limit_cycles();
+    if (!limit || now == NEVER)
+        return;
+    for (int i = 0; i < nvcpus; i++)
+        if (vcpus[i].state == VCPU_LOCKWAIT && now > vcpus[i].wait_since + limit)
+            lock_report(i, "limit: watchdog= seconds");
+}
+
+/*
+ * The CPU with the smallest eff; on a tie the first after x (x last), so
+ * that a yield goes to the others and no CPU number is favoured.  *second
+ * gets the smallest eff of the CPUs other than the one picked: its
+ * min_other.  One pass over the CPUs, since this runs at every dispatch
+ * (docs/vsmp.md, "What the dispatcher costs").
+ */
+static int pick(int x, uint64_t *second)
 {
     int best = -1;
-    uint64_t best_eff = NEVER;
-    for (int k = 1; k <= nvcpus; k++) {
-        int i = (x + k) % nvcpus;
-        uint64_t e = eff(&vcpus[i]);
+    uint64_t best_eff = NEVER, next_eff = NEVER;
+    for (int k = 0, i = x + 1; k < nvcpus; k++, i++) {
+        if (i == nvcpus)
+            i = 0;
+        uint64_t e = queued_eff[i];
         if (e < best_eff) {
+            next_eff = best_eff;
             best = i;
             best_eff = e;
+        } else if (e < next_eff) {
+            next_eff = e;
         }
     }
-    /* A lock waiter that has waited past the stall limit (watchdog=) while
-     * the rest ran on: the same report as spinlock.c's stall check. */
-    uint64_t limit = spin_stall_limit_ns() / 1000 * tsc_khz / 1000;   /* ns to cycles */
-    if (limit)
-        for (int i = 0; i < nvcpus; i++)
-            if (vcpus[i].state == VCPU_LOCKWAIT && best_eff != NEVER && best_eff > vcpus[i].wait_since + limit)
-                lock_report(i, "limit: watchdog= seconds");
+    if (lock_waiters)
+        check_lock_waiters(best_eff);
     if (best < 0) {
         for (int i = 0; i < nvcpus; i++)
             if (vcpus[i].state == VCPU_LOCKWAIT)
                 lock_report(i, "every logical cpu waits for a spinlock: nothing can release one");
         panic("vsmp: no logical cpu can run");
     }
+    *second = next_eff;
     return best;
 }
 
-/* Arm the hardware timer for the current CPU's next deadline: its tick, a
- * pending IPI, or the end of its quantum, whichever comes first.  A timer
- * already armed earlier is left alone (it fires early; the handler finds
- * nothing due and arms again): one MMIO write per quantum, not per switch. */
+/* An event of the current CPU is due: interrupt it (a self-IPI, taken
+ * when it has interrupts on; vsmp_event_irq delivers what is due). */
+static void raise_event(void)
+{
+    if (event_sent)
+        return;
+    event_sent = true;
+    event_irqs++;
+    lapic_send_self(VECTOR_VSMP_EVENT);
+}
+
+/*
+ * The current CPU's next deadline: its tick, a pending IPI, or the end of
+ * its quantum, whichever comes first.  Every hook compares the CPU's clock
+ * with it (hook_check): a CPU that calls hooks (takes locks) sees a due
+ * event at its next hook and takes it as a self-interrupt.  The one
+ * hardware timer is then only the backstop, BACKSTOP_QUANTA quanta late,
+ * for a CPU that stops calling hooks; one the timer caught running a
+ * quantum without a hook is armed exactly from then on (vsmp_timer_irq).
+ * A timer already armed earlier is left alone (it fires early; the handler
+ * finds nothing due and arms again).
+ *
+ * Why not the timer for every deadline: a CPU yields at its next lock long
+ * before its deadline, so nearly every timer armed for it fires while
+ * another runs, for nothing; each fire and each write of the timer is a
+ * QEMU timer update (a vCPU kick, an event-loop wake-up).  docs/vsmp.md,
+ * "What the dispatcher costs", has the counts: 8 logical CPUs, hackbench
+ * 10 groups, 123,061 interrupts and 271,508 writes against 13,723 and
+ * 19,270, half the host time.  The price is lateness: a due event waits
+ * for the next hook (vsmpstat event_late_ns_avg: 442 ns against 84 ns with
+ * the exact timer, which also waits for interrupts to be on).
+ */
 static void arm(void)
 {
     struct vcpu *v = &vcpus[cur];
     uint64_t dl = MIN(v->next_tick, v->ipi_at);
     if (min_other != NEVER)
         dl = MIN(dl, min_other + quantum);
+    deadline = dl;
     if (dl == NEVER)
         return;
-    uint64_t now = rdtsc();
-    uint64_t cycles = dl > v->local ? dl - v->local : 1;
-    uint64_t at = now + cycles;
-    if (armed_at != NEVER && armed_at > now && armed_at <= at)
+    if (dl <= v->local) {
+        raise_event();              /* due already (a halted CPU woken for it) */
         return;
+    }
+    uint64_t cycles = dl - v->local;
+    if (!v->hookless)
+        cycles += backstop;         /* the hooks see the deadline; the timer is the backstop */
+    uint64_t now = rdtsc();
+    uint64_t at = now + cycles;
+    if (armed_at != NEVER && armed_at <= at)
+        return;                     /* it fires first (or has fired: the interrupt is pending) */
     armed_at = at;
+    hw_timer_arms++;
     lapic_timer_oneshot_cycles(cycles);
 }
 
 /* After the current CPU got the physical CPU: what it must watch for. */
 static void after_dispatch(void)
 {
+    vcpus[cur].ran_from = vcpus[cur].local;
     min_other = scan_min_other(cur);
     arm();
 }
@@ -261,19 +357,25 @@ static void after_dispatch(void)
 static void reschedule(void)
 {
     int x = cur;
-    int y = pick(x);
+    queued_eff[x] = eff(&vcpus[x]);
+    uint64_t second;
+    int y = pick(x, &second);
     struct vcpu *v = &vcpus[y];
-    uint64_t e = eff(v);
+    uint64_t e = queued_eff[y];
     if (e > v->local)
         v->local = e;               /* a halted CPU sleeps until its event */
     v->state = VCPU_RUNNING;
+    v->ran_from = v->local;
+    v->hooked = false;
+    queued_eff[y] = NEVER;
     v->stats.dispatches++;
+    min_other = second;
     if (y != x) {
         cur = y;
         vsmp_switch(&vcpus[x].saved_esp, v->saved_esp, gdt_percpu_selector(y));
-        /* x again: whoever dispatched us set cur, state and local. */
+        /* x again: whoever dispatched us set cur, state, local and min_other. */
     }
-    after_dispatch();
+    arm();
 }
 
 /* ---- boot ---- */
@@ -302,6 +404,7 @@ int vsmp_setup(int ncpus, uint32_t quantum_ns, uint32_t ipi_ns, uint32_t slack_n
     ipi_ns_ = ipi_ns;
     /* ns to TSC cycles (under icount shift=0 one each). */
     quantum = (uint64_t)quantum_ns * tsc_khz / 1000000;
+    backstop = BACKSTOP_QUANTA * quantum;
     ipi_latency = (uint64_t)ipi_ns * tsc_khz / 1000000;
     tick_period = (uint64_t)tsc_khz * 1000 / HZ;
     slack_ns_ = slack_ns;
@@ -311,7 +414,9 @@ int vsmp_setup(int ncpus, uint32_t quantum_ns, uint32_t ipi_ns, uint32_t slack_n
         vcpus[i].state = VCPU_OFF;
         vcpus[i].next_tick = NEVER;
         vcpus[i].ipi_at = NEVER;
+        queued_eff[i] = NEVER;
     }
+    lock_waiters = 0;
     cur = 0;
     vcpus[0].state = VCPU_RUNNING;
     lapic_timer_oneshot_init();
@@ -361,7 +466,7 @@ void vsmp_start_cpus(void)
         struct vcpu *me = freeze();
         v->local = me->local;       /* it starts at the boot CPU's time */
         v->state = VCPU_READY;
-        min_other = MIN(min_other, v->local);
+        requeue(id);
         thaw();
         irq_restore(f);
         while (!cpus[id].online)
@@ -381,13 +486,26 @@ void vsmp_timer_start(void)
     irq_restore(f);
 }
 
-/* The hardware timer fired (interrupts off, inside trap()): deliver what is
- * due to the current CPU, then end its quantum if it is over. */
-void vsmp_timer_irq(void)
+/* How late ticks and IPIs reach their CPU: the hooks see a due event at
+ * the CPU's next hook, the backstop timer later still, and a CPU with
+ * interrupts off takes it when it turns them on (as a machine would). */
+static uint64_t events_delivered, lateness_sum, lateness_max;
+static void count_lateness(uint64_t now, uint64_t due)
 {
-    struct vcpu *v = freeze();
-    armed_at = NEVER;
+    uint64_t late = now > due ? now - due : 0;
+    events_delivered++;
+    lateness_sum += late;
+    lateness_max = MAX(lateness_max, late);
+}
+
+/* Deliver what is due to the current CPU (clock frozen), then end its
+ * quantum if it is over; restarts its clock.  Returns whether a tick or an
+ * IPI was delivered. */
+static bool deliver(struct vcpu *v)
+{
     bool tick = v->local + DUE_SLACK_CYCLES >= v->next_tick;
+    if (tick)
+        count_lateness(v->local, v->next_tick);
     if (tick) {
         /* One pending tick at most, as a LAPIC's request bit: a CPU that
          * had interrupts off for longer than a period loses the rest. */
@@ -395,7 +513,9 @@ void vsmp_timer_irq(void)
         if (v->next_tick <= v->local)
             v->next_tick = v->local + tick_period - (v->local - v->next_tick) % tick_period;
     }
-    if (v->local + DUE_SLACK_CYCLES >= v->ipi_at) {
+    bool ipi = v->local + DUE_SLACK_CYCLES >= v->ipi_at;
+    if (ipi) {
+        count_lateness(v->local, v->ipi_at);
         v->ipi_at = NEVER;
         v->stats.ipis_received++;
         cpus[cur].stats.resched_ipis++;  /* what trap() counts for VECTOR_RESCHEDULE */
@@ -413,6 +533,54 @@ void vsmp_timer_irq(void)
         arm();
     }
     thaw();
+    return tick || ipi;
+}
+
+/* The hardware timer fired (interrupts off, inside trap()).  A CPU that
+ * ran a quantum or more since its dispatch (or the last interrupt) without
+ * calling a hook is armed exactly from now on; one that called hooks gets
+ * the backstop again. */
+bool vsmp_timer_irq(void)
+{
+    struct vcpu *v = freeze();
+    armed_at = NEVER;
+    hw_timer_irqs++;
+    if (v->hooked)
+        v->hookless = false;
+    else if (v->local - v->ran_from >= quantum)
+        v->hookless = true;
+    v->hooked = false;
+    v->ran_from = v->local;
+    return deliver(v);
+}
+
+/* The self-interrupt raise_event sent (interrupts off, inside trap()). */
+bool vsmp_event_irq(void)
+{
+    struct vcpu *v = freeze();
+    event_sent = false;
+    return deliver(v);
+}
+
+/* Every hook, clock frozen: an event or quantum end that is due is seen
+ * here, in the CPU's own time; the timer, for a CPU that calls hooks, is
+ * only the backstop. */
+static void hook_due(struct vcpu *v)
+{
+    if (min_other != NEVER && v->local > min_other + quantum) {
+        v->stats.quantum_yields++;
+        v->state = VCPU_READY;
+        reschedule();               /* arms (or raises) what is due when it runs again */
+    } else if (v->local >= MIN(v->next_tick, v->ipi_at)) {
+        raise_event();
+    }
+}
+
+static inline void hook_check(struct vcpu *v)
+{
+    v->hooked = true;
+    if (v->local >= deadline)
+        hook_due(v);
 }
 
 /* ---- IPIs, HLT, spin-waits ---- */
@@ -426,8 +594,11 @@ void vsmp_send_reschedule(int cpu)
     if (at < t->ipi_at)
         t->ipi_at = at;
     v->stats.ipis_sent++;
-    min_other = MIN(min_other, eff(t));
-    arm();
+    if (cpu != cur)
+        requeue(cpu);
+    else
+        arm();
+    hook_check(v);
     thaw();
     irq_restore(f);
 }
@@ -452,6 +623,7 @@ void vsmp_relax(void)
         uint64_t step = MIN((uint64_t)RELAX_STEP_CYCLES, min_other - v->local);
         v->local += step;
         v->stats.spin_cycles += step;
+        hook_check(v);
     }
     thaw();
     irq_restore(f);
@@ -485,7 +657,9 @@ void vsmp_lock_order(struct spinlock *lock)
         v->state = VCPU_READY;
         reschedule();
     }
-    arm();
+    if (v->hookless)
+        arm();                      /* a lock wait moved its clock: the exact timer is late */
+    hook_check(v);
     thaw_less(order_residue);
     irq_restore(f);
 }
@@ -511,7 +685,9 @@ void vsmp_lock_block(struct spinlock *lock)
     v->stats.lock_blocks++;
     v->state = VCPU_LOCKWAIT;
     lock->vsmp_waiters++;
+    lock_waiters++;
     reschedule();
+    lock_waiters--;
     lock->vsmp_waiters--;
     v->wait_lock = NULL;
     thaw();
@@ -534,8 +710,9 @@ void vsmp_lock_release(struct spinlock *lock)
                 continue;
             charge_lock_wait(i, w, v->local);
             w->state = VCPU_READY;
-            min_other = MIN(min_other, w->local);
+            requeue(i);
         }
+    hook_check(v);
     thaw_less(release_residue);
     irq_restore(f);
 }
@@ -574,6 +751,13 @@ uint64_t vsmp_cpu_clock_ns(int cpu)
 
 void vsmp_print_stats(void)
 {
+    kprintf("vsmpstat physical_us=%llu timer_irqs=%llu timer_arms=%llu event_irqs=%llu "
+            "events=%llu event_late_ns_avg=%llu event_late_ns_max=%llu\n",
+            (unsigned long long)(cycles_to_ns(rdtsc()) / NSEC_PER_USEC),
+            (unsigned long long)hw_timer_irqs, (unsigned long long)hw_timer_arms,
+            (unsigned long long)event_irqs, (unsigned long long)events_delivered,
+            (unsigned long long)(events_delivered ? cycles_to_ns(lateness_sum / events_delivered) : 0),
+            (unsigned long long)cycles_to_ns(lateness_max));
     for (int i = 0; i < nvcpus; i++) {
         const struct vcpu_stats *s = &vcpus[i].stats;
         kprintf("vsmpstat cpu=%d dispatches=%llu order_yields=%llu relax_yields=%llu quantum_yields=%llu "

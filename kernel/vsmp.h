@@ -38,7 +38,12 @@ uint32_t vsmp_slack_ns(void);
 
 void vsmp_start_cpus(void);         /* instead of INIT-SIPI-SIPI (kernel/smp.c) */
 void vsmp_timer_start(void);        /* this logical CPU's tick, every 1/HZ of its local time */
-void vsmp_timer_irq(void);          /* the one hardware timer fired (kernel/trap.c, interrupts off) */
+/* The one hardware timer fired; the self-interrupt for an event found due
+ * in a hook (kernel/trap.c, interrupts off).  False: nothing was delivered
+ * to the current logical CPU (no tick, no IPI): a machine would not have
+ * been interrupted, so the caller adds no preemption point. */
+bool vsmp_timer_irq(void);
+bool vsmp_event_irq(void);
 void vsmp_send_reschedule(int cpu); /* the reschedule IPI, delivered vsmp_ipi_ns later */
 void vsmp_halt(void);               /* the idle HLT (interrupts off): returns when an event is due */
 void vsmp_relax(void);              /* cpu_relax() in a spin-wait */
