@@ -504,9 +504,8 @@ static void count_lateness(uint64_t now, uint64_t due)
 static bool deliver(struct vcpu *v)
 {
     bool tick = v->local + DUE_SLACK_CYCLES >= v->next_tick;
-    if (tick)
-        count_lateness(v->local, v->next_tick);
     if (tick) {
+        count_lateness(v->local, v->next_tick);
         /* One pending tick at most, as a LAPIC's request bit: a CPU that
          * had interrupts off for longer than a period loses the rest. */
         v->next_tick += tick_period;

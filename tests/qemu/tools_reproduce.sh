@@ -100,6 +100,15 @@ ok_if reproduce-default-config-said "no 'configuration: accel=vsmp sizes=quick .
            head -1 '$D/r001/scorecard.txt' | grep -q '^# seed001 configuration: accel=vsmp '"
 ok_if reproduce-files "no scorecard.txt, scorecard.csv, report.html or plots" \
     sh -c "[ -s '$D/r001/scorecard.txt' ] && [ -s '$D/r001/scorecard.csv' ] && grep -q '<svg' '$D/r001/report.html' && [ -s '$D/r001/plots/none-pipe.dat' ]"
+ok_if reproduce-notes "no notes under the pipe scorecard (tools/reproduce-notes.txt)" \
+    sh -c "grep -q '^notes (tools/reproduce-notes.txt' '$D/r001/scorecard.txt' && grep -q '810 more' '$D/r001/cost-none/pipe.txt'"
+missing_notes=""
+for t in "seed000 hackbench" "seed000 maxgroups" "seed000 nick" "seed001 lat_ctx" "seed001 lat_ctx-bound" \
+         "seed001 hackbench" "seed001 hackbench-bound" "seed001 pipe" "seed001 pipe-bound" \
+         "seed003 tbench" "seed003 aim7" "seed003 volano"; do
+    grep -q "^$t: " "$ROOT/tools/reproduce-notes.txt" || missing_notes="$missing_notes, $t"
+done
+ok_if reproduce-notes-every-table "no note for${missing_notes#,}" [ -z "$missing_notes" ]
 ok_if reproduce-cfs-row "the cfs row has no run values" grep -Eq '^  1 +([0-9.]+|-) +([0-9.]+|-) +[0-9]' "$D/r001/cost-none/pipe.txt"
 if [ -f "$ROOT/sched/cfs23.c" ]; then
     ok_if reproduce-rc-rows "rc1 and rc6 have no run values, or exit $rc (want 0)" \
