@@ -117,4 +117,21 @@ else
     ok_if reproduce-not-available "no 'not available' line for rc1, or exit $rc (want 1)" \
         sh -c "[ $rc = 1 ] && grep -q 'rc1 .*not available: sched/cfs23.c does not exist' '$D/r001/cost-none/pipe.txt' && grep -q 'cells=0 .*cells_missing=2' '$D/r001/cost-none/pipe.txt'"
 fi
+# ---- a stop (SIGTERM; SIGINT takes the same path, but a test suite run in
+# the background has SIGINT ignored) while the rows run side by side stops
+# every row and its boots
+if command -v setsid >/dev/null 2>&1; then
+    setsid sh -c "exec '$SL' reproduce seed000 --only hackbench --out '$D/rint' >'$D/rint.out' 2>'$D/rint.err'" &
+    waited=0
+    while [ "$(pgrep -f "qemu-system.*$D/rint" | wc -l)" -lt 2 ] && [ $waited -lt 60 ]; do sleep 1; waited=$((waited + 1)); done
+    pg=$(pgrep -f "reproduce seed000 --only hackbench --out $D/rint" | head -1)
+    [ -z "$pg" ] || kill -TERM "$pg" 2>/dev/null
+    waited=0
+    while [ "$(pgrep -f "$D/rint" | wc -l)" -gt 0 ] && [ $waited -lt 30 ]; do sleep 1; waited=$((waited + 1)); done
+    cp "$D/rint.err" "$D/last.log"
+    left=$(pgrep -f "$D/rint" | wc -l)
+    ok_if reproduce-stop-stops-rows "after SIGTERM: $left processes left, or no 'interrupted; stopping the rows' line" \
+        sh -c "[ $left = 0 ] && grep -q 'interrupted; stopping the rows that run' '$D/rint.err'"
+    pkill -f "$D/rint" 2>/dev/null
+fi
 rm -rf "$D"
