@@ -27,6 +27,8 @@ m32 libgcc.a gcc-multilib kernel-link
 cmd qemu-system-i386 qemu-system-x86 make-run
 cmd flock util-linux tests
 cmd timeout coreutils tests
+cmd ps procps tests
+cmd pgrep procps tests
 cmd grub-mkrescue grub-common make-iso
 dir /usr/lib/grub/i386-pc grub-pc-bin make-iso
 cmd xorriso xorriso make-iso
