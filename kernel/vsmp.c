@@ -498,6 +498,19 @@ static void count_lateness(uint64_t now, uint64_t due)
     lateness_max = MAX(lateness_max, late);
 }
 
+/* The current CPU (clock frozen) has run a quantum past the slowest other
+ * one: it yields (reschedule arms, or raises, what is due when it runs
+ * again).  Returns whether it did. */
+static bool end_quantum(struct vcpu *v)
+{
+    if (min_other == NEVER || v->local <= min_other + quantum)
+        return false;
+    v->stats.quantum_yields++;
+    v->state = VCPU_READY;
+    reschedule();
+    return true;
+}
+
 /* Deliver what is due to the current CPU (clock frozen), then end its
  * quantum if it is over; restarts its clock.  Returns whether a tick or an
  * IPI was delivered. */
@@ -524,13 +537,8 @@ static bool deliver(struct vcpu *v)
         timer_tick();
         v = freeze();
     }
-    if (min_other != NEVER && v->local > min_other + quantum) {
-        v->stats.quantum_yields++;
-        v->state = VCPU_READY;
-        reschedule();
-    } else {
+    if (!end_quantum(v))
         arm();
-    }
     thaw();
     return tick || ipi;
 }
@@ -568,13 +576,8 @@ bool vsmp_event_irq(void)
  * only the backstop. */
 static void hook_due(struct vcpu *v)
 {
-    if (min_other != NEVER && v->local > min_other + quantum) {
-        v->stats.quantum_yields++;
-        v->state = VCPU_READY;
-        reschedule();               /* arms (or raises) what is due when it runs again */
-    } else if (v->local >= MIN(v->next_tick, v->ipi_at)) {
+    if (!end_quantum(v) && v->local >= MIN(v->next_tick, v->ipi_at))
         raise_event();
-    }
 }
 
 static inline void hook_check(struct vcpu *v)
