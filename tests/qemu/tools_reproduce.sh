@@ -122,12 +122,14 @@ fi
 # every row and its boots
 if command -v setsid >/dev/null 2>&1; then
     setsid sh -c "exec '$SL' reproduce seed000 --only hackbench --out '$D/rint' >'$D/rint.out' 2>'$D/rint.err'" &
-    waited=0
-    while [ "$(pgrep -f "qemu-system.*$D/rint" | wc -l)" -lt 2 ] && [ $waited -lt 60 ]; do sleep 1; waited=$((waited + 1)); done
+    # both rows started (the o1 row's messages file appears after the stop
+    # is trapped), however long the kernels take to build on this host
+    waited=0 limit=$(boot_limit 120)
+    while [ ! -e "$D/rint/cost-none/hackbench/o1.err" ] && [ $waited -lt "$limit" ]; do sleep 1; waited=$((waited + 1)); done
     pg=$(pgrep -f "reproduce seed000 --only hackbench --out $D/rint" | head -1)
     [ -z "$pg" ] || kill -TERM "$pg" 2>/dev/null
-    waited=0
-    while [ "$(pgrep -f "$D/rint" | wc -l)" -gt 0 ] && [ $waited -lt 30 ]; do sleep 1; waited=$((waited + 1)); done
+    waited=0 limit=$(boot_limit 60)
+    while [ "$(pgrep -f "$D/rint" | wc -l)" -gt 0 ] && [ $waited -lt "$limit" ]; do sleep 1; waited=$((waited + 1)); done
     cp "$D/rint.err" "$D/last.log"
     left=$(pgrep -f "$D/rint" | wc -l)
     ok_if reproduce-stop-stops-rows "after SIGTERM: $left processes left, or no 'interrupted; stopping the rows' line" \
