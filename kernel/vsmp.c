@@ -310,9 +310,9 @@ static void raise_event(void)
  * another runs, for nothing; each fire and each write of the timer is a
  * QEMU timer update (a vCPU kick, an event-loop wake-up).  docs/vsmp.md,
  * "What the dispatcher costs", has the counts: 8 logical CPUs, hackbench
- * 10 groups, 123,061 interrupts and 271,508 writes against 13,723 and
- * 19,270, half the host time.  The price is lateness: a due event waits
- * for the next hook (vsmpstat event_late_ns_avg: 442 ns against 84 ns with
+ * 10 groups, 123,061 interrupts and 271,508 writes against 14,100 and
+ * 19,280, half the host time.  The price is lateness: a due event waits
+ * for the next hook (vsmpstat event_late_ns_avg: 363 ns against 84 ns with
  * the exact timer, which also waits for interrupts to be on).
  */
 static void arm(void)
