@@ -7,7 +7,14 @@
  *
  * The heap serves small objects from power-of-two size classes carved out of
  * pages; anything over 2 KiB gets whole pages.  An 8-byte header before each
- * object records its class (or page count) for kfree.
+ * object records its class (or page count) for kfree.  A freed object stays
+ * on its class's free list, so the heap keeps the pages it grew to, until a
+ * page allocation fails: then the pages whose objects are all free go back
+ * (heap_reap), as Linux's slab gives its free slabs back under memory
+ * pressure (2.4.18 mm/vmscan.c: try_to_free_pages_zone() -> shrink_caches()
+ * -> mm/slab.c kmem_cache_reap(); 2.6.0's slab also from its periodic
+ * cache_reap()).  Without it, what one big run left in the free lists (a
+ * maxgroups attempt's skbs) made the next run fail early.
  */
 #include "mem.h"
 #include "lib.h"
@@ -18,6 +25,8 @@
 
 static uint32_t *bitmap;
 static uint32_t max_pfn, free_pages, usable_pages, hint;
+static uint16_t *reap_count;       /* heap_reap's free objects per page, from pfn reap_base on; 0 between reaps */
+static uint32_t reap_base;
 static spinlock_t page_lock = SPINLOCK_INIT("pages");
 
 static bool test_bit(uint32_t pfn) { return bitmap[pfn / BITS] & (1u << (pfn % BITS)); }
@@ -34,7 +43,22 @@ void mem_init(const struct mem_region *usable, int n, uintptr_t kernel_end)
     bitmap = (uint32_t *)((kernel_end + PAGE_SIZE - 1) & ~(uintptr_t)(PAGE_SIZE - 1));
     uint32_t words = (max_pfn + BITS - 1) / BITS;
     memset(bitmap, 0xff, words * 4);
-    uintptr_t first_free = ((uintptr_t)(bitmap + words) + PAGE_SIZE - 1) & ~(uintptr_t)(PAGE_SIZE - 1);
+    /* heap_reap's counters follow, one per page from the first page after them
+     * (heap pages are never below it): 2 bytes a page. */
+    reap_count = (uint16_t *)(bitmap + words);
+    uintptr_t first_free = (uintptr_t)reap_count;
+    for (;;) {
+        uint32_t base = (uint32_t)((first_free + PAGE_SIZE - 1) / PAGE_SIZE);
+        uintptr_t end = (uintptr_t)(reap_count + (max_pfn > base ? max_pfn - base : 0));
+        end = (end + PAGE_SIZE - 1) & ~(uintptr_t)(PAGE_SIZE - 1);
+        if (end <= (uintptr_t)base * PAGE_SIZE) {
+            reap_base = base;
+            first_free = (uintptr_t)base * PAGE_SIZE;
+            break;
+        }
+        first_free = end;
+    }
+    memset(reap_count, 0, first_free - (uintptr_t)reap_count);
     for (int i = 0; i < n; i++) {
         uint64_t start = (usable[i].base + PAGE_SIZE - 1) / PAGE_SIZE;
         uint64_t end = MIN(usable[i].base + usable[i].length, MAX_PHYS) / PAGE_SIZE;
@@ -57,7 +81,7 @@ static bool pfn_run_free(uint32_t pfn, int npages)
     return true;
 }
 
-void *page_alloc(int npages)
+static void *page_alloc_noreap(int npages)
 {
     if (npages <= 0)
         return NULL;
@@ -108,6 +132,9 @@ uint32_t mem_free_pages(void) { return free_pages; }
 
 /* ---- heap ---- */
 
+static uint32_t heap_reap_locked(void);
+static uint32_t reaps, reaped_pages;
+
 #define HEADER 8
 #define NCLASSES 8                 /* 16 .. 2048 bytes including the header */
 #define LARGE_FLAG 0x80000000u
@@ -118,6 +145,18 @@ struct free_object {
 
 static struct free_object *free_lists[NCLASSES];
 static spinlock_t heap_lock = SPINLOCK_INIT("heap");
+
+/* A page allocation that fails gets what the heap can give back, then tries once more. */
+void *page_alloc(int npages)
+{
+    void *p = page_alloc_noreap(npages);
+    if (p || npages <= 0)
+        return p;
+    unsigned long f = spin_lock_irqsave(&heap_lock);
+    uint32_t freed = heap_reap_locked();
+    spin_unlock_irqrestore(&heap_lock, f);
+    return freed ? page_alloc_noreap(npages) : NULL;
+}
 
 static int size_class(size_t total)
 {
@@ -142,7 +181,9 @@ void *kmalloc(size_t n)
     }
     unsigned long f = spin_lock_irqsave(&heap_lock);
     if (!free_lists[c]) {
-        char *page = page_alloc(1);
+        char *page = page_alloc_noreap(1);
+        if (!page && heap_reap_locked())
+            page = page_alloc_noreap(1);
         if (!page) {
             spin_unlock_irqrestore(&heap_lock, f);
             return NULL;
@@ -186,4 +227,48 @@ void kfree(void *p)
     o->next = free_lists[c];
     free_lists[c] = o;
     spin_unlock_irqrestore(&heap_lock, f);
+}
+
+static uint32_t page_of(const void *p) { return (uint32_t)((uintptr_t)p / PAGE_SIZE) - reap_base; }
+
+/*
+ * Give back every heap page whose objects are all on the free lists; the
+ * heap lock is held.  Counts each page's free objects, unlinks the objects
+ * of the pages that are wholly free (the last one unlinked frees the page),
+ * and clears the counts again.  Linear in the free objects; it runs only
+ * when a page allocation has failed.  Returns the pages freed.
+ */
+static uint32_t heap_reap_locked(void)
+{
+    uint32_t freed = 0;
+    for (int c = 0; c < NCLASSES; c++) {
+        uint32_t per_page = PAGE_SIZE / (16u << c);
+        for (struct free_object *o = free_lists[c]; o; o = o->next)
+            reap_count[page_of(o)]++;
+        struct free_object **link = &free_lists[c];
+        while (*link) {
+            struct free_object *o = *link;
+            uint32_t i = page_of(o);
+            if (reap_count[i] < per_page) {
+                reap_count[i] = 0;
+                link = &o->next;
+                continue;
+            }
+            *link = o->next;                /* a wholly free page: unlink all its objects */
+            if (++reap_count[i] == 2 * per_page) {
+                reap_count[i] = 0;
+                page_free((void *)((uintptr_t)o & ~(uintptr_t)(PAGE_SIZE - 1)), 1);
+                freed++;
+            }
+        }
+    }
+    reaps++;
+    reaped_pages += freed;
+    return freed;
+}
+
+void mem_heap_reap_stats(uint32_t *nreaps, uint32_t *pages)
+{
+    *nreaps = reaps;
+    *pages = reaped_pages;
 }

@@ -18,5 +18,6 @@ void *kzalloc(size_t n);
 void kfree(void *p);
 uint32_t mem_usable_mib(void);
 uint32_t mem_free_pages(void);
+void mem_heap_reap_stats(uint32_t *reaps, uint32_t *pages);  /* failed page allocations' heap reaps, pages they freed */
 
 #endif

@@ -31,8 +31,9 @@ static int setup(void **state)
 static void test_pages_are_distinct_and_freed(void **state)
 {
     uint32_t free0 = mem_free_pages();
-    /* The bitmap (one bit per page from address 0 up) takes the arena's first pages. */
-    assert_true(free0 >= ARENA_PAGES - 16 && free0 < ARENA_PAGES);
+    /* The bitmap (one bit per page from address 0 up) and heap_reap's counters (2 bytes a page
+     * from the arena on) take the arena's first pages. */
+    assert_true(free0 >= ARENA_PAGES - 17 && free0 < ARENA_PAGES);
     void *pages[64];
     for (int i = 0; i < 64; i++) {
         pages[i] = page_alloc(1);
@@ -106,6 +107,57 @@ static void test_heap_classes_and_large(void **state)
     assert_true(after_first <= free0);
 }
 
+/* The heap keeps the pages it grew to until a page allocation fails; then
+ * the pages whose objects are all free go back, and the others stay. */
+static void test_free_heap_pages_go_back_when_pages_run_out(void **state)
+{
+    enum { N = 2048, PER_PAGE = PAGE_SIZE / 128 };   /* kmalloc(100): the 128-byte class */
+    static unsigned char *objs[N];
+    uint32_t reaps0, reaped0;
+    mem_heap_reap_stats(&reaps0, &reaped0);
+    uint32_t free0 = mem_free_pages();
+    for (int i = 0; i < N; i++) {
+        objs[i] = kmalloc(100);
+        assert_non_null(objs[i]);
+        memset(objs[i], i & 0xff, 100);
+    }
+    uint32_t grown = free0 - mem_free_pages();
+    assert_true(grown >= N / PER_PAGE - 4);            /* earlier tests left a few free objects */
+    /* Keep one object in every other page's worth of allocations. */
+    int live_pages = 0;
+    for (int i = 0; i < N; i++) {
+        if (i % (2 * PER_PAGE) == 0)
+            live_pages++;
+        else
+            kfree(objs[i]);
+    }
+    assert_int_equal(mem_free_pages(), free0 - grown);    /* freeing objects gives no page back */
+    uint32_t rest = mem_free_pages();
+    void *all = page_alloc((int)rest);
+    assert_non_null(all);
+    void *one = page_alloc(1);                            /* only the heap can give it */
+    assert_non_null(one);
+    uint32_t reaps, reaped;
+    mem_heap_reap_stats(&reaps, &reaped);
+    assert_int_equal(reaps, reaps0 + 1);
+    assert_true(reaped - reaped0 >= grown - (uint32_t)live_pages);
+    for (int i = 0; i < N; i += 2 * PER_PAGE)             /* the live objects are untouched */
+        for (int k = 0; k < 100; k++)
+            assert_int_equal(objs[i][k], i & 0xff);
+    /* The kept pages still serve the class: no page is free, and these fit. */
+    unsigned char *again[PER_PAGE - 1];
+    for (int i = 0; i < PER_PAGE - 1; i++)
+        assert_non_null(again[i] = kmalloc(100));
+    for (int i = 0; i < PER_PAGE - 1; i++)
+        kfree(again[i]);
+    page_free(one, 1);
+    page_free(all, (int)rest);
+    for (int i = 0; i < N; i += 2 * PER_PAGE)
+        kfree(objs[i]);
+    /* Nothing to give back: a failed allocation stays a failure. */
+    assert_null(page_alloc((int)mem_free_pages() + 1000));
+}
+
 static void test_double_free_panics(void **state)
 {
     void *p = page_alloc(1);
@@ -122,6 +174,7 @@ int main(void)
         cmocka_unit_test(test_exhaustion_returns_null),
         cmocka_unit_test(test_contiguous_runs_skip_holes),
         cmocka_unit_test(test_heap_classes_and_large),
+        cmocka_unit_test(test_free_heap_pages_go_back_when_pages_run_out),
         cmocka_unit_test(test_double_free_panics),
     };
     return cmocka_run_group_tests_name("mem", tests, setup, NULL);
