@@ -48,6 +48,7 @@ struct run {
     volatile int ready;           /* tasks waiting at the barrier */
     volatile int expected;        /* tasks created; set by run_start (0 before) */
     volatile int go;              /* 0 wait, 1 start, -1 abort */
+    volatile int settle;          /* run_settle: wake the main task when this many are ready */
     struct waitqueue start_wq;    /* workers wait here for go */
     struct waitqueue main_wq;     /* the main task waits here for ready == expected */
     /* Outcome. */
@@ -105,6 +106,9 @@ int run_free(struct run *r);
  * with the run's channel counters (extra: the run's parameters, " groups=10"). */
 void run_print_chanstat(const struct run *r, int run_index, const char *extra);
 
+/* Main task, while creating: wait until every task created so far waits at
+ * the barrier (or the run was aborted). */
+void run_settle(struct run *r);
 /* Worker: wait at the barrier; false when the run was aborted (just return). */
 bool run_wait_start(struct run *r);
 /* Worker: its timed part is over; the last one stops the clock. */
