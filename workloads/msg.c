@@ -100,11 +100,16 @@ struct task *run_spawn(struct run *r, void (*fn)(void *), void *arg, const char 
     return t;
 }
 
-void run_start(struct run *r)
+void run_settle(struct run *r)
 {
     r->expected = r->ntasks;
     __sync_synchronize();          /* pairs with the locked add in run_wait_start */
     wait_event(r->main_wq, r->ready == r->expected);
+}
+
+void run_start(struct run *r)
+{
+    run_settle(r);
     r->t_start = clock_ns();
     __sync_bool_compare_and_swap(&r->go, 0, 1);
     wake_up(&r->start_wq);
@@ -114,17 +119,10 @@ bool run_wait_start(struct run *r)
 {
     int n = atomic_add_return(&r->ready, 1);
     int e = r->expected;
-    if ((e && n == e) || n == r->settle)
+    if (e && n == e)
         wake_up(&r->main_wq);
     wait_event(r->start_wq, r->go != 0);
     return r->go > 0;
-}
-
-void run_settle(struct run *r)
-{
-    r->settle = r->ntasks;
-    __sync_synchronize();          /* pairs with the locked add in run_wait_start */
-    wait_event(r->main_wq, r->ready >= r->ntasks || r->go < 0);
 }
 
 void run_abort(struct run *r, int status, const char *why)

@@ -46,9 +46,8 @@ struct run {
     const char *bench;
     /* Start barrier. */
     volatile int ready;           /* tasks waiting at the barrier */
-    volatile int expected;        /* tasks created; set by run_start (0 before) */
+    volatile int expected;        /* tasks created; set by run_settle and run_start (0 before) */
     volatile int go;              /* 0 wait, 1 start, -1 abort */
-    volatile int settle;          /* run_settle: wake the main task when this many are ready */
     struct waitqueue start_wq;    /* workers wait here for go */
     struct waitqueue main_wq;     /* the main task waits here for ready == expected */
     /* Outcome. */
@@ -107,7 +106,7 @@ int run_free(struct run *r);
 void run_print_chanstat(const struct run *r, int run_index, const char *extra);
 
 /* Main task, while creating: wait until every task created so far waits at
- * the barrier (or the run was aborted). */
+ * the barrier (the first half of run_start). */
 void run_settle(struct run *r);
 /* Worker: wait at the barrier; false when the run was aborted (just return). */
 bool run_wait_start(struct run *r);
