@@ -46,6 +46,25 @@ ok_if run-groups-inc-max "run --groups 25:200 is not groups=25,50,...,200 in mat
 rc=$?
 ok_if run-groups-inc-max-bad "run --groups 30:20 exited $rc (want 2)" sh -c "[ $rc = 2 ] && grep -q INCREMENT:MAXIMUM '$D/last.log'"
 
+# ---- the shared slots of rows side by side (shared_slot_take / _cost): a
+# TCG boot takes a slot per vCPU up to the cores, all or none, and one
+# fewer than the cores when its vCPUs outnumber them (it halts idle vCPUs)
+slots_try() {   # slots_try HOST_CPUS VCPUS...: the slots each take got ("-" when refused), held to the end
+    bash -c 'eval "$(sed -n "/^shared_slot_take()/,/^}/p; /^shared_slot_cost()/,/^}/p; /^shared_slot_give()/,/^}/p" "$1")"
+        HOST_CPUS=$2; shift 2; out=""
+        for n in "$@"; do s=$(shared_slot_take "$(shared_slot_cost "$n")") || s=-; out="$out${out:+ }$s"; done
+        echo "$out"' _ "$SL" "$@"
+}
+rm -rf "$D/slots"; mkdir -p "$D/slots"
+export SCHEDLAB_SHARED_SLOTS="$D/slots"
+got=$(slots_try 2 8 1 1); rm -rf "$D/slots"/*
+ok_if slots-oversubscribed-tcg "2 cores, TCG 8 vCPUs then two 1-core boots: '$got' (want '1 2 -')" [ "$got" = "1 2 -" ]
+got=$(slots_try 2 2 1); rm -rf "$D/slots"/*
+ok_if slots-tcg-per-vcpu "2 cores, TCG 2 vCPUs then a 1-core boot: '$got' (want '1,2 -')" [ "$got" = "1,2 -" ]
+got=$(slots_try 4 8 1 2); rm -rf "$D/slots"/*
+ok_if slots-all-or-none "4 cores, TCG 8, a 1-core boot, TCG 2: '$got' (want '1,2,3 4 -')" [ "$got" = "1,2,3 4 -" ]
+unset SCHEDLAB_SHARED_SLOTS
+
 # ---- the scorecard of fixed inputs: the fixture run-a (goodness, o1; 1 and 2 CPUs; groups 50, 100)
 A="$D/run-a"
 cp -r "$ROOT/tests/tools/run-a" "$A"
