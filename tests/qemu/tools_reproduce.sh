@@ -65,6 +65,17 @@ got=$(slots_try 4 8 1 2); rm -rf "$D/slots"/*
 ok_if slots-all-or-none "4 cores, TCG 8, a 1-core boot, TCG 2: '$got' (want '1,2,3 4 -')" [ "$got" = "1,2,3 4 -" ]
 unset SCHEDLAB_SHARED_SLOTS
 
+# ---- bench_list from rows side by side: subshells of one process share $$,
+# so its temporary files must not be named by it (four at once, no cache)
+make -s -C "$ROOT" SCHED=o1 kernel >"$D/last.log" 2>&1
+cp "$ROOT/build/o1/kernel.elf" "$D/bl.elf"
+bash -c 'ROOT=$2; die() { echo "error: $*"; exit 1; }
+    eval "$(sed -n "/^bench_list()/,/^}/p" "$1")"
+    for i in 1 2 3 4; do ( bench_list "$3" >"$3.$i.out" 2>&1 || echo "exit $?" >>"$3.$i.out" ) & done; wait' _ "$SL" "$ROOT" "$D/bl.elf"
+cat "$D"/bl.elf.?.out >"$D/last.log"
+ok_if bench-list-side-by-side "four bench_list calls at once in subshells of one process did not all answer" \
+    sh -c '[ "$(grep -c "^$1.list\$" "$2")" = 4 ] && ! grep -q "error\|exit" "$2" && [ -z "$(ls "$1".list.* 2>/dev/null)" ]' _ "$D/bl.elf" "$D/last.log"
+
 # ---- the scorecard of fixed inputs: the fixture run-a (goodness, o1; 1 and 2 CPUs; groups 50, 100)
 A="$D/run-a"
 cp -r "$ROOT/tests/tools/run-a" "$A"
