@@ -100,13 +100,37 @@ struct tb_pair {
     uint32_t index;
     char *client_buf, *server_buf;
     uint64_t bytes, max_latency_ns;
+    uint64_t done_ns;           /* clock_ns() when it finished its operations */
     uint32_t ops;
 };
 
 static struct {
     struct run run;
     volatile int stop;
+    struct tb_pair *pairs;
+    uint32_t clients;
+    int first_done;                      /* set by the first client to finish */
+    uint32_t slowest_ops_at_first_done;  /* the fewest operations any client had done then */
+    uint64_t ops_at_first_done;          /* all clients' operations then */
 } tb;
+
+/* The first client to finish notes how far the slowest one has got: fixed
+ * work ends when the last client does, so a scheduler that lets some
+ * clients fall behind pays for it in the tail (tbenchstat line). */
+static void note_first_done(void)
+{
+    if (!__sync_bool_compare_and_swap(&tb.first_done, 0, 1))
+        return;
+    uint32_t slowest = UINT32_MAX;
+    uint64_t all = 0;
+    for (uint32_t i = 0; i < tb.clients; i++) {
+        uint32_t ops = *(volatile uint32_t *)&tb.pairs[i].ops;
+        slowest = MIN(slowest, ops);
+        all += ops;
+    }
+    tb.slowest_ops_at_first_done = slowest;
+    tb.ops_at_first_done = all;
+}
 
 static struct tb_op make_op(uint8_t kind, uint32_t size)
 {
@@ -232,6 +256,8 @@ static void tb_client(void *arg)
             if (latency > p->max_latency_ns)
                 p->max_latency_ns = latency;
         }
+        p->done_ns = clock_ns();
+        note_first_done();
         run_done(r);
     }
     unix_close(sk);                  /* the server reads end of file and exits */
@@ -283,6 +309,28 @@ static void tbench_setup(void)
     build_deck();
 }
 
+/* When the clients finished (from the start, in seconds) and how far the
+ * slowest had got when the first finished: how unevenly the scheduler
+ * served them, which fixed work turns into a tail of few clients. */
+static void print_done_spread(const struct run *r, const struct tb_pair *pairs, uint32_t clients, int run_index)
+{
+    uint64_t first = UINT64_MAX, last = 0, sum = 0;
+    for (uint32_t i = 0; i < clients; i++) {
+        uint64_t d = pairs[i].done_ns > r->t_start ? pairs[i].done_ns - r->t_start : 0;
+        first = MIN(first, d);
+        last = MAX(last, d);
+        sum += d;
+    }
+    char f[32], m[32], l[32];
+    fmt_fixed(f, first, NSEC_PER_SEC, 3);
+    fmt_fixed(m, sum / clients, NSEC_PER_SEC, 3);
+    fmt_fixed(l, last, NSEC_PER_SEC, 3);
+    kprintf("tbenchstat run=%d clients=%u load_ops=%u done_first_s=%s done_mean_s=%s done_last_s=%s "
+            "slowest_ops_at_first_done=%u ops_at_first_done=%llu\n",
+            run_index, clients, tb_load_ops, f, m, l, tb.slowest_ops_at_first_done,
+            (unsigned long long)tb.ops_at_first_done);
+}
+
 static int tbench_once(uint32_t clients, int run_index)
 {
     struct run *r = &tb.run;
@@ -291,6 +339,9 @@ static int tbench_once(uint32_t clients, int run_index)
     if (run_init(r, "tbench", (int)(2 * clients), 0) == 0 && run_init_pairs(r, (int)clients) == 0) {
         r->pending = (int)clients;
         pairs = run_zalloc(r, clients * sizeof(*pairs));
+        tb.pairs = pairs;
+        tb.clients = pairs ? clients : 0;
+        tb.first_done = 0;
         if (!pairs)
             run_abort(r, RUN_OOM, "pair_state");
         for (uint32_t i = 0; i < clients && !run_aborted(r); i++) {
@@ -346,6 +397,8 @@ static int tbench_once(uint32_t clients, int run_index)
         snprintf(line + n, sizeof(line) - n, " status=%s reason=%s", run_status_name(status), r->why);
     }
     kprintf("%s\n", line);
+    if (status == RUN_OK && !tb_seconds)
+        print_done_spread(r, pairs, clients, run_index);
     run_print_chanstat(r, run_index, NULL);
     return status;
 }
