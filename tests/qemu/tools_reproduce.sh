@@ -63,20 +63,24 @@ got=$(slots_try 2 2 1); rm -rf "$D/slots"/*
 ok_if slots-tcg-per-vcpu "2 cores, TCG 2 vCPUs then a 1-core boot: '$got' (want '1,2 -')" [ "$got" = "1,2 -" ]
 got=$(slots_try 4 8 1 2); rm -rf "$D/slots"/*
 ok_if slots-all-or-none "4 cores, TCG 8, a 1-core boot, TCG 2: '$got' (want '1,2,3 4 -')" [ "$got" = "1,2,3 4 -" ]
-# a 2-slot boot that found one slot taken leaves a want file: another row's
-# one-slot boot then waits, its own row's does not, and taking its two clears it
+# A boot that found too few slots leaves a want file: a 2-slot want keeps
+# one-slot boots off (whatever their row's order), a one-slot want of a row
+# that comes first (SCHEDLAB_SHARED_PRIO) keeps later rows' off, a want never
+# stops its own row, and taking clears it
 got=$(bash -c 'eval "$(sed -n "/^shared_slot_take()/,/^}/p; /^shared_slot_give()/,/^}/p" "$1")"; HOST_CPUS=2
-    a=$(OUT=/a shared_slot_take 1) || a=-
-    b=$(OUT=/b shared_slot_take 2) || b=-
-    c=$(OUT=/c shared_slot_take 1) || c=-
-    w=$(ls "$SCHEDLAB_SHARED_SLOTS" | grep -c "^want\.")
+    a=$(OUT=/a SCHEDLAB_SHARED_PRIO=1 shared_slot_take 1) || a=-
+    b=$(OUT=/b SCHEDLAB_SHARED_PRIO=3 shared_slot_take 2) || b=-
+    c=$(OUT=/c SCHEDLAB_SHARED_PRIO=2 shared_slot_take 1) || c=-
     shared_slot_give "$a"
-    b2=$(OUT=/b shared_slot_take 2) || b2=-
-    w2=$(ls "$SCHEDLAB_SHARED_SLOTS" | grep -c "^want\.")
-    echo "$a $b $c want=$w then $b2 want=$w2"' _ "$SL")
+    b2=$(OUT=/b SCHEDLAB_SHARED_PRIO=3 shared_slot_take 2) || b2=-
+    w=$(ls "$SCHEDLAB_SHARED_SLOTS" | grep "^want\." | cut -d. -f2-3 | tr "\n" " ")
+    shared_slot_give "$b2"
+    d=$(OUT=/d SCHEDLAB_SHARED_PRIO=4 shared_slot_take 1) || d=-
+    c2=$(OUT=/c SCHEDLAB_SHARED_PRIO=2 shared_slot_take 1) || c2=-
+    d2=$(OUT=/d SCHEDLAB_SHARED_PRIO=4 shared_slot_take 1) || d2=-
+    echo "$a $b $c / $b2 wants: $w/ $d $c2 $d2"' _ "$SL")
 rm -rf "$D/slots"/*
-ok_if slots-want-blocks-one-slot "2 cores: a takes 1, b wants 2, c takes 1: '$got' (want '1 - - want=1 then 1,2 want=0')" \
-    [ "$got" = "1 - - want=1 then 1,2 want=0" ]
+ok_if slots-want-order "2 cores: '$got' (want '1 - - / 1,2 wants: 2.1 / - 1 2')" [ "$got" = "1 - - / 1,2 wants: 2.1 / - 1 2" ]
 unset SCHEDLAB_SHARED_SLOTS
 
 # ---- bench_list from rows side by side: subshells of one process share $$,
