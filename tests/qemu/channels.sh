@@ -99,13 +99,14 @@ for model in 2.6.0 2.6.24; do
     check "$tag-dbench-throughput" awk -v b="$(field bytes "$line")" -v t="$(field time_s "$line")" \
         -v r="$(field mb_per_s "$line")" 'BEGIN { lo = b / (t + 0.0005) / 1e6 - 0.006; hi = (t > 0.0005 ? b / (t - 0.0005) / 1e6 : 1e12) + 0.006
                                               exit !(b > 0 && r >= lo && r <= hi) }'
-    # how evenly the clients were served: finish times in order, the last
-    # one the run's end, and the first finisher's 300 operations counted
+    # how evenly the clients were served: finish times in order, none after
+    # the run's end, and the first finisher's 300 operations counted (no
+    # bound on the gap to the end: under TCG it is host time)
     st=$(grep -E '^tbenchstat run=0 clients=2 ' "$OUT" | head -1)
     check "$tag-tbenchstat" awk -v f="$(field done_first_s "$st")" -v m="$(field done_mean_s "$st")" \
         -v l="$(field done_last_s "$st")" -v t="$(field time_s "$line")" -v s="$(field slowest_ops_at_first_done "$st")" \
         -v a="$(field ops_at_first_done "$st")" \
-        'BEGIN { exit !(f != "" && f <= m && m <= l && l <= t && t - l < 0.002 && s <= 300 && a >= 300 && a <= 600) }'
+        'BEGIN { exit !(f != "" && f <= m && m <= l && l <= t && s <= 300 && a >= 300 && a <= 600) }'
 done
 
 # The same rules on 2 vCPUs with o1 (sync wake-ups migrate there; none are given).
