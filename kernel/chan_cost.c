@@ -59,6 +59,14 @@
  *     lat_ctx 2p/0K 0.990 us, 8p/64K 309.8 us: 8 x 64 KiB miss L2 (256 KiB),
  *     so a switch refills 64 KiB = 2,048 lines of 32 bytes from memory:
  *     (309.8 - 0.99) us / 2,048 = 150.8 ns per line.
+ *   TCP over loopback against AF_UNIX, lmbench 2.0 on the same PIII and
+ *     2.4.18 (Paolo Ciarrocchi, LKML 22 Sep 2002, "LMbench2.0 results",
+ *     <20020922124203.32475.qmail@linuxmail.org>): lat_tcp 23.4 us and
+ *     lat_unix 8.64 us a one-byte round trip (two messages, each a send,
+ *     a receive and a switch), so 7.38 us more a message; bw_tcp 132 and
+ *     bw_unix 295 MB/s (taken as 10^6 bytes), 7.576 and 3.390 ns a byte, so
+ *     4.186 ns more a byte: 4,286 a KiB.  A message here is an skb (at most
+ *     16 KB, as loopback's 16,436-byte MTU made TCP's segments).
  *   APIC bus (Intel SDM vol. 3, appendix "APIC Bus Message Formats": a
  *     fixed IPI is a short message of 21 APIC bus cycles; Jonathan Lundell,
  *     LKML 8 Oct 2001, "A note on APIC bus latency": P6's serial APIC bus
@@ -75,6 +83,12 @@
 #define ERA2003_LOCK ((P3_MEM_NS + 5) / 10)                                  /* a HITM bus transaction: 159 */
 #define ERA2003_IPI_IDLE (P3_APIC_IPI_NS + P3_NULL_CALL_NS)                  /* wire + entry/exit: 1,660 */
 #define ERA2003_IPI_BUSY P3_NULL_CALL_NS                                     /* entry/exit only: 400 */
+#define P3_LAT_TCP_NS 23400u        /* lat_tcp, one-byte round trip */
+#define P3_LAT_UNIX_NS 8640u        /* lat_unix */
+#define P3_BW_TCP_MBS 132u          /* bw_tcp */
+#define P3_BW_UNIX_MBS 295u         /* bw_unix */
+#define ERA2003_TCP_SKB ((P3_LAT_TCP_NS - P3_LAT_UNIX_NS) / 2)                /* 7,380 */
+#define ERA2003_TCP_KIB (1024u * 1000u * (P3_BW_UNIX_MBS - P3_BW_TCP_MBS) / (P3_BW_TCP_MBS * P3_BW_UNIX_MBS)) /* 4,286 */
 
 /*
  * era2007: Core 2 (Conroe/Merom) class at 2.4 GHz, shared 4 MB L2, 2.6.23.
@@ -112,7 +126,7 @@
 #endif
 
 const char *const chan_cost_names[] = { "none", "linux61", "era2003", "era2007", NULL };
-const char *const cost_event_names[] = { "cr3", "migrate", "lock", "ipi_idle", "ipi_busy", "call", NULL };
+const char *const cost_event_names[] = { "cr3", "migrate", "lock", "ipi_idle", "ipi_busy", "call", "tcp", NULL };
 
 static const struct chan_cost_budget budgets[] = {
     [CHAN_COST_NONE] = { 0 },
@@ -121,7 +135,8 @@ static const struct chan_cost_budget budgets[] = {
     [CHAN_COST_ERA2003] = { .pipe_call = ERA2003_CALL, .sock_call = ERA2003_CALL,
                             .event = { [COST_CR3] = ERA2003_CR3, [COST_MIGRATE] = ERA2003_MIGRATE,
                                        [COST_LOCK] = ERA2003_LOCK, [COST_IPI_IDLE] = ERA2003_IPI_IDLE,
-                                       [COST_IPI_BUSY] = ERA2003_IPI_BUSY },
+                                       [COST_IPI_BUSY] = ERA2003_IPI_BUSY, [COST_TCP] = ERA2003_TCP_SKB },
+                            .tcp_per_kib = ERA2003_TCP_KIB,
                             .syscall_ns = P3_NULL_CALL_NS, .ipi_ns = ERA2003_IPI_IDLE },
     [CHAN_COST_ERA2007] = { .pipe_call = ERA2007_CALL, .sock_call = ERA2007_CALL,
                             .event = { [COST_CR3] = ERA2007_CR3, [COST_MIGRATE] = ERA2007_MIGRATE,
@@ -130,10 +145,11 @@ static const struct chan_cost_budget budgets[] = {
                             .syscall_ns = C2_SYSENTER_NS, .ipi_ns = ERA2007_IPI_IDLE },
 };
 _Static_assert(ERA2003_CR3 == 1006 && ERA2003_MIGRATE == 19302 && ERA2003_LOCK == 159, "era2003 figures");
+_Static_assert(ERA2003_TCP_SKB == 7380 && ERA2003_TCP_KIB == 4286, "era2003 TCP figures");
 _Static_assert(ERA2007_CR3 == 119 && ERA2007_MIGRATE == 2336 && ERA2007_LOCK == 37, "era2007 figures");
 
 static int model = CHAN_COST_NONE;
-uint8_t cost_switch_on, cost_lock_on, cost_ipi_on, cost_calls_on;
+uint8_t cost_switch_on, cost_lock_on, cost_ipi_on, cost_calls_on, cost_tcp_on;
 #ifdef HOST_TEST
 static uint64_t host_charged;
 #endif
@@ -158,6 +174,9 @@ static uint32_t figure(int e)
     return budgets[model].event[e];
 }
 
+/* The TCP charge per KiB goes with the event's figure (-DCHAN_COST_ONLY). */
+static uint32_t tcp_per_kib(void) { return figure(COST_TCP) ? budgets[model].tcp_per_kib : 0; }
+
 void chan_cost_set(int m)
 {
     model = m >= 0 && m <= CHAN_COST_ERA2007 ? m : CHAN_COST_NONE;
@@ -166,6 +185,7 @@ void chan_cost_set(int m)
     cost_lock_on = figure(COST_LOCK) != 0;
     cost_ipi_on = figure(COST_IPI_IDLE) || figure(COST_IPI_BUSY);
     cost_calls_on = b->pipe_call || b->sock_call || b->per_skb || b->per_kib;
+    cost_tcp_on = figure(COST_TCP) || tcp_per_kib();
 }
 
 int chan_cost_model(void) { return model; }
@@ -180,6 +200,10 @@ int chan_cost_describe(char *buf, size_t size)
         uint32_t v = e == COST_CALL ? b->pipe_call : figure(e);
         if (e == COST_CALL && b->sock_call != b->pipe_call) {
             n += snprintf(buf + n, size - n, "%spipe_call:%u,sock_call:%u", n ? "," : "", b->pipe_call, b->sock_call);
+            continue;
+        }
+        if (e == COST_TCP && v) {
+            n += snprintf(buf + n, size - n, "%stcp_skb:%u,tcp_kib:%u", n ? "," : "", v, tcp_per_kib());
             continue;
         }
         if ((e == COST_IPI_IDLE || e == COST_IPI_BUSY) && !cost_ipi_on)
@@ -296,4 +320,9 @@ void chan_cost_sock_charge(uint32_t bytes, uint32_t skbs)
 {
     const struct chan_cost_budget *b = &budgets[model];
     charge(COST_CALL, b->sock_call + skbs * b->per_skb + (uint32_t)(((uint64_t)bytes * b->per_kib) >> 10));
+}
+
+void chan_cost_tcp_charge(uint32_t bytes, uint32_t skbs)
+{
+    charge(COST_TCP, skbs * figure(COST_TCP) + (uint32_t)(((uint64_t)bytes * tcp_per_kib()) >> 10));
 }

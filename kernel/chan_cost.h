@@ -18,7 +18,11 @@
  *                 delivery (to an idle CPU: the APIC bus latency; to a busy
  *                 one: the interrupt entry and exit), each a cited
  *                 measurement of that hardware (chan_cost.c, docs/cost-model.md)
- *   cost=era2007  the same events on seed001's machine (Core 2 class, 2.6.23)
+ *                 and, on the socket pairs of workloads that ran over TCP
+ *                 loopback (tbench, volano: unix_pair_model_tcp), the work
+ *                 2.4.18's TCP did per segment and per byte beyond AF_UNIX's
+ *   cost=era2007  the same events on seed001's machine (Core 2 class, 2.6.23),
+ *                 without the TCP figure (seed001 has no TCP workload)
  *
  * The era models charge no system-call entry/exit per pipe or socket call
  * (the figure is recorded, COST_CALL's budget is 0): charged alone it would
@@ -47,16 +51,20 @@ enum cost_event {
     COST_IPI_IDLE,      /* a reschedule IPI that found its CPU idle (kernel/trap.c) */
     COST_IPI_BUSY,      /* ... that found it running a task */
     COST_CALL,          /* a pipe or socket call (kernel/pipe.c, kernel/unix_sock.c) */
+    COST_TCP,           /* a send on a pair that stands for a TCP loopback connection (unix_pair_model_tcp),
+                         * charged per skb and per KiB */
     COST_EVENTS
 };
-extern const char *const cost_event_names[];  /* "cr3", "migrate", "lock", "ipi_idle", "ipi_busy", "call" */
+extern const char *const cost_event_names[];  /* "cr3", "migrate", "lock", "ipi_idle", "ipi_busy", "call", "tcp" */
 
 struct chan_cost_budget {
     uint32_t pipe_call;     /* instructions per pipe read or write call */
     uint32_t sock_call;     /* instructions per socket send or receive call */
     uint32_t per_skb;       /* instructions per skb sent (alloc + free) */
     uint32_t per_kib;       /* instructions per KiB copied in or out */
-    uint32_t event[COST_EVENTS];   /* instructions per event ([COST_CALL]: see pipe_call, sock_call) */
+    uint32_t event[COST_EVENTS];   /* instructions per event ([COST_CALL]: see pipe_call, sock_call;
+                                    * [COST_TCP]: per skb, and tcp_per_kib per KiB it carries) */
+    uint32_t tcp_per_kib;   /* instructions per KiB sent on a TCP-modelled pair, beyond AF_UNIX's */
     uint32_t syscall_ns;    /* the era's measured system-call entry/exit (recorded, not charged) */
     uint32_t ipi_ns;        /* the era's IPI delivery latency: vsmp_ipi_ns's default (0: none) */
 };
@@ -84,6 +92,17 @@ static inline void chan_cost_sock(uint32_t bytes, uint32_t skbs)
 {
     if (__builtin_expect(cost_calls_on, 0))
         chan_cost_sock_charge(bytes, skbs);
+}
+
+/* An skb of `bytes` sent on a socket pair that stands for a TCP connection
+ * over loopback: the TCP/IP work the era's kernel did per segment and per
+ * byte beyond AF_UNIX's (era2003 only: chan_cost.c has the measurement). */
+extern uint8_t cost_tcp_on;
+void chan_cost_tcp_charge(uint32_t bytes, uint32_t skbs);
+static inline void chan_cost_tcp(uint32_t bytes, uint32_t skbs)
+{
+    if (__builtin_expect(cost_tcp_on, 0))
+        chan_cost_tcp_charge(bytes, skbs);
 }
 
 /* The machine events (kernel only). */

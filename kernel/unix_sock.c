@@ -131,6 +131,7 @@ struct unix_sock {
     volatile uint8_t shutdown;    /* RCV_SHUTDOWN | SEND_SHUTDOWN */
     volatile uint8_t dead;        /* closed */
     volatile uint8_t shut;        /* aborted: every call fails */
+    uint8_t tcp;                  /* stands for TCP over loopback: chan_cost_tcp per skb sent */
     struct list_head sleepers;    /* sk->sleep: readers and writers */
     struct skb *free_small, *free_large;  /* freed skbs, for the next sends to this socket */
     uint32_t nfree_large;
@@ -305,6 +306,11 @@ int unix_socketpair(struct unix_pair *pair)
     return 0;
 }
 
+void unix_pair_model_tcp(struct unix_pair *pair)
+{
+    pair->sk[0]->tcp = pair->sk[1]->tcp = 1;
+}
+
 static void fold_totals(struct unix_sock *sk)
 {
     unsigned long f = spin_lock_irqsave(&totals_lock);
@@ -387,7 +393,10 @@ __switch_path int unix_send(struct unix_sock *sk, const void *buf, uint32_t n)
     uint32_t sent = 0;
     int err = 0;
     int creds = current_task()->pid;
-    chan_cost_sock(n, (n + max_chunk - 1) / max_chunk);   /* cost=: the system call, copies, skbs; before any lock */
+    uint32_t skbs = (n + max_chunk - 1) / max_chunk;
+    chan_cost_sock(n, skbs);            /* cost=: the system call, copies, skbs; before any lock */
+    if (sk->tcp)
+        chan_cost_tcp(n, skbs);         /* cost=era2003: TCP/IP's work beyond AF_UNIX's, likewise */
     while (sent < n) {
         uint32_t size = MIN(n - sent, max_chunk);
         if ((err = wait_for_wmem(sk)) != 0)

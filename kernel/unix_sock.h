@@ -91,6 +91,11 @@ struct unix_pair {
 
 /* 0, or PIPE_ENOMEM (then nothing is left allocated). */
 int unix_socketpair(struct unix_pair *pair);
+/* The pair stands for a TCP connection over loopback (tbench's, VolanoMark's):
+ * every skb either end sends also pays the cost model's TCP figure
+ * (chan_cost_tcp; era2003 only, nothing under the other models).  Before
+ * either end is used. */
+void unix_pair_model_tcp(struct unix_pair *pair);
 /* Free both sockets and every skb still queued.  Nobody may use them any more. */
 void unix_pair_destroy(struct unix_pair *pair);
 

@@ -352,6 +352,7 @@ static int tbench_once(uint32_t clients, int run_index)
                 run_abort(r, RUN_OOM, "socketpair");
                 break;
             }
+            unix_pair_model_tcp(pair);         /* a TCP connection over loopback: cost=era2003 charges its TCP work */
             p->client_sk = pair->sk[0];
             p->server_sk = pair->sk[1];
             if (!(p->client_buf = run_zalloc(r, TB_BUF)) || !(p->server_buf = run_zalloc(r, TB_BUF)))

@@ -227,6 +227,7 @@ static int volano_run(int run_index)
             }
             unix_set_sndbuf(u->conn->sk[0], vo_sockbuf);
             unix_set_sndbuf(u->conn->sk[1], vo_sockbuf);
+            unix_pair_model_tcp(u->conn);      /* a TCP connection over loopback: cost=era2003 charges its TCP work */
             if (!(u->queue = run_pipe(r, PIPE_DEFAULT_SIZE)))
                 run_abort(r, RUN_OOM, "pipe");
         }

@@ -18,6 +18,8 @@ static void test_names(void **state)
     assert_null(chan_cost_names[4]);
     assert_string_equal(cost_event_names[COST_CR3], "cr3");
     assert_string_equal(cost_event_names[COST_MIGRATE], "migrate");
+    assert_string_equal(cost_event_names[COST_TCP], "tcp");
+    assert_null(cost_event_names[COST_EVENTS]);
 }
 
 static void test_era_figures(void **state)
@@ -29,6 +31,8 @@ static void test_era_figures(void **state)
     assert_int_equal(b->event[COST_LOCK], 159);
     assert_int_equal(b->event[COST_IPI_IDLE], 1660);  /* 1,260 + 400 */
     assert_int_equal(b->event[COST_IPI_BUSY], 400);
+    assert_int_equal(b->event[COST_TCP], 7380);       /* (lat_tcp 23.4 - lat_unix 8.64 us) / 2 */
+    assert_int_equal(b->tcp_per_kib, 4286);           /* 1,024 x (1/132 - 1/295) us */
     assert_int_equal(b->syscall_ns, 400);
     assert_int_equal(b->ipi_ns, 1660);
     b = chan_cost_budget_of(CHAN_COST_ERA2007);
@@ -37,6 +41,8 @@ static void test_era_figures(void **state)
     assert_int_equal(b->event[COST_LOCK], 37);
     assert_int_equal(b->event[COST_IPI_IDLE], 1000);
     assert_int_equal(b->event[COST_IPI_BUSY], 267);
+    assert_int_equal(b->event[COST_TCP], 0);          /* no TCP figure for the Core 2 */
+    assert_int_equal(b->tcp_per_kib, 0);
     assert_int_equal(b->ipi_ns, 1000);
     /* none and linux61 charge no machine events and give vsmp no IPI figure */
     for (int m = CHAN_COST_NONE; m <= CHAN_COST_LINUX61; m++) {
@@ -62,22 +68,23 @@ static void test_describe_and_switches(void **state)
     chan_cost_describe(buf, sizeof(buf));
     assert_string_equal(buf, "pipe_call:2501,sock_call:3740");
     assert_true(cost_calls_on);
-    assert_false(cost_switch_on || cost_lock_on || cost_ipi_on);
+    assert_false(cost_switch_on || cost_lock_on || cost_ipi_on || cost_tcp_on);
 
     chan_cost_set(CHAN_COST_ERA2003);
     assert_int_equal(chan_cost_model(), CHAN_COST_ERA2003);
     chan_cost_describe(buf, sizeof(buf));
-    assert_string_equal(buf, "cr3:1006,migrate:19302,lock:159,ipi_idle:1660,ipi_busy:400");
-    assert_true(cost_switch_on && cost_lock_on && cost_ipi_on);
+    assert_string_equal(buf, "cr3:1006,migrate:19302,lock:159,ipi_idle:1660,ipi_busy:400,tcp_skb:7380,tcp_kib:4286");
+    assert_true(cost_switch_on && cost_lock_on && cost_ipi_on && cost_tcp_on);
     assert_false(cost_calls_on);                      /* no entry/exit per call (docs/cost-model.md) */
     assert_int_equal(chan_cost_ipi_ns(), 1660);
     cost_ipi_on = 0;                                  /* what kernel/main.c does under vsmp */
     chan_cost_describe(buf, sizeof(buf));
-    assert_string_equal(buf, "cr3:1006,migrate:19302,lock:159");
+    assert_string_equal(buf, "cr3:1006,migrate:19302,lock:159,tcp_skb:7380,tcp_kib:4286");
 
     chan_cost_set(CHAN_COST_ERA2007);
     chan_cost_describe(buf, sizeof(buf));
     assert_string_equal(buf, "cr3:119,migrate:2336,lock:37,ipi_idle:1000,ipi_busy:267");
+    assert_false(cost_tcp_on);
     chan_cost_set(-1);
     assert_int_equal(chan_cost_model(), CHAN_COST_NONE);
 }
@@ -94,10 +101,21 @@ static void test_call_charges(void **state)
     chan_cost_pipe(4);
     chan_cost_sock(100, 1);
     assert_true(chan_cost_charged() == before + 2501 + 3740);
+    chan_cost_tcp(100, 1);                            /* linux61 has no TCP figure */
+    assert_true(chan_cost_charged() == before + 2501 + 3740);
     chan_cost_set(CHAN_COST_ERA2003);
     chan_cost_pipe(4);
     assert_true(chan_cost_charged() == before + 2501 + 3740);
+    before = chan_cost_charged();
+    chan_cost_tcp(55, 1);                             /* a tbench request: one segment, 55 bytes */
+    assert_true(chan_cost_charged() == before + 7380 + 55 * 4286 / 1024);
+    before = chan_cost_charged();
+    chan_cost_tcp(65475, 5);                          /* the largest reply: five skbs of at most 16,320 */
+    assert_true(chan_cost_charged() == before + 5 * 7380 + (uint64_t)65475 * 4286 / 1024);
     chan_cost_set(CHAN_COST_NONE);
+    before = chan_cost_charged();
+    chan_cost_tcp(100, 1);
+    assert_true(chan_cost_charged() == before);
 }
 
 int main(void)

@@ -19,6 +19,7 @@
 #include <string.h>
 #include <cmocka.h>
 #include "../../kernel/unix_sock.h"
+#include "../../kernel/chan_cost.h"
 #include "../../kernel/mem.h"
 #include "../../kernel/task.h"
 #include "../../kernel/sched_core.h"
@@ -341,6 +342,37 @@ static void test_large_send_chunks(void **state)
     assert_int_equal(s1.skbs_sent - s0.skbs_sent, 3);
 }
 
+/* A pair that stands for TCP over loopback pays cost=era2003's TCP figure
+ * per skb and per KiB it sends, either end; a plain pair does not. */
+static void test_tcp_pair_charges(void **state)
+{
+    (void)state;
+    unix_set_model(UNIX_MODEL_2_4_18);
+    chan_cost_set(CHAN_COST_ERA2003);
+    static char in[40000], out[40000];
+    fill(in, sizeof(in), 0);
+    for (int tcp = 0; tcp <= 1; tcp++) {
+        assert_int_equal(unix_socketpair(&pair), 0);
+        if (tcp)
+            unix_pair_model_tcp(&pair);
+        for (int end = 0; end <= 1; end++) {
+            uint64_t before = chan_cost_charged();
+            assert_int_equal(unix_send(pair.sk[end], in, sizeof(in)), (int)sizeof(in));   /* three skbs */
+            uint64_t want = tcp ? 3 * 7380 + (uint64_t)sizeof(in) * 4286 / 1024 : 0;
+            assert_true(chan_cost_charged() - before == want);
+            uint32_t got = 0;
+            while (got < sizeof(in)) {
+                int n = unix_recv(pair.sk[!end], out + got, sizeof(out) - got, 0);
+                assert_true(n > 0);
+                got += (uint32_t)n;
+            }
+            expect_bytes(out, sizeof(out), 0);
+        }
+        unix_pair_destroy(&pair);
+    }
+    chan_cost_set(CHAN_COST_NONE);
+}
+
 /* ---- closing, shutdown, memory ---- */
 
 static void test_close(void **state)
@@ -447,6 +479,7 @@ int main(void)
         cmocka_unit_test_setup(test_partial_read, setup),
         cmocka_unit_test_setup(test_waitall, setup),
         cmocka_unit_test_setup(test_large_send_chunks, setup),
+        cmocka_unit_test_setup(test_tcp_pair_charges, setup),
         cmocka_unit_test_setup(test_close, setup),
         cmocka_unit_test_setup(test_close_wakes_reader, setup),
         cmocka_unit_test_setup(test_shutdown, setup),
