@@ -216,17 +216,6 @@ int chan_cost_describe(char *buf, size_t size)
     return n;
 }
 
-/* Two instructions per iteration (dec, jnz), and one nop for an odd budget:
- * exactly insns instructions besides the call's own handful. */
-static inline void burn_loop(uint32_t insns)
-{
-    uint32_t n = insns / 2;
-    if (insns & 1)
-        __asm__ volatile("nop");
-    if (n)
-        __asm__ volatile("1: dec %0\n\tjnz 1b" : "+r"(n) : : "cc");
-}
-
 #ifdef HOST_TEST
 static __attribute__((noinline)) void charge(int event, uint32_t insns)
 {
@@ -250,7 +239,7 @@ static __attribute__((noinline)) void charge(int event, uint32_t insns)
     c->stats.cost_events[event]++;
     c->stats.cost_insns[event] += insns;
     irq_restore(f);
-    burn_loop(insns);
+    cost_burn(insns);
 }
 
 uint64_t chan_cost_charged(void)

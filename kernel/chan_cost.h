@@ -78,6 +78,18 @@ uint32_t chan_cost_ipi_ns(void);
 /* "cr3:1006,migrate:19302,..." of the charged events (ns), or "none". */
 int chan_cost_describe(char *buf, size_t size);
 
+/* Busy time of exactly insns instructions (a dec/jnz loop, and one nop for
+ * an odd count): how every charge is paid, and what an experiment flag
+ * (-DGOODNESS_SCAN_NS, -DTBENCH_OP_NS) burns. */
+static inline void cost_burn(uint32_t insns)
+{
+    uint32_t n = insns / 2;
+    if (insns & 1)
+        __asm__ volatile("nop");
+    if (n)
+        __asm__ volatile("1: dec %0\n\tjnz 1b" : "+r"(n) : : "cc");
+}
+
 /* Burns the budget of one call that moved `bytes` bytes (and `skbs` skbs);
  * off, a test of one byte, inline (they are on every pipe and socket call). */
 extern uint8_t cost_calls_on;

@@ -338,6 +338,22 @@ static bool can_schedule(struct task *p, int cpu, struct task *prev)
     return task_allowed_on(p, cpu) && (p == prev || !sched_task_running(p));
 }
 
+/*
+ * -DGOODNESS_SCAN_NS=N, an experiment (docs/measurements.md, seed003's
+ * tbench): N instructions of busy time per task the scan examines, for the
+ * cache misses 2.4's scan took on the era's SMP, where the task_structs it
+ * reads were last written by other CPUs.  No cost= model charges it.
+ */
+#ifdef GOODNESS_SCAN_NS
+#include "../kernel/chan_cost.h"
+#endif
+static inline void scan_miss(void)
+{
+#ifdef GOODNESS_SCAN_NS
+    cost_burn(GOODNESS_SCAN_NS);
+#endif
+}
+
 /* 2.4 schedule(), from taking runqueue_lock to choosing next, plus __schedule_tail's part. */
 static struct task *goodness_pick_next(int cpu, struct task *prev)
 {
@@ -360,6 +376,7 @@ static struct task *goodness_pick_next(int cpu, struct task *prev)
             struct task *p = task_of(pos);
             if (!can_schedule(p, cpu, prev))
                 continue;
+            scan_miss();
             int weight = goodness(p, cpu, this_mm);
             if (weight > c) {           /* strictly greater: the earlier task wins a tie */
                 c = weight;

@@ -221,6 +221,22 @@ static bool receive_pattern(struct unix_sock *sk, char *buf, uint32_t from, uint
     return true;
 }
 
+/*
+ * -DTBENCH_OP_NS=N, an experiment (docs/measurements.md, seed003's tbench):
+ * N instructions of busy time per operation in the client, for the work an
+ * operation cost on the era's machine that no cost= model charges (tbench's
+ * own parsing of the load file, system calls, the rest of the TCP path).
+ */
+#ifdef TBENCH_OP_NS
+#include "../kernel/chan_cost.h"
+#endif
+static inline void op_work(void)
+{
+#ifdef TBENCH_OP_NS
+    cost_burn(TBENCH_OP_NS);
+#endif
+}
+
 /* dbench's child loop: one do_packets per operation. */
 static void tb_client(void *arg)
 {
@@ -250,6 +266,7 @@ static void tb_client(void *arg)
             }
             if (!receive_pattern(sk, p->client_buf, 4, op->recv, pattern_seed(p->index, seq, 'R'), UNIX_WAITALL))
                 break;
+            op_work();
             p->bytes += op->payload;
             p->ops++;
             uint64_t latency = clock_ns() - t0;
