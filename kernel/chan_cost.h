@@ -106,8 +106,8 @@ static inline void chan_cost_sock(uint32_t bytes, uint32_t skbs)
         chan_cost_sock_charge(bytes, skbs);
 }
 
-/* An skb of `bytes` sent on a socket pair that stands for a TCP connection
- * over loopback: the TCP/IP work the era's kernel did per segment and per
+/* A send of `bytes` in `skbs` skbs on a socket pair that stands for a TCP
+ * connection over loopback: the TCP/IP work the era's kernel did per segment and per
  * byte beyond AF_UNIX's (era2003 only: chan_cost.c has the measurement). */
 extern uint8_t cost_tcp_on;
 void chan_cost_tcp_charge(uint32_t bytes, uint32_t skbs);

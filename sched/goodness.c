@@ -106,6 +106,8 @@
  *                             is given back to its parent
  *   NICE_TO_TICKS(nice)  TICK_SCALE(20 - nice) + 1, TICK_SCALE(x) = x >> 2
  *                        at HZ = 100 (the 2.4 table for other HZ is kept)
+ * An experiment flag, off by default: -DGOODNESS_SCAN_NS=N burns N
+ * instructions per task the pick examines (scan_miss, below).
  *
  * Sync wake-ups are honoured as 2.4's try_to_wake_up(p, 1) did, whenever
  * the waker gives the hint: the channel decides when (kernel/pipe.h: 2.4's

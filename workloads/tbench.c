@@ -43,6 +43,11 @@
  * one write.  All payload bytes follow a pattern derived from (client,
  * sequence), and both sides check every byte.  max_latency_ms: the slowest
  * request/reply exchange.
+ *
+ * Each pair stands for a TCP connection (unix_pair_model_tcp): cost=era2003
+ * charges its sends 2.4.18's TCP price over AF_UNIX's (kernel/chan_cost.c).
+ * An experiment flag, off by default: -DTBENCH_OP_NS=N burns N instructions
+ * per operation in the client (op_work, below).
  */
 #include "bench.h"
 #include "msg.h"
