@@ -2,10 +2,11 @@
 # docs/cost-model.md): the names parse and are on the boot line (with the
 # figures charged) and on the result lines; every charge is exactly its
 # figure (the coststat counters: instructions = events x figure, and one
-# CR3 charge per CR3 load); era2003's TCP figure is paid per skb on
-# tbench's pairs (TCP over loopback) and not on hackbench's; under vsmp the era's IPI figure is the default
-# delivery latency; a bad name is refused; tools/qemu-run.sh gives TCG
-# cr3=elide unless --cmdline says cr3=.  Counts only: no timed assertion.
+# CR3 charge per CR3 load); era2003's TCP figure is paid by the sends on
+# tbench's pairs (TCP over loopback), not hackbench's; under vsmp the era's
+# IPI figure is the default delivery latency; a bad name is refused;
+# tools/qemu-run.sh gives TCG cr3=elide unless --cmdline says cr3=.  Counts
+# only: no timed assertion.
 . "$(dirname "$0")/../lib.sh"
 
 S=$DEFAULT_SCHED
@@ -38,11 +39,11 @@ echo "# cost era2003 vsmp=2: cr3 $(stat_of coststat 0 cr3)+$(stat_of coststat 1 
 # hackbench's AF_UNIX pairs
 boot "$S" 2 'bench=hackbench,tbench groups=1 loops=10 clients=2 load_ops=200 cost=era2003' 256 60 vsmp
 check "cost-tcp-exit0" [ "$RC" = 0 ]
-skbs_of() { grep -E "^chanstat bench=$1 " "$OUT" | head -1 | tr ' ' '\n' | sed -n 's/^sock_skbs=//p'; }
+skbs_of() { field sock_skbs "$(grep -E "^chanstat bench=$1 " "$OUT" | head -1)"; }
 tcp=$(( $(stat_of coststat 0 tcp) + $(stat_of coststat 1 tcp) ))
 tcp_insns=$(( $(stat_of coststat 0 tcp_insns) + $(stat_of coststat 1 tcp_insns) ))
 check "cost-tcp-hackbench-skbs-sent" [ "$(skbs_of hackbench)" -gt 0 ]
-ops=$(grep -E '^result bench=tbench ' "$OUT" | head -1 | tr ' ' '\n' | sed -n 's/^ops=//p')
+ops=$(field ops "$(results tbench | head -1)")
 skbs=$(skbs_of tbench)
 check "cost-tcp-one-charge-per-tbench-send" [ "$tcp" = "$((2 * ${ops:-0}))" ]
 check "cost-tcp-figure-per-skb" [ "$tcp_insns" -gt "$((skbs * 7380))" -a "$tcp_insns" -le "$((skbs * (7380 + 16 * 4286)))" ]
