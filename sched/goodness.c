@@ -106,8 +106,9 @@
  *                             is given back to its parent
  *   NICE_TO_TICKS(nice)  TICK_SCALE(20 - nice) + 1, TICK_SCALE(x) = x >> 2
  *                        at HZ = 100 (the 2.4 table for other HZ is kept)
- * An experiment flag, off by default: -DGOODNESS_SCAN_NS=N burns N
- * instructions per task the pick examines (scan_miss, below).
+ * Experiment flags, off by default: -DGOODNESS_SCAN_NS=N burns N
+ * instructions per task the pick examines, -DGOODNESS_SCAN_FIT=C only
+ * while more than C tasks are queued (scan_miss, below).
  *
  * Sync wake-ups are honoured as 2.4's try_to_wake_up(p, 1) did, whenever
  * the waker gives the hint: the channel decides when (kernel/pipe.h: 2.4's
@@ -343,16 +344,33 @@ static bool can_schedule(struct task *p, int cpu, struct task *prev)
 /*
  * -DGOODNESS_SCAN_NS=N, an experiment (docs/measurements.md, seed003's
  * tbench): N instructions of busy time per task the scan examines, for the
- * cache misses 2.4's scan took on the era's SMP, where the task_structs it
- * reads were last written by other CPUs.  No cost= model charges it.
+ * cache misses 2.4's scan took on the era's machines.  No cost= model
+ * charges it.
+ *
+ * -DGOODNESS_SCAN_FIT=C (with it): charge only while more than C tasks
+ * are on the run queue.  2.4 kept every field goodness() reads in one
+ * 32-byte line at offset 32 of the task_struct (include/linux/sched.h,
+ * "We keep all fields in a single cacheline that are needed for the
+ * goodness() loop"), and every task_struct starts an 8 KB-aligned
+ * task_union, so those lines all fall in the same 1/256 of a cache's
+ * sets: an L2 of S bytes holds at most S / 8 KB of them, whatever its
+ * associativity.  A scan that walks more tasks than that in the same
+ * order each time evicts each line before it is read again (LRU), and
+ * every task misses; one that walks fewer finds them all.
  */
 #ifdef GOODNESS_SCAN_NS
 #include "../kernel/chan_cost.h"
+#ifndef GOODNESS_SCAN_FIT
+#define GOODNESS_SCAN_FIT 0
 #endif
-static inline void scan_miss(void)
+#endif
+static inline void scan_miss(int listed)
 {
 #ifdef GOODNESS_SCAN_NS
-    cost_burn(GOODNESS_SCAN_NS);
+    if (listed > GOODNESS_SCAN_FIT)
+        cost_burn(GOODNESS_SCAN_NS);
+#else
+    (void)listed;
 #endif
 }
 
@@ -369,6 +387,11 @@ static struct task *goodness_pick_next(int cpu, struct task *prev)
     }
     int this_mm = prev->is_idle ? active_mm[cpu] : prev->mm;
 
+#ifdef GOODNESS_SCAN_NS
+    int listed = nr_running();
+#else
+    int listed = 0;
+#endif
     struct task *next;
     for (;;) {
         next = NULL;
@@ -378,7 +401,7 @@ static struct task *goodness_pick_next(int cpu, struct task *prev)
             struct task *p = task_of(pos);
             if (!can_schedule(p, cpu, prev))
                 continue;
-            scan_miss();
+            scan_miss(listed);
             int weight = goodness(p, cpu, this_mm);
             if (weight > c) {           /* strictly greater: the earlier task wins a tie */
                 c = weight;

@@ -150,6 +150,13 @@ ok_if reproduce-files "no scorecard.txt, scorecard.csv, report.html or plots" \
     sh -c "[ -s '$D/r001/scorecard.txt' ] && [ -s '$D/r001/scorecard.csv' ] && grep -q '<svg' '$D/r001/report.html' && [ -s '$D/r001/plots/none-pipe.dat' ]"
 ok_if reproduce-notes "no notes under the pipe scorecard (tools/reproduce-notes.txt)" \
     sh -c "grep -q '^notes (tools/reproduce-notes.txt' '$D/r001/scorecard.txt' && grep -q '810 more' '$D/r001/cost-none/pipe.txt'"
+# a build setting (here an inert -D) changes every number: the
+# configuration line names it, on stderr and in scorecard.txt
+CFLAGS_EXTRA=-DREPRODUCE_SAYS_BUILD "$SL" reproduce seed003 --only volano --out "$D/rbuild" >"$D/rbuild.out" 2>"$D/rbuild.err"
+cat "$D/rbuild.out" "$D/rbuild.err" >"$D/last.log"
+ok_if reproduce-build-said "no build='HZ=1000 LOCK=tas CFLAGS_EXTRA=-DREPRODUCE_SAYS_BUILD' in the configuration line" \
+    sh -c "grep -q \"^reproduce: seed003 configuration: .* timeout=480 build='HZ=1000 LOCK=tas CFLAGS_EXTRA=-DREPRODUCE_SAYS_BUILD' (\" '$D/rbuild.err' &&
+           head -1 '$D/rbuild/scorecard.txt' | grep -q \"build='HZ=1000 LOCK=tas CFLAGS_EXTRA=-DREPRODUCE_SAYS_BUILD'\""
 missing_notes=""
 for t in "seed000 hackbench" "seed000 maxgroups" "seed000 nick" "seed001 lat_ctx" "seed001 lat_ctx-bound" \
          "seed001 hackbench" "seed001 hackbench-bound" "seed001 pipe" "seed001 pipe-bound" \
