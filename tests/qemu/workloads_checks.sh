@@ -72,9 +72,15 @@ check "wl-maxgroups-found" [ "${max:-0}" -ge 10 ] 2>/dev/null
 check "wl-maxgroups-bisected" [ "${first:-0}" = $(( ${max:-0} + 10 )) ]
 expect "wl-maxgroups-attempt-oom" '^maxgroups: groups=[0-9]+ tasks_started=[0-9]+ status=oom'
 expect "wl-maxgroups-attempt-ok" "^maxgroups: groups=${max:-x} tasks_started=[0-9]+ status=ok"
+# An attempt can run out of memory while creating its groups (socketpair,
+# pipe, task_state, task_create) or later while running (skb, pipe_ring);
+# which one comes first varies from boot to boot.  Only the creation-time
+# failures say something about the reap, and a boot without any passes:
+# its attempts all got past creation.
 least=$(( ${max:-0} * 40 ))
-fewest=$(sed -n 's/^maxgroups: groups=[0-9]* tasks_started=\([0-9]*\) status=oom reason=task_create.*/\1/p' "$OUT" | sort -n | head -1)
-check "wl-maxgroups-create-failures-not-early" [ "${fewest:-0}" -ge "$least" ]
+fewest=$(sed -n -E 's/^maxgroups: groups=[0-9]+ tasks_started=([0-9]+) status=oom reason=(socketpair|pipe|task_state|task_create)( .*)?$/\1/p' "$OUT" | sort -n | head -1)
+[ -n "$fewest" ] || echo "# wl-maxgroups-create-failures-not-early: no attempt failed while creating its groups"
+check "wl-maxgroups-create-failures-not-early" [ "${fewest:-$least}" -ge "$least" ]
 expect_not "wl-maxgroups-no-leak" 'leak after the run'
 expect_not "wl-maxgroups-no-panic" '^(panic|PANIC|watchdog)'
 
