@@ -100,16 +100,6 @@ void spin_lock_init(spinlock_t *lock, const char *name)
     lock->vsmp_release = 0;
 }
 
-static inline bool lock_free_for(spinlock_t *lock, uint32_t ticket)
-{
-#if defined(SPINLOCK_TICKET)
-    return lock->now_serving == (uint16_t)ticket;
-#else
-    (void)ticket;
-    return lock->slock > 0;
-#endif
-}
-
 static void check_stall(spinlock_t *lock, uint64_t start)
 {
     if (!stall_limit_ns || !tsc_khz)
@@ -337,7 +327,7 @@ bool spin_pvspin_nmi(struct trapframe *tf)
 static void vsmp_lock_contended(spinlock_t *lock, uint32_t ticket)
 {
     for (;;) {
-        if (lock_free_for(lock, ticket)) {
+        if (spin_lock_free_for(lock, ticket)) {
 #if defined(SPINLOCK_TICKET)
             return;
 #else
@@ -346,7 +336,14 @@ static void vsmp_lock_contended(spinlock_t *lock, uint32_t ticket)
             continue;
 #endif
         }
-        vsmp_lock_block(lock);
+        /* Interrupts are on here: one can run another logical CPU, which
+         * may release the lock before this one waits for it (vsmp_lock_block
+         * looks again). */
+#if defined(SPINLOCK_TICKET)
+        vsmp_lock_block(lock, ticket);
+#else
+        vsmp_lock_block(lock);      /* no ticket: the default build's instructions stay as they were */
+#endif
     }
 }
 
@@ -361,7 +358,7 @@ void spin_lock_contended(spinlock_t *lock, uint32_t ticket)
     uint64_t start = rdtsc(), spin_start = start;
     uint32_t spins = 0;
     for (;;) {
-        while (!lock_free_for(lock, ticket)) {
+        while (!spin_lock_free_for(lock, ticket)) {
             cpu_relax();
             ++spins;
             if (unlikely(spins % STALL_CHECK_SPINS == 0))

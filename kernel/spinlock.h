@@ -99,6 +99,19 @@ typedef struct spinlock {
     uint64_t vsmp_release;          /* vsmp: the releasing CPU's local time at the last release */
 } spinlock_t;
 
+/* Whether the lock is free for a CPU that holds `ticket` (ticket locks) or
+ * may take it with its next attempt (the byte lock: ticket unused).  Also
+ * kernel/vsmp.c's last look before a logical CPU waits for a release. */
+static inline bool spin_lock_free_for(const spinlock_t *lock, uint32_t ticket)
+{
+#if defined(SPINLOCK_TICKET)
+    return lock->now_serving == (uint16_t)ticket;
+#else
+    (void)ticket;
+    return lock->slock > 0;
+#endif
+}
+
 #if defined(SPINLOCK_TICKET)
 #define SPINLOCK_INIT(lockname) { .next_ticket = 0, .now_serving = 0, .pv_halted = 0, .vsmp_waiters = 0, .vsmp_release_cpu = -1, .holder_cpu = -1, .name = lockname, .vsmp_release = 0 }
 #else

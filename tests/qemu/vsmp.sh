@@ -134,6 +134,18 @@ for sched in $(scheds); do
 done
 [ -z "${TEST_SCHEDS:-}" ] || exit 0
 
+# ---- a lock released between spin_lock's look and its wait (kernel/vsmp.c
+# lock_block): the wait ends at once.  Without that, CPU 0 waits for good and
+# the watchdog ends the run (exit 3), as mq's tbench at 192 clients did.
+vboot rr 2 'bench=lockrace watchdog=1'
+check "vsmp-lockrace-exit0" [ "$RC" = 0 ]
+check "vsmp-lockrace-ok" [ "$(rfield status lockrace)" = ok ]
+check "vsmp-lockrace-counted" [ "$(sum block_races vsmpstat)" = 1 ]
+check "vsmp-lockrace-no-wait" [ "$(sum lock_blocks vsmpstat)" = 0 ]
+boot rr 2 'bench=lockrace' 64 30
+check "vsmp-lockrace-needs-vsmp-exit1" [ "$RC" = 1 ]
+expect "vsmp-lockrace-needs-vsmp-message" "^error: bench=lockrace: lockrace tests vsmp's lock wait: it needs --accel vsmp"
+
 # ---- a deadlock is reported, never a hang ----
 vboot o1 4 'bench=deadlock kind=spin watchdog=2'
 check "vsmp-stall-exit3" [ "$RC" = 3 ]
