@@ -49,6 +49,8 @@ void trap(struct trapframe *tf)
         return;
     if (tf->vector < 32)
         exception(tf);
+    if (vsmp_multi && vsmp_defer_irq(tf->vector))
+        return;                          /* it came inside a vsmp lock hook: taken again at its end */
     struct cpu *c = this_cpu();
     c->in_irq++;
     c->preempt_count++;

@@ -125,6 +125,29 @@ static uint64_t deadline;        /* local time of cur's next event or quantum en
 static uint64_t backstop;        /* how late the timer may fire for a CPU that calls hooks */
 static bool event_sent;          /* a self-interrupt is pending */
 
+/*
+ * The two lock hooks (vsmp_lock_order, vsmp_lock_release) run on every
+ * spinlock acquisition and release, and do not turn interrupts off; nor
+ * does a switch between logical CPUs.  Under TCG an sti leaves translated
+ * code twice (it ends its block, and the instruction in its shadow is a
+ * block of its own), and masking in the hooks and around the switches was
+ * 11% of a goodness vsmp boot's host time (docs/measurements.md).  Instead
+ * an interrupt that comes while a lock hook runs is deferred: trap() hands
+ * it to vsmp_defer_irq, which acknowledges it and notes it here, and it is
+ * sent again as a self-interrupt when the hook ends or when the physical
+ * CPU goes on in a context that is not a lock hook (redeliver); there
+ * interrupts are off, so it waits in the LAPIC until that context turns
+ * them on, as a held interrupt did before.  Interrupts are on across a
+ * switch only between lock hooks; the resumed context sets its own state
+ * back (reschedule).
+ */
+#define DEFER_TIMER 1u
+#define DEFER_EVENT 2u
+static volatile bool in_lock_hook;
+static volatile uint32_t deferred;     /* DEFER_* */
+static bool switch_irqs_on;            /* the switching context had interrupts on (reschedule) */
+static uint64_t irqs_deferred;
+
 extern void vsmp_switch(uint32_t *save_esp, uint32_t next_esp, uint32_t next_gs);
 extern void vsmp_first_entry(void);
 
@@ -292,7 +315,35 @@ static void raise_event(void)
         return;
     event_sent = true;
     event_irqs++;
-    lapic_send_self(VECTOR_VSMP_EVENT);
+    if (in_lock_hook)
+        deferred |= DEFER_EVENT;    /* sent when the hook ends (redeliver) */
+    else
+        lapic_send_self(VECTOR_VSMP_EVENT);
+}
+
+/* What was deferred during a lock hook, as self-interrupts (the LAPIC
+ * delivers the higher vector first, as it did two held ones). */
+static void redeliver(void)
+{
+    uint32_t d = deferred;
+    deferred = 0;
+    if (d & DEFER_TIMER)
+        lapic_send_self(VECTOR_TIMER);
+    if (d & DEFER_EVENT)
+        lapic_send_self(VECTOR_VSMP_EVENT);
+}
+
+bool vsmp_defer_irq(int vector)
+{
+    if (!in_lock_hook)
+        return false;
+    uint32_t bit = vector == VECTOR_TIMER ? DEFER_TIMER : vector == VECTOR_VSMP_EVENT ? DEFER_EVENT : 0;
+    if (!bit)
+        return false;
+    lapic_eoi();
+    deferred |= bit;
+    irqs_deferred++;
+    return true;
 }
 
 /*
@@ -372,9 +423,24 @@ static void reschedule(void)
     v->stats.dispatches++;
     min_other = second;
     if (y != x) {
+        /* Interrupts stay as they are across the switch (on only in a lock
+         * hook, which defers them), and x gets back its own state of them
+         * and of in_lock_hook afterwards: an sti is paid only where the
+         * context that switched to x had them off (see in_lock_hook). */
+        bool on = (read_eflags() & EFLAGS_IF) != 0, hook = in_lock_hook;
+        switch_irqs_on = on;
         cur = y;
         vsmp_switch(&vcpus[x].saved_esp, v->saved_esp, gdt_percpu_selector(y));
         /* x again: whoever dispatched us set cur, state, local and min_other. */
+        if (!on)
+            irq_disable();          /* (the switcher's lock hook defers any until here) */
+        in_lock_hook = hook;
+        if (deferred && !hook)
+            redeliver();            /* held in the LAPIC until x's context turns interrupts on */
+        arm();
+        if (on && !switch_irqs_on)
+            irq_enable();
+        return;
     }
     arm();
 }
@@ -441,6 +507,10 @@ uint32_t vsmp_hook_residue(int which) { return (uint32_t)(which ? release_residu
  * kernel/smp.c without the trampoline. */
 void __attribute__((used, noreturn)) vsmp_cpu_main(void)
 {
+    irq_disable();                  /* what reschedule does after a switch, for a context with them off */
+    in_lock_hook = false;
+    if (deferred)
+        redeliver();
     after_dispatch();
     thaw();
     smp_cpu_start(this_cpu_id());
@@ -646,12 +716,29 @@ static inline void charge_lock_wait(int cpu, struct vcpu *v, uint64_t until)
     }
 }
 
+/* The lock hooks' entry and exit: interrupts stay as the caller had them
+ * (see in_lock_hook). */
+static inline void lock_hook_enter(void)
+{
+    in_lock_hook = true;
+    barrier();
+}
+
+static inline void lock_hook_exit(void)
+{
+    barrier();
+    in_lock_hook = false;
+    barrier();
+    if (deferred)
+        redeliver();
+}
+
 /* Before an acquisition attempt: wait until no other CPU is behind us (so
  * that acquisitions happen in time order), and if the lock was released
  * after our time, our attempt came while it was held: wait until then. */
 void vsmp_lock_order(struct spinlock *lock)
 {
-    unsigned long f = irq_save();
+    lock_hook_enter();
     struct vcpu *v = freeze();
     for (;;) {
         if (lock->vsmp_release_cpu != cur)   /* our own release is in our past */
@@ -666,7 +753,7 @@ void vsmp_lock_order(struct spinlock *lock)
         arm();                      /* a lock wait moved its clock: the exact timer is late */
     hook_check(v);
     thaw_less(order_residue);
-    irq_restore(f);
+    lock_hook_exit();
 }
 
 /*
@@ -729,7 +816,7 @@ void vsmp_lock_block(struct spinlock *lock) { lock_block(lock, 0); }
  * this lock may run again from the release on. */
 void vsmp_lock_release(struct spinlock *lock)
 {
-    unsigned long f = irq_save();
+    lock_hook_enter();
     struct vcpu *v = freeze();
     lock->vsmp_release = v->local;
     lock->vsmp_release_cpu = (int8_t)cur;
@@ -745,7 +832,7 @@ void vsmp_lock_release(struct spinlock *lock)
         }
     hook_check(v);
     thaw_less(release_residue);
-    irq_restore(f);
+    lock_hook_exit();
 }
 
 /* ---- reports and statistics ---- */
@@ -782,11 +869,11 @@ uint64_t vsmp_cpu_clock_ns(int cpu)
 
 void vsmp_print_stats(void)
 {
-    kprintf("vsmpstat physical_us=%llu timer_irqs=%llu timer_arms=%llu event_irqs=%llu "
+    kprintf("vsmpstat physical_us=%llu timer_irqs=%llu timer_arms=%llu event_irqs=%llu irqs_deferred=%llu "
             "events=%llu event_late_ns_avg=%llu event_late_ns_max=%llu\n",
             (unsigned long long)(cycles_to_ns(rdtsc()) / NSEC_PER_USEC),
             (unsigned long long)hw_timer_irqs, (unsigned long long)hw_timer_arms,
-            (unsigned long long)event_irqs, (unsigned long long)events_delivered,
+            (unsigned long long)event_irqs, (unsigned long long)irqs_deferred, (unsigned long long)events_delivered,
             (unsigned long long)(events_delivered ? cycles_to_ns(lateness_sum / events_delivered) : 0),
             (unsigned long long)cycles_to_ns(lateness_max));
     for (int i = 0; i < nvcpus; i++) {

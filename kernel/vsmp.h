@@ -43,6 +43,10 @@ void vsmp_timer_start(void);        /* this logical CPU's tick, every 1/HZ of it
  * to the current logical CPU (no tick, no IPI): a machine would not have
  * been interrupted, so the caller adds no preemption point. */
 bool vsmp_timer_irq(void);
+/* trap(), first: an interrupt (VECTOR_TIMER, VECTOR_VSMP_EVENT) that came
+ * while a lock hook ran, which leave interrupts on; true: it was
+ * acknowledged and is sent again when the hook ends (nothing else to do). */
+bool vsmp_defer_irq(int vector);
 bool vsmp_event_irq(void);
 void vsmp_send_reschedule(int cpu); /* the reschedule IPI, delivered vsmp_ipi_ns later */
 void vsmp_halt(void);               /* the idle HLT (interrupts off): returns when an event is due */
