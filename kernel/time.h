@@ -23,18 +23,27 @@ static inline uint64_t cycles_to_ns(uint64_t cycles)
 
 /*
  * This CPU's TSC cycles since boot: RDTSC minus the CPU's own base
- * (struct cpu tsc_base, read through %gs: as many instructions as the
- * global tsc_at_boot cost).  Every CPU's base is tsc_at_boot, except under
+ * (struct cpu tsc_base, read through %gs).  Every CPU's base is tsc_at_boot, except under
  * vsmp (kernel/vsmp.c), where a logical CPU's clock runs only while it runs.
  * Valid from gdt_init_cpu(0) on.
  */
 static inline uint64_t local_tsc(void)
 {
-    uint32_t lo, hi;
-    __asm__ volatile("rdtsc\n\t"
-                     "subl %%gs:%c2, %0\n\t"
-                     "sbbl %%gs:%c3, %1"
-                     : "=a"(lo), "=d"(hi)
+    /* The base is read before RDTSC and looked at again after it: under
+     * vsmp an interrupt moves it (the dispatcher's instructions are not the
+     * CPU's time), and one that came between RDTSC and the subtraction made
+     * the clock step back by the handler's length (bench=clock).  A read
+     * that straddles a change is taken again. */
+    uint32_t lo, hi, base_lo, base_hi;
+    __asm__ volatile("1:\n\t"
+                     "movl %%gs:%c4, %2\n\t"
+                     "movl %%gs:%c5, %3\n\t"
+                     "rdtsc\n\t"
+                     "cmpl %%gs:%c4, %2\n\t"
+                     "jne 1b\n\t"
+                     "subl %2, %0\n\t"
+                     "sbbl %3, %1"
+                     : "=&a"(lo), "=&d"(hi), "=&r"(base_lo), "=&r"(base_hi)
                      : "i"(PERCPU_TSC_BASE), "i"(PERCPU_TSC_BASE + 4)
                      : "cc");
     return ((uint64_t)hi << 32) | lo;

@@ -14,6 +14,10 @@
  *       wait: two tasks each wait for the other forever: the watchdog must
  *       fire; spin: every CPU spins on a spinlock cycle with interrupts off:
  *       the spinlock stall check must report it.
+ *   bench=clock [ms=<n>]
+ *       one task per CPU reads clock_ns() in a loop for n ms of its own
+ *       time, interrupts on, and counts steps backwards (there must be
+ *       none: under vsmp an interrupt moves the CPU's clock base).
  *   bench=lockrace (vsmp=2 or more)
  *       vsmp's wait for a lock that was released after spin_lock saw it
  *       held (kernel/vsmp.c, lock_block): the wait must end at once.
@@ -340,3 +344,71 @@ static const struct bench lockrace_bench = {
     .run = lockrace_run,
 };
 BENCH(lockrace_bench);
+
+/* ---- clock ---- */
+
+/*
+ * clock_ns() is RDTSC minus this CPU's base (kernel/time.h).  Under vsmp an
+ * interrupt moves the base (the dispatcher's instructions are not the
+ * CPU's time), so a read that an interrupt splits between its RDTSC and
+ * its subtraction stepped back by the handler's length (a tbench
+ * max_latency_ms of 2^64 ns, 2026-12-06).  A task that spins without locks
+ * is interrupted every vsmp quantum, so this loop meets that window often.
+ */
+static uint32_t clock_ms;
+static const struct cmdline_key clock_keys[] = {
+    CMDLINE_KEY_UINT("ms", 20, 1, 60000, "how long each task reads the clock (its own time)"),
+};
+static volatile uint32_t clock_backwards, clock_reads_k;   /* thousands of reads */
+
+static void clock_setup(void) { clock_ms = cmdline_key_uint(&clock_keys[0]); }
+
+static void clock_entry(void *arg)
+{
+    (void)arg;
+    uint64_t prev = clock_ns(), end = prev + (uint64_t)clock_ms * NSEC_PER_MSEC, reads = 0;
+    uint32_t back = 0;
+    while (prev < end) {
+        uint64_t now = clock_ns();
+        if (now < prev)
+            back++;
+        prev = now;
+        reads++;
+    }
+    __atomic_add_fetch(&clock_backwards, back, __ATOMIC_SEQ_CST);
+    __atomic_add_fetch(&clock_reads_k, (uint32_t)(reads / 1000), __ATOMIC_SEQ_CST);
+}
+
+static int clock_run(int run_index)
+{
+    char line[256];
+    bench_result_begin(line, sizeof(line), "clock", run_index);
+    clock_backwards = 0;
+    clock_reads_k = 0;
+    struct task *t[MAX_CPUS];
+    int n = 0;
+    struct task_attr attr = TASK_ATTR_DEFAULT;
+    attr.name = "clock";
+    for (int cpu = 0; cpu < ncpus_online; cpu++) {
+        if (!(bench_cpus() & CPU_BIT(cpu)))
+            continue;
+        attr.cpus_allowed = CPU_BIT(cpu);
+        if ((t[n] = task_create(clock_entry, NULL, &attr)))
+            n++;
+    }
+    for (int i = 0; i < n; i++)
+        task_wait(t[i]);
+    bool ok = n > 0 && clock_backwards == 0;
+    kprintf("%s ms=%u tasks=%d reads_k=%u backwards=%u status=%s\n", line, clock_ms, n, clock_reads_k,
+            clock_backwards, ok ? "ok" : "error");
+    return ok ? EXIT_OK : EXIT_ERROR;
+}
+
+static const struct bench clock_bench = {
+    .name = "clock",
+    .summary = "one task per CPU reads the clock in a loop: it must never step back (core self-test)",
+    BENCH_KEYS(clock_keys),
+    .setup = clock_setup,
+    .run = clock_run,
+};
+BENCH(clock_bench);
