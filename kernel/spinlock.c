@@ -339,11 +339,7 @@ static void vsmp_lock_contended(spinlock_t *lock, uint32_t ticket)
         /* Interrupts are on here: one can run another logical CPU, which
          * may release the lock before this one waits for it (vsmp_lock_block
          * looks again). */
-#if defined(SPINLOCK_TICKET)
         vsmp_lock_block(lock, ticket);
-#else
-        vsmp_lock_block(lock);      /* no ticket: the default build's instructions stay as they were */
-#endif
     }
 }
 

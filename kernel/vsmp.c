@@ -333,6 +333,20 @@ static void redeliver(void)
         lapic_send_self(VECTOR_VSMP_EVENT);
 }
 
+/* A context the physical CPU goes on in after a switch: its interrupts as
+ * they were (the switcher's lock hook defers any until here), and what was
+ * deferred held in the LAPIC until it turns them on, unless it is a lock
+ * hook, which sends it at its end.  Interrupts are turned back on by the
+ * caller, after its last dispatcher work (reschedule). */
+static void after_switch(bool irqs_on, bool hook)
+{
+    if (!irqs_on)
+        irq_disable();
+    in_lock_hook = hook;
+    if (deferred && !hook)
+        redeliver();
+}
+
 bool vsmp_defer_irq(int vector)
 {
     if (!in_lock_hook)
@@ -432,11 +446,7 @@ static void reschedule(void)
         cur = y;
         vsmp_switch(&vcpus[x].saved_esp, v->saved_esp, gdt_percpu_selector(y));
         /* x again: whoever dispatched us set cur, state, local and min_other. */
-        if (!on)
-            irq_disable();          /* (the switcher's lock hook defers any until here) */
-        in_lock_hook = hook;
-        if (deferred && !hook)
-            redeliver();            /* held in the LAPIC until x's context turns interrupts on */
+        after_switch(on, hook);
         arm();
         if (on && !switch_irqs_on)
             irq_enable();
@@ -507,10 +517,7 @@ uint32_t vsmp_hook_residue(int which) { return (uint32_t)(which ? release_residu
  * kernel/smp.c without the trampoline. */
 void __attribute__((used, noreturn)) vsmp_cpu_main(void)
 {
-    irq_disable();                  /* what reschedule does after a switch, for a context with them off */
-    in_lock_hook = false;
-    if (deferred)
-        redeliver();
+    after_switch(false, false);     /* a new CPU's context: interrupts off, no lock hook */
     after_dispatch();
     thaw();
     smp_cpu_start(this_cpu_id());
@@ -769,7 +776,7 @@ void vsmp_lock_order(struct spinlock *lock)
  * the stall report of mq, 4 CPUs, tbench 192 clients at the whole load file,
  * "waited 30.0 s for spinlock 'unix sock' held by cpu=-1" (2026-12-06).
  */
-static void lock_block(struct spinlock *lock, uint32_t ticket)
+void vsmp_lock_block(struct spinlock *lock, uint32_t ticket)
 {
     unsigned long f = irq_save();
     struct vcpu *v = freeze();
@@ -805,12 +812,6 @@ static void lock_block(struct spinlock *lock, uint32_t ticket)
     thaw();
     irq_restore(f);
 }
-
-#if defined(SPINLOCK_TICKET)
-void vsmp_lock_block(struct spinlock *lock, uint32_t ticket) { lock_block(lock, ticket); }
-#else
-void vsmp_lock_block(struct spinlock *lock) { lock_block(lock, 0); }
-#endif
 
 /* After a release (spin_release_pv): stamp it, and the CPUs that wait for
  * this lock may run again from the release on. */

@@ -57,12 +57,8 @@ void vsmp_relax(void);              /* cpu_relax() in a spin-wait */
 void vsmp_lock_order(struct spinlock *lock);
 /* vsmp_lock_block: the caller saw the lock held, with interrupts on; it
  * returns at once if the lock is free by now (ticket: the caller's, for
- * ticket locks), else when it has been released. */
-#if defined(SPINLOCK_TICKET)
+ * ticket locks; unused by the byte lock), else when it has been released. */
 void vsmp_lock_block(struct spinlock *lock, uint32_t ticket);
-#else
-void vsmp_lock_block(struct spinlock *lock);
-#endif
 void vsmp_lock_release(struct spinlock *lock);
 
 /* Reports and statistics. */

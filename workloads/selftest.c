@@ -325,10 +325,11 @@ static int lockrace_run(int run_index)
     uint64_t start = clock_ns();
     percpu_inc(PERCPU_PREEMPT_COUNT);   /* as spin_lock holds it */
 #if defined(SPINLOCK_TICKET)
-    vsmp_lock_block(&lockrace_lock, lockrace_lock.now_serving);
+    uint32_t ticket = lockrace_lock.now_serving;   /* the one the free lock serves */
 #else
-    vsmp_lock_block(&lockrace_lock);
+    uint32_t ticket = 0;                           /* the byte lock has none */
 #endif
+    vsmp_lock_block(&lockrace_lock, ticket);
     percpu_dec(PERCPU_PREEMPT_COUNT);
     uint64_t waited = clock_ns() - start;
     spin_lock(&lockrace_lock);          /* and it can be taken and given back as usual */
