@@ -181,7 +181,10 @@ if command -v setsid >/dev/null 2>&1; then
     # is trapped), however long the kernels take to build on this host
     waited=0 limit=$(boot_limit 120)
     while [ ! -e "$D/rint/cost-none/hackbench/o1.err" ] && [ $waited -lt "$limit" ]; do sleep 1; waited=$((waited + 1)); done
-    pg=$(pgrep -f "reproduce seed000 --only hackbench --out $D/rint" | head -1)
+    # -o: the oldest, reproduce itself; its row subshells have the same
+    # command line, and once PIDs wrap (pid_max 32768) one can have the
+    # lowest number: stopping it alone let the run finish.
+    pg=$(pgrep -o -f "reproduce seed000 --only hackbench --out $D/rint")
     [ -z "$pg" ] || kill -TERM "$pg" 2>/dev/null
     waited=0 limit=$(boot_limit 60)
     while [ "$(pgrep -f "$D/rint" | wc -l)" -gt 0 ] && [ $waited -lt "$limit" ]; do sleep 1; waited=$((waited + 1)); done
