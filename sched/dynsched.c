@@ -239,6 +239,7 @@ static __attribute__((noinline)) void new_epoch(int cpu)
 {
     sched_trace_event(cpu, "recalc", recalculations + 1);
     ++rcl_curr;
+    int walked = 0;
     struct list_head *pos;
     list_for_each(pos, &runqueue_head) {
         struct task *p = task_of(pos);
@@ -246,8 +247,10 @@ static __attribute__((noinline)) void new_epoch(int cpu)
         d->time_slice = task_timeslice(p);
         if (recalc_rcl_last)
             d->rcl_last = rcl_curr;
+        walked++;
     }
     recalculations++;
+    sched_trace_event(cpu, "recalc_tasks", walked);     /* what 2.4.18 would have walked: every task */
     sched_trace_event(cpu, "recalc_end", recalculations);
 }
 
