@@ -186,7 +186,7 @@ unsigned int sysctl_sched_nr_migrate = 32;
 unsigned int sysctl_sched_features = SCHED_FEAT_NEW_FAIR_SLEEPERS | SCHED_FEAT_WAKEUP_PREEMPT | SCHED_FEAT_START_DEBIT;
 #define sched_feat(x) (sysctl_sched_features & SCHED_FEAT_##x)
 
-#include "cfs_common.h"      /* weights, SD_CPU_INIT (shared with sched/cfs23.c) */
+#include "cfs_common.h"      /* weights, the domain (shared with sched/cfs23.c) */
 
 /* ---- per-task and per-CPU state ---- */
 
@@ -495,6 +495,7 @@ static void sched_init_granularity(int ncpus)
 
 static void cfs_init(int ncpus)
 {
+    cfs_domain_init();
     for (int cpu = 0; cpu < MAX_CPUS; cpu++) {
         struct runqueue *rq = &runqueues[cpu];
         rb_root_cached_init(&rq->tasks_timeline);
@@ -757,6 +758,8 @@ static const struct sched_tunable cfs_tunables[] = {
     { "sched_compat_yield", "bool", 0, 0, 1, 0, &sysctl_sched_compat_yield, "yield moves the task behind all others" },
     { "sched_features", "count", 7, 0, 7, 0, &sysctl_sched_features,
       "bits: 1 NEW_FAIR_SLEEPERS, 2 WAKEUP_PREEMPT, 4 START_DEBIT" },
+    { "sched_migration_cost", "ns", 500000, 0, 1000000000, 0, &sysctl_sched_migration_cost,
+      "a task that ran this recently is cache hot (task_hot; 0: never)" },
     CFS_SMP_TUNABLES
 };
 

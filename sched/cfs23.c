@@ -166,7 +166,6 @@ unsigned int sysctl_sched_batch_wakeup_granularity = SCHED_TUNABLE_UNSET;
 unsigned int sysctl_sched_runtime_limit = SCHED_TUNABLE_UNSET;
 unsigned int sysctl_sched_child_runs_first = 1;
 unsigned int sysctl_sched_compat_yield = 0;
-unsigned int sysctl_sched_migration_cost = 500000u;
 unsigned int sysctl_sched_nr_migrate = 32;
 
 #define SCHED_FEAT_FAIR_SLEEPERS 1
@@ -180,7 +179,8 @@ unsigned int sysctl_sched_features = SCHED_TUNABLE_UNSET;
 
 #define GRAN_LIMIT 100000000u        /* sched_init_granularity's limit */
 
-#include "cfs_common.h"      /* weights, SD_CPU_INIT (shared with sched/cfs.c) */
+#define CFS_2_6_23 1         /* sched/cfs_common.h, cfs_smp.h: 2.6.23's domain and balancer details */
+#include "cfs_common.h"      /* weights, the domain (shared with sched/cfs.c) */
 
 #define NICE_0_SHIFT 10
 
@@ -640,6 +640,7 @@ static void sched_init_granularity(int ncpus)
 
 static void cfs23_init(int ncpus)
 {
+    cfs_domain_init();
     for (int cpu = 0; cpu < MAX_CPUS; cpu++) {
         struct runqueue *rq = &runqueues[cpu];
         rb_root_cached_init(&rq->tasks_timeline);
