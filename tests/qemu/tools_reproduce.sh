@@ -165,6 +165,13 @@ for t in "seed000 hackbench" "seed000 maxgroups" "seed000 nick" "seed001 lat_ctx
 done
 ok_if reproduce-notes-every-table "no note for${missing_notes#,}" [ -z "$missing_notes" ]
 ok_if reproduce-cfs-row "the cfs row has no run values" grep -Eq '^  1 +([0-9.]+|-) +([0-9.]+|-) +[0-9]' "$D/r001/cost-none/pipe.txt"
+# The post's unbound pipe-test ran on both cores of its dual core (slower
+# than bound: each hand-off crossed over, 2.6.23's wake_idle); every
+# unbound row here must use both CPUs (cpus_used=0x3) and every bound row one.
+ok_if reproduce-unbound-rows-on-both-cpus "an unbound pipe row of seed001 did not use both CPUs (the table's cpus line)" \
+    grep -Eq '^  cpus +0x3 +0x3 +0x3 ' "$D/r001/cost-none/pipe.txt"
+ok_if reproduce-bound-rows-on-one-cpu "a bound pipe row of seed001 used more than CPU 0 (the table's cpus line)" \
+    grep -Eq '^  cpus +0x1 +0x1 +0x1 ' "$D/r001/cost-none/pipe-bound.txt"
 if [ -f "$ROOT/sched/cfs23.c" ]; then
     ok_if reproduce-rc-rows "rc1 and rc6 have no run values, or exit $rc (want 0)" \
         sh -c "[ $rc = 0 ] && grep -Eq '^  1 +[0-9.]+ +[0-9.]+ +[0-9.]+ ' '$D/r001/cost-none/pipe.txt' && ! grep -q 'not available' '$D/r001/cost-none/pipe.txt'"

@@ -216,6 +216,34 @@ static size_t row_across(struct row *r, const char *bench, int smp, const char *
     return n;
 }
 
+/* The distinct cpus_used values of bench's ok runs in a row, "/"-joined into buf ("-" when none). */
+static const char *row_cpus_used(struct row *r, const char *bench, char *buf, size_t size)
+{
+    snprintf(buf, size, "-");
+    if (!row_load(r))
+        return buf;
+    struct table *t = &r->t;
+    int cb = table_col(t, "bench"), cst = table_col(t, "status"), cu = table_col(t, "cpus_used");
+    size_t len = 0;
+    for (size_t i = 0; cu >= 0 && i < t->nrows; i++) {
+        const char *v = table_get(t, i, cu);
+        if (!streq(table_get(t, i, cb), bench) || !streq(table_get(t, i, cst), "ok") || !v || !*v ||
+            (r->sched && !streq(table_get(t, i, table_col(t, "sched")), r->sched)))
+            continue;
+        char key[40];
+        snprintf(key, sizeof(key), "/%s/", v);
+        char have[256];
+        snprintf(have, sizeof(have), "/%s/", len ? buf : "");
+        if (strstr(have, key))
+            continue;
+        int n = snprintf(buf + len, size - len, "%s%s", len ? "/" : "", v);
+        if (n < 0 || (size_t)n >= size - len)
+            break;
+        len += (size_t)n;
+    }
+    return buf;
+}
+
 /* A cell's mean here; sets *why when there is none. */
 static double cell_here(struct row *r, const char *bench, const char *metric, int smp, const char *across, long aval,
                         bool *over, const char **why)
@@ -488,6 +516,14 @@ static int seed001_table(int ti, const char *plot_data)
     for (int k = 0; k < 3; k++)
         print_val(sm[k], 10, 3);
     printf("\n");
+    /* Which CPUs each kernel's runs used (the boot's cpus_used): the post's
+     * unbound rows ran on both cores of its dual core, the bound ones on one. */
+    printf("  %-4s ", "cpus");
+    for (int k = 0; k < 3; k++) {
+        char cu[64];
+        printf("%10s", row_cpus_used(r[k], bench, cu, sizeof(cu)));
+    }
+    printf("   |   (cpus_used; the post: %s)\n", ti >= 3 ? "bound to one core" : "unbound on a dual core");
     if (over)
         printf("  (here oversubscribed: more vCPUs than host cores)\n");
     for (int k = 1; k < 3; k++) {
