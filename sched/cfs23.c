@@ -223,6 +223,10 @@ struct runqueue {
     unsigned int lb_count[CPU_MAX_IDLE_TYPES], lb_balanced[CPU_MAX_IDLE_TYPES], lb_failed[CPU_MAX_IDLE_TYPES];
     unsigned int lb_gained[CPU_MAX_IDLE_TYPES], lb_hot_gained[CPU_MAX_IDLE_TYPES];
     unsigned int alb_wanted;
+    /* the run queue's clock (rq->clock): what update_curr and the picks read */
+    uint64_t clock, prev_clock_raw, tick_timestamp;
+    uint32_t clock_warps, clock_overflows, clock_reads;
+    bool clock_fresh;               /* rc6: schedule() has updated it for the pick that follows */
     /* statistics for the tests */
     uint64_t wait_runtime_overruns, wait_runtime_underruns;
 } __attribute__((aligned(1024)));
@@ -243,17 +247,29 @@ static inline void compiler_barrier(void) { __asm__ volatile("" ::: "memory"); }
 /* ---- arithmetic (2.6.23 kernel/sched.c, kernel/sched_fair.c) ---- */
 
 /* calc_delta_mine: delta * weight / lw.weight with a lazily computed 2^32 /
- * weight (2.6.23 has no rounding, unlike 2.6.24's SRR). */
+ * weight (the model keeps no rounding; 2.6.23.17 has 2.6.24's SRR, rc1 none).
+ * The inverse is i386's: WMULT_CONST is ~0UL, an unsigned long, so one
+ * 32-bit division (rc6 (~0UL - w/2) / w + 1, rc1 ~0UL / w; the model had a
+ * 64-bit one, about 150 more instructions through __udivdi3). */
 static uint64_t calc_delta_mine(uint64_t delta_exec, uint32_t weight, struct runqueue *rq)
 {
     if (!rq->load_inv_weight)
-        rq->load_inv_weight = (uint32_t)((WMULT_CONST - rq->load_weight / 2) / rq->load_weight + 1);
+        rq->load_inv_weight = rc1_code ? 0xffffffffu / rq->load_weight
+                                       : (0xffffffffu - rq->load_weight / 2) / rq->load_weight + 1;
     uint64_t tmp = delta_exec * weight;
     if (tmp > WMULT_CONST)
         tmp = ((tmp >> (WMULT_SHIFT / 2)) * rq->load_inv_weight) >> (WMULT_SHIFT / 2);
     else
         tmp = (tmp * rq->load_inv_weight) >> WMULT_SHIFT;
     return tmp < LONG_MAX_32 ? tmp : LONG_MAX_32;
+}
+
+/* div64_likely32 (rc1 kernel/sched.c): a 32-bit division when the dividend fits, as i386 did it. */
+static uint64_t div64_likely32(uint64_t dividend, uint32_t divisor)
+{
+    if (dividend <= 0xffffffffull)
+        return (uint32_t)dividend / divisor;
+    return dividend / divisor;
 }
 
 /* calc_weighted (BITS_PER_LONG == 32): delta * weight >> shift, capped at 2 x limit. */
@@ -330,6 +346,47 @@ static void add_wait_runtime(struct runqueue *rq, struct cfs_entity *se, int64_t
     limit_wait_runtime(rq, se);
 }
 
+/* ---- the run queue's clock: rc1 __rq_clock / rq_clock, rc6 __update_rq_clock ---- */
+
+#define TICK_NS (1000000000ull / HZ)
+
+/*
+ * Read sched_clock() into rq->clock, kept monotonic: a step back counts 1 ns
+ * (clock_warps); a jump forward is cut (clock_overflows): rc1 to 1 ns when
+ * it exceeds two ticks, rc6 to one tick past the last tick's stamp.  Both
+ * releases do this work at every read; what changed from rc1 to rc6 is how
+ * often it runs (rq_clock_at below).
+ */
+static uint64_t __update_rq_clock(struct runqueue *rq)
+{
+    uint64_t now = sched_clock_ns();
+    int64_t delta = (int64_t)(now - rq->prev_clock_raw);
+    uint64_t clock = rq->clock;
+    rq->clock_reads++;
+    if (delta < 0) {
+        clock++;
+        rq->clock_warps++;
+    } else if (rc1_code ? (uint64_t)delta > 2 * TICK_NS : clock + (uint64_t)delta > rq->tick_timestamp + TICK_NS) {
+        if (!rc1_code && clock < rq->tick_timestamp + TICK_NS)
+            clock = rq->tick_timestamp + TICK_NS;
+        else
+            clock++;
+        rq->clock_overflows++;
+    } else {
+        clock += (uint64_t)delta;
+    }
+    rq->prev_clock_raw = now;
+    rq->clock = clock;
+    return clock;
+}
+
+/* rq_clock (rc1) / update_rq_clock (rc6): only the CPU that owns the queue reads sched_clock(). */
+static void rq_clock_at(int cpu)
+{
+    if (cpu == sched_this_cpu())
+        __update_rq_clock(&runqueues[cpu]);
+}
+
 /* ---- the fair class: 2.6.23 kernel/sched_fair.c ---- */
 
 /* update_curr / __update_curr: charge the running task, advance fair_clock. */
@@ -338,7 +395,7 @@ static void update_curr(struct runqueue *rq)
     struct cfs_entity *curr = rq->curr;
     if (!curr)
         return;
-    uint64_t now = sched_clock_ns();
+    uint64_t now = rq->clock;
     uint64_t delta_exec = now - curr->exec_start;
     if ((int64_t)delta_exec < 0)
         delta_exec = 0;
@@ -430,7 +487,7 @@ static void enqueue_sleeper(struct runqueue *rq, struct cfs_entity *se, struct t
     if (sched_feat(SLEEPER_LOAD_AVG))
         load = rq->cpu_load_avg[2];
     if (sched_feat(SLEEPER_AVG))
-        delta_fair = delta_fair * load / (load + se->weight);
+        delta_fair = div64_likely32(delta_fair * load, (uint32_t)(load + se->weight));
     if (se->weight != NICE_0_LOAD)
         delta_fair = calc_weighted(delta_fair, se->weight, NICE_0_SHIFT);
     int64_t prev_runtime = se->wait_runtime;
@@ -515,7 +572,7 @@ static bool check_preempt_fair(struct runqueue *rq, struct cfs_entity *se, struc
 static void set_next_entity(struct runqueue *rq, struct cfs_entity *se)
 {
     update_stats_wait_end(rq, se);
-    se->exec_start = sched_clock_ns();
+    se->exec_start = rq->clock;
     rq->curr = se;
     if (!rc1_code)
         se->prev_sum_exec_runtime = se->sum_exec_runtime;
@@ -582,6 +639,10 @@ static void move_task(int src, int dst, struct task *p, bool check_preempt)
         sched_set_task_cpu(p, dst);
         rt_enqueue(drq, p);
     } else {
+        if (rc1_code) {                  /* pull_task: deactivate_task and activate_task read rq_clock */
+            rq_clock_at(src);
+            rq_clock_at(dst);
+        }
         dequeue_entity(srq, se, false);
         se->fair_cpu = src;
         sched_set_task_cpu(p, dst);
@@ -646,6 +707,9 @@ static void cfs23_init(int ncpus)
         rb_root_cached_init(&rq->tasks_timeline);
         rq->curr = NULL;
         rq->fair_clock = 1;              /* init_cfs_rq */
+        rq->clock = rq->prev_clock_raw = rq->tick_timestamp = sched_clock_ns();
+        rq->clock_warps = rq->clock_overflows = rq->clock_reads = 0;
+        rq->clock_fresh = false;
         rq->fair_clock_seq = 0;
         rq->exec_clock = 0;
         rq->sleeper_bonus = 0;
@@ -693,6 +757,7 @@ static void cfs23_enqueue(int cpu, struct task *p, int flags)
 {
     struct runqueue *rq = &runqueues[cpu];
     struct cfs_entity *se = se_of(p);
+    rq_clock_at(cpu);                    /* rc1 activate_task's rq_clock; rc6 try_to_wake_up's update_rq_clock */
     if (task_is_rt(p)) {
         se->is_rt = 1;
         rt_enqueue(rq, p);
@@ -733,6 +798,15 @@ static void cfs23_dequeue(int cpu, struct task *p, int flags)
 {
     struct runqueue *rq = &runqueues[cpu];
     struct cfs_entity *se = se_of(p);
+    /* rc1: deactivate_task's rq_clock, then schedule() reads it again for
+     * the pick.  rc6: schedule() reads it once, before deactivate_task, and
+     * the pick uses that. */
+    if (rc1_code) {
+        rq_clock_at(cpu);
+    } else if (flags & (DEQUEUE_SLEEP | DEQUEUE_EXIT)) {
+        rq_clock_at(cpu);
+        rq->clock_fresh = true;
+    }
     if (se->is_rt) {
         if (sched_cpu_curr(cpu) == p)
             update_curr_rt(p);
@@ -745,6 +819,9 @@ static void cfs23_dequeue(int cpu, struct task *p, int flags)
 static struct task *cfs23_pick_next(int cpu, struct task *prev)
 {
     struct runqueue *rq = &runqueues[cpu];
+    if (rc1_code || !rq->clock_fresh)
+        __update_rq_clock(rq);           /* rc1: now = __rq_clock(rq); rc6: __update_rq_clock, unless done */
+    rq->clock_fresh = false;
     if (!prev->is_idle) {
         struct cfs_entity *pse = se_of(prev);
         if (pse->is_rt)
@@ -773,6 +850,13 @@ static struct task *cfs23_pick_next(int cpu, struct task *prev)
 static void cfs23_tick(int cpu, struct task *curr)
 {
     struct runqueue *rq = &runqueues[cpu];
+    uint64_t next_tick = rq->tick_timestamp + TICK_NS;
+    __update_rq_clock(rq);               /* scheduler_tick (rc6) / update_cpu_load's __rq_clock (rc1) */
+    if (!rc1_code) {
+        if (rq->clock < next_tick)
+            rq->clock = next_tick;       /* rc6: "let rq->clock advance by at least TICK_NSEC" */
+        rq->tick_timestamp = rq->clock;
+    }
     update_cpu_load_avg(rq);
     if (curr->is_idle)
         return;
@@ -810,6 +894,7 @@ static void cfs23_yield(int cpu, struct task *curr)
 {
     struct runqueue *rq = &runqueues[cpu];
     struct cfs_entity *se = se_of(curr);
+    __update_rq_clock(rq);               /* yield_task_fair */
     if (se->is_rt) {
         list_move_tail(&se->rt_node, &rq->rt_queue[rt_index(curr)]);
         return;
@@ -841,6 +926,7 @@ static void cfs23_set_nice(int cpu, struct task *p, int nice)
     struct cfs_entity *se = se_of(p);
     if (task_is_rt(p))
         return;
+    rq_clock_at(cpu);                    /* set_user_nice: update_rq_clock (rc6), rq_clock (rc1) */
     bool queued = se->on_rq && !se->is_rt;
     if (queued)
         dequeue_entity(rq, se, false);
