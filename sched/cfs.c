@@ -145,7 +145,8 @@
  *     (set_task_cpu) by reading that CPU's min_vruntime without its lock,
  *     through a sequence counter (a 64-bit value on a 32-bit CPU).
  *
- * Time: the core's nanosecond sched_clock_ns() is 2.6.24's rq->clock; the
+ * Time: rq->clock, read from the core's sched_clock_ns() where 2.6.24
+ * reads it (try_to_wake_up, schedule(), the tick; cfs_shared.h); the
  * tick (HZ, 1000 by default) decides how soon a slice end is noticed, and
  * counts the balance intervals (msecs_to_jiffies, rounding up).
  */
@@ -232,6 +233,10 @@ struct runqueue {
     unsigned int lb_count[CPU_MAX_IDLE_TYPES], lb_balanced[CPU_MAX_IDLE_TYPES], lb_failed[CPU_MAX_IDLE_TYPES];
     unsigned int lb_gained[CPU_MAX_IDLE_TYPES], lb_hot_gained[CPU_MAX_IDLE_TYPES];
     unsigned int alb_wanted;        /* times 2.6.24 would have started active balancing (not modelled) */
+    /* the run queue's clock (rq->clock, cfs_shared.h): what update_curr and the picks read */
+    uint64_t clock, prev_clock_raw, tick_timestamp;
+    uint32_t clock_warps, clock_overflows, clock_reads;
+    bool clock_fresh;               /* schedule() has updated it for the pick that follows */
 } __attribute__((aligned(1024)));   /* a power of two: &runqueues[cpu] is one shift on every switch */
 
 static struct runqueue runqueues[MAX_CPUS];
@@ -284,7 +289,7 @@ static uint64_t read_min_vruntime_unlocked(struct runqueue *rq)
     }
 }
 
-#include "cfs_shared.h"      /* load weights, the RT class (shared with sched/cfs23.c) */
+#include "cfs_shared.h"      /* load weights, the RT class, the run queue's clock (shared with sched/cfs23.c) */
 
 /* Shift right and round (SRR). */
 static inline uint64_t shift_round(uint64_t x, int y) { return (x + (1ull << (y - 1))) >> y; }
@@ -340,7 +345,7 @@ static void update_curr(struct runqueue *rq)
     struct cfs_entity *curr = rq->curr;
     if (!curr)
         return;
-    uint64_t now = sched_clock_ns();
+    uint64_t now = rq->clock;
     uint64_t delta_exec = now - curr->exec_start;
     if ((int64_t)delta_exec < 0)
         delta_exec = 0;
@@ -408,7 +413,7 @@ static void place_entity(struct runqueue *rq, struct cfs_entity *se, bool initia
 static void set_next_entity(struct runqueue *rq, struct cfs_entity *se)
 {
     dequeue_tree(rq, se);
-    se->exec_start = sched_clock_ns();
+    se->exec_start = rq->clock;
     rq->curr = se;
     se->prev_sum_exec_runtime = se->sum_exec_runtime;
 }
@@ -502,6 +507,7 @@ static void cfs_init(int ncpus)
         rq->curr = NULL;
         /* init_cfs_rq: start just below the 64-bit wrap, so wrap bugs show at once. */
         rq->min_vruntime = (uint64_t)(-(int64_t)(1 << 20));
+        rq_clock_init(rq);
         rq->min_vruntime_seq = 0;
         rq->load_weight = 0;
         rq->nr_running = 0;
@@ -546,6 +552,7 @@ static void cfs_enqueue(int cpu, struct task *p, int flags)
 {
     struct runqueue *rq = &runqueues[cpu];
     struct cfs_entity *se = se_of(p);
+    rq_clock_at(cpu);                    /* try_to_wake_up / wake_up_new_task: update_rq_clock */
     if (task_is_rt(p)) {
         se->is_rt = 1;
         se->vruntime_cpu = cpu;
@@ -590,6 +597,10 @@ static void cfs_dequeue(int cpu, struct task *p, int flags)
 {
     struct runqueue *rq = &runqueues[cpu];
     struct cfs_entity *se = se_of(p);
+    if (flags & (DEQUEUE_SLEEP | DEQUEUE_EXIT)) {
+        rq_clock_at(cpu);                /* schedule(): __update_rq_clock, before deactivate_task */
+        rq->clock_fresh = true;
+    }
     if (se->is_rt) {
         if (sched_cpu_curr(cpu) == p)
             update_curr_rt(p);
@@ -632,6 +643,9 @@ static void move_task(int src, int dst, struct task *p, bool check_preempt)
 static struct task *cfs_pick_next(int cpu, struct task *prev)
 {
     struct runqueue *rq = &runqueues[cpu];
+    if (!rq->clock_fresh)
+        __update_rq_clock(rq);           /* schedule()'s, when no deactivate_task did it */
+    rq->clock_fresh = false;
     if (!prev->is_idle) {
         struct cfs_entity *pse = se_of(prev);
         if (pse->is_rt)
@@ -662,6 +676,7 @@ static struct task *cfs_pick_next(int cpu, struct task *prev)
 static void cfs_tick(int cpu, struct task *curr)
 {
     struct runqueue *rq = &runqueues[cpu];
+    rq_clock_tick(rq);                   /* scheduler_tick */
     update_cpu_load_avg(rq);             /* scheduler_tick: update_cpu_load, idle or not */
     if (curr->is_idle)
         return;
@@ -703,6 +718,7 @@ static void cfs_yield(int cpu, struct task *curr)
     }
     if (rq->nr_running == 1)
         return;
+    __update_rq_clock(rq);               /* yield_task_fair */
     update_curr(rq);
     if (!sysctl_sched_compat_yield && curr->policy != SCHED_BATCH)
         return;                          /* put_prev requeues it at its vruntime */
@@ -718,6 +734,7 @@ static void cfs_yield(int cpu, struct task *curr)
 /* set_user_nice: reweight in place; resched if it got more important, or less while running. */
 static void cfs_set_nice(int cpu, struct task *p, int nice)
 {
+    rq_clock_at(cpu);                    /* set_user_nice: update_rq_clock */
     struct runqueue *rq = &runqueues[cpu];
     struct cfs_entity *se = se_of(p);
     if (task_is_rt(p))

@@ -242,7 +242,8 @@ static struct cfs_entity *se_of_node(const struct rb_node *n)
 static inline int64_t vdiff(uint64_t a, uint64_t b) { return (int64_t)(a - b); }
 static inline void compiler_barrier(void) { __asm__ volatile("" ::: "memory"); }
 
-#include "cfs_shared.h"      /* load weights, the RT class (shared with sched/cfs.c) */
+#define CFS_RQ_CLOCK_RC1 rc1_code   /* cfs_shared.h: rc1 reads and clamps the run queue's clock its own way */
+#include "cfs_shared.h"      /* load weights, the RT class, the run queue's clock (shared with sched/cfs.c) */
 
 /* ---- arithmetic (2.6.23 kernel/sched.c, kernel/sched_fair.c) ---- */
 
@@ -344,47 +345,6 @@ static void add_wait_runtime(struct runqueue *rq, struct cfs_entity *se, int64_t
 {
     se->wait_runtime += delta;
     limit_wait_runtime(rq, se);
-}
-
-/* ---- the run queue's clock: rc1 __rq_clock / rq_clock, rc6 __update_rq_clock ---- */
-
-#define TICK_NS (1000000000ull / HZ)
-
-/*
- * Read sched_clock() into rq->clock, kept monotonic: a step back counts 1 ns
- * (clock_warps); a jump forward is cut (clock_overflows): rc1 to 1 ns when
- * it exceeds two ticks, rc6 to one tick past the last tick's stamp.  Both
- * releases do this work at every read; what changed from rc1 to rc6 is how
- * often it runs (rq_clock_at below).
- */
-static uint64_t __update_rq_clock(struct runqueue *rq)
-{
-    uint64_t now = sched_clock_ns();
-    int64_t delta = (int64_t)(now - rq->prev_clock_raw);
-    uint64_t clock = rq->clock;
-    rq->clock_reads++;
-    if (delta < 0) {
-        clock++;
-        rq->clock_warps++;
-    } else if (rc1_code ? (uint64_t)delta > 2 * TICK_NS : clock + (uint64_t)delta > rq->tick_timestamp + TICK_NS) {
-        if (!rc1_code && clock < rq->tick_timestamp + TICK_NS)
-            clock = rq->tick_timestamp + TICK_NS;
-        else
-            clock++;
-        rq->clock_overflows++;
-    } else {
-        clock += (uint64_t)delta;
-    }
-    rq->prev_clock_raw = now;
-    rq->clock = clock;
-    return clock;
-}
-
-/* rq_clock (rc1) / update_rq_clock (rc6): only the CPU that owns the queue reads sched_clock(). */
-static void rq_clock_at(int cpu)
-{
-    if (cpu == sched_this_cpu())
-        __update_rq_clock(&runqueues[cpu]);
 }
 
 /* ---- the fair class: 2.6.23 kernel/sched_fair.c ---- */
@@ -707,9 +667,7 @@ static void cfs23_init(int ncpus)
         rb_root_cached_init(&rq->tasks_timeline);
         rq->curr = NULL;
         rq->fair_clock = 1;              /* init_cfs_rq */
-        rq->clock = rq->prev_clock_raw = rq->tick_timestamp = sched_clock_ns();
-        rq->clock_warps = rq->clock_overflows = rq->clock_reads = 0;
-        rq->clock_fresh = false;
+        rq_clock_init(rq);
         rq->fair_clock_seq = 0;
         rq->exec_clock = 0;
         rq->sleeper_bonus = 0;
@@ -850,13 +808,7 @@ static struct task *cfs23_pick_next(int cpu, struct task *prev)
 static void cfs23_tick(int cpu, struct task *curr)
 {
     struct runqueue *rq = &runqueues[cpu];
-    uint64_t next_tick = rq->tick_timestamp + TICK_NS;
-    __update_rq_clock(rq);               /* scheduler_tick (rc6) / update_cpu_load's __rq_clock (rc1) */
-    if (!rc1_code) {
-        if (rq->clock < next_tick)
-            rq->clock = next_tick;       /* rc6: "let rq->clock advance by at least TICK_NSEC" */
-        rq->tick_timestamp = rq->clock;
-    }
+    rq_clock_tick(rq);                   /* scheduler_tick (rc6) / update_cpu_load's __rq_clock (rc1) */
     update_cpu_load_avg(rq);
     if (curr->is_idle)
         return;
