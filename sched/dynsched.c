@@ -300,7 +300,17 @@ static void dyn_yield(int cpu, struct task *curr)
 /* exit: the child's remaining slice goes back to its parent, capped at MAX_TSLICE. */
 static void dyn_task_exit(struct task *p)
 {
-    linux24_give_back_to_parent(p, offsetof(struct dyn_task, time_slice), (int)max_tslice);
+    struct task *parent = p->parent;
+    if (!parent || parent->is_idle)
+        return;
+    unsigned long flags;
+    int cpu = sched_task_rq_lock_irqsave(parent, &flags);
+    if (parent->state != TASK_DEAD) {
+        struct dyn_task *pd = dt(parent);
+        int t = pd->time_slice + dt(p)->time_slice;
+        pd->time_slice = t > (int)max_tslice ? (int)max_tslice : t;
+    }
+    sched_rq_unlock_irqrestore(cpu, flags);
 }
 
 static const struct sched_tunable dyn_tunables[] = {

@@ -232,10 +232,17 @@ static void goodness_yield(int cpu, struct task *curr)
         linux24_move_last(curr);
 }
 
-/* 2.4 release_task: the remaining counter of an exiting child goes back to its parent, capped at MAX_COUNTER. */
+/* 2.4 release_task: the remaining counter of an exiting child goes back to its parent. */
 static void goodness_task_exit(struct task *p)
 {
-    linux24_give_back_to_parent(p, offsetof(struct goodness_task, counter), MAX_COUNTER);
+    struct task *parent = p->parent;
+    if (!parent || parent->is_idle)
+        return;
+    unsigned long flags;
+    int cpu = sched_task_rq_lock_irqsave(parent, &flags);
+    if (parent->state != TASK_DEAD)
+        gt(parent)->counter = linux24_give_back(gt(parent)->counter, gt(p)->counter);
+    sched_rq_unlock_irqrestore(cpu, flags);
 }
 
 /* sched.<name>= at boot: 2.4's constants (sched/linux24.h). */

@@ -309,24 +309,4 @@ static void linux24_set_affinity(int cpu, struct task *p, cpumask_t mask)
         reschedule_idle(p, -1, NULL);
 }
 
-/*
- * 2.4 release_task: what is left of an exiting child's slice (2.4.18's
- * counter, dyn-sched's time_slice: the int at slice_offset in the
- * scheduler's per-task struct) goes back to its parent, capped.
- */
-static void linux24_give_back_to_parent(struct task *p, size_t slice_offset, int cap)
-{
-    struct task *parent = p->parent;
-    if (!parent || parent->is_idle)
-        return;
-    unsigned long flags;
-    int cpu = sched_task_rq_lock_irqsave(parent, &flags);
-    if (parent->state != TASK_DEAD) {
-        int *mine = (int *)((char *)l24(parent) + slice_offset);
-        int c = *mine + *(int *)((char *)l24(p) + slice_offset);
-        *mine = c > cap ? cap : c;
-    }
-    sched_rq_unlock_irqrestore(cpu, flags);
-}
-
 #endif
