@@ -149,7 +149,7 @@ ok_if reproduce-default-config-said "no 'configuration: accel=vsmp sizes=quick .
 ok_if reproduce-files "no scorecard.txt, scorecard.csv, report.html or plots" \
     sh -c "[ -s '$D/r001/scorecard.txt' ] && [ -s '$D/r001/scorecard.csv' ] && grep -q '<svg' '$D/r001/report.html' && [ -s '$D/r001/plots/none-pipe.dat' ]"
 ok_if reproduce-notes "no notes under the pipe scorecard (tools/reproduce-notes.txt)" \
-    sh -c "grep -q '^notes (tools/reproduce-notes.txt' '$D/r001/scorecard.txt' && grep -q '810 more' '$D/r001/cost-none/pipe.txt'"
+    sh -c "grep -q '^notes (tools/reproduce-notes.txt' '$D/r001/scorecard.txt' && grep -q 'wake_idle' '$D/r001/cost-none/pipe.txt'"
 # a build setting (here an inert -D) changes every number: the
 # configuration line names it, on stderr and in scorecard.txt
 CFLAGS_EXTRA=-DREPRODUCE_SAYS_BUILD "$SL" reproduce seed003 --only volano --out "$D/rbuild" >"$D/rbuild.out" 2>"$D/rbuild.err"
@@ -157,6 +157,9 @@ cat "$D/rbuild.out" "$D/rbuild.err" >"$D/last.log"
 ok_if reproduce-build-said "no build='HZ=1000 LOCK=tas CFLAGS_EXTRA=-DREPRODUCE_SAYS_BUILD' in the configuration line, or it calls that the default" \
     sh -c "grep -q \"^reproduce: seed003 configuration: .* timeout=480 build='HZ=1000 LOCK=tas CFLAGS_EXTRA=-DREPRODUCE_SAYS_BUILD' (the default accelerator and sizes with another build: \" '$D/rbuild.err' &&
            head -1 '$D/rbuild/scorecard.txt' | grep -q \"build='HZ=1000 LOCK=tas CFLAGS_EXTRA=-DREPRODUCE_SAYS_BUILD'\""
+# seed003's -aa row is sched/dynsched.c (preset aa): measured, never "not available"
+ok_if reproduce-aa-row-measured "seed003's dyn-sched row is not available or has no value" \
+    sh -c "! grep -q 'not available' '$D/rbuild/cost-none/volano.txt' && grep -Eq '^   dyn-sched +rooms=[0-9]+: +[0-9]+' '$D/rbuild/cost-none/volano.txt'"
 missing_notes=""
 for t in "seed000 hackbench" "seed000 maxgroups" "seed000 nick" "seed001 lat_ctx" "seed001 lat_ctx-bound" \
          "seed001 hackbench" "seed001 hackbench-bound" "seed001 pipe" "seed001 pipe-bound" \
