@@ -2,7 +2,9 @@
  * sched/goodness.c - SCHED=goodness: the Linux 2.4.18 scheduler, modelled on
  * kernel/sched.c (schedule(), goodness(), reschedule_idle(), sys_sched_yield),
  * kernel/timer.c (update_process_times), kernel/fork.c (do_fork) and
- * kernel/exit.c (release_task) of Linux 2.4.16-2.4.18.
+ * kernel/exit.c (release_task) of Linux 2.4.16-2.4.18.  The run queue,
+ * its scan, reschedule_idle, the sync wake-up rule and yield are in
+ * sched/linux24_runqueue.h, which sched/dynsched.c (-aa's dyn-sched) shares.
  *
  * Algorithm
  *   All runnable tasks of all CPUs sit on ONE list, runqueue_head, under ONE
@@ -63,7 +65,7 @@
  *   on that CPU then, idle or not, as on a real 2.4 kernel.
  *
  * Mapping to this kernel's interface
- *   - The 2.4 "processor" field is kept privately (processor below): the CPU
+ *   - The 2.4 "processor" field is kept privately (processor in struct linux24_rq_task): the CPU
  *     the task last ran on, which earns PROC_CHANGE_PENALTY.  task->cpu is the
  *     core's queue CPU; select_cpu() returns the last CPU when allowed, so the
  *     two normally agree.  For a sync wake-up whose last CPU is idle,
@@ -108,7 +110,7 @@
  *                        at HZ = 100 (the 2.4 table for other HZ is kept)
  * Experiment flags, off by default: -DGOODNESS_SCAN_NS=N burns N
  * instructions per task the pick examines, -DGOODNESS_SCAN_FIT=C only
- * while more than C tasks are queued (scan_miss, below).
+ * while more than C tasks are queued (scan_miss, sched/linux24_runqueue.h).
  *
  * Sync wake-ups are honoured as 2.4's try_to_wake_up(p, 1) did, whenever
  * the waker gives the hint: the channel decides when (kernel/pipe.h: 2.4's
