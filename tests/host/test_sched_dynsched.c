@@ -31,13 +31,18 @@ static int restore_tunables(void **state)
     return 0;
 }
 
-/* sched.preset=davide: the patch as mailed. */
-static void preset_davide(void)
+/* A fresh machine of ncpus CPUs with the aa rules (the defaults) or
+ * sched.preset=davide's (the patch as mailed). */
+static void init_preset(int davide, int ncpus)
 {
-    max_dynprio = 40;
-    legacy_nice_tslice = 0;
-    recalc_rcl_last = 1;
-    yield_rollover = 0;
+    restore_tunables(NULL);
+    if (davide) {
+        max_dynprio = 40;
+        legacy_nice_tslice = 0;
+        recalc_rcl_last = 1;
+        yield_rollover = 0;
+    }
+    sim_init(ncpus);
 }
 
 static struct task *spawn(const char *name, int nice, int cpu) { return sim_spawn(name, nice, 0, NULL, cpu); }
@@ -119,10 +124,7 @@ static void test_tick_expires_slice_and_dynprio(void **state)
 static void test_recalc_run_queue_only(void **state)
 {
     for (int davide = 0; davide <= 1; davide++) {
-        restore_tunables(NULL);
-        if (davide)
-            preset_davide();
-        sim_init(1);
+        init_preset(davide, 1);
         struct task *s = spawn("s", 0, 0);
         sim_reschedule_pending();
         assert_ptr_equal(sim_curr(0), s);
@@ -147,10 +149,7 @@ static void test_recalc_run_queue_only(void **state)
 static void test_sleep_bonus_and_cap(void **state)
 {
     for (int davide = 0; davide <= 1; davide++) {
-        restore_tunables(NULL);
-        if (davide)
-            preset_davide();
-        sim_init(1);
+        init_preset(davide, 1);
         struct task *s = spawn("s", 0, 0);
         struct task *s10 = spawn("s10", 10, 0);
         sim_reschedule_pending();
@@ -209,10 +208,7 @@ static void test_sleeper_preempts_hog(void **state)
 static void test_yield(void **state)
 {
     for (int davide = 0; davide <= 1; davide++) {
-        restore_tunables(NULL);
-        if (davide)
-            preset_davide();
-        sim_init(1);
+        init_preset(davide, 1);
         struct task *a = spawn("a", 0, 0);
         sim_reschedule_pending();
         struct task *b = spawn("b", 0, 0);              /* list: b, a */
