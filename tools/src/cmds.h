@@ -15,4 +15,7 @@ int cmd_json(int argc, char **argv);
 int cmd_html_table(int argc, char **argv);
 int cmd_scorecard(int argc, char **argv);   /* cmd_scorecard.c: a seed table beside ours, and its scorecard */
 
+int cmd_plan(int argc, char **argv);        /* cmd_progress.c: the boots a run will make */
+int cmd_progress(int argc, char **argv);    /* cmd_progress.c: a status line with an ETA */
+
 #endif
