@@ -137,6 +137,7 @@ trace_cmd() {
         --*=*) opt=${1%%=*}; val=${1#*=}; shift; set -- "$opt" "$val" "$@"; continue ;;
         --arrows) TRACE_TOOL_ARGS="$TRACE_TOOL_ARGS --arrows"; shift; continue ;;
         --force) set -- "$@" --force; shift; continue ;;
+        --quiet) SCHEDLAB_QUIET=1; shift; continue ;;
         esac
         [ "$2" != --end-of-trace-args ] || usage_error "$1 needs a value"
         case "$1" in
@@ -176,6 +177,7 @@ trace      one boot, traced: a timeline of which task ran on which CPU and when 
                       when full the oldest are dropped and counted)               [1024]
   --arrows            draw wake-ups on the timeline (waker's CPU -> where the task ran)
   --color MODE        auto (hackbench: by group), task, group                     [auto]
+  --quiet             no status line while the boot runs (run's)
   Writes DIR/trace.txt (ftrace text; the Perfetto UI opens it), DIR/trace.dat (trace-cmd report,
   KernelShark), DIR/timeline.html and .svg (zoomable, self-contained), DIR/latency.txt (perf sched
   latency, perf sched map), DIR/summary.txt/.csv (per CPU: busy, idle, switches, wake-ups,
