@@ -3,7 +3,7 @@
 # every word of the kernel's boot: line reaches its rows whole, lists and
 # long lines included), the comparison of two schedulers of one vsmp run
 # (which a cut vsmp_ipi_ns once refused), the wake-up percentile plot,
-# progress lines with an ETA, and the seed tables' headers.
+# the status line (plain, in place on a terminal, none with --quiet).
 . "$(dirname "$0")/../lib.sh"
 
 SL="$ROOT/tools/schedlab"
@@ -21,8 +21,11 @@ ok_if readable-tools-build "make tools failed" [ -x "$TOOL" ]
 boot_words() { grep -a -m1 '^boot: ' "$1" | cut -c7- | tr ' ' '\n' | grep '=' | grep -v '^cpus=\|^sched='; }
 for accel in tcg icount vsmp; do
     R="$D/prov-$accel"
-    "$SL" run --quiet --sched o1 --smp 2 --bench pipe --loops 200 --accel "$accel" --timeout "$(boot_limit 120)" --out "$R" \
-        >"$D/last.log" 2>&1
+    q=--quiet
+    [ "$accel" != tcg ] || q=   # the tcg run shows its status line (checked below)
+    "$SL" run $q --sched o1 --smp 2 --bench pipe --loops 200 --accel "$accel" --timeout "$(boot_limit 120)" --out "$R" \
+        >"$D/last.log" 2>"$D/run-$accel.err"
+    cat "$D/run-$accel.err" >>"$D/last.log"
     "$SL" json "$R" >>"$D/last.log" 2>&1
     log=$(ls "$R"/logs/*.log | head -1)
     words=$(boot_words "$log")
@@ -42,7 +45,7 @@ done
 # the list value that was once stored as atomic?timer?hlt?ipi, quoted as RFC 4180 says
 grep -a -m1 '^boot: ' "$D"/prov-tcg/logs/*.log >"$D/last.log"
 ok_if readable-provenance-list "real=atomic,timer,hlt,ipi (tcg) is not a quoted CSV field and a JSON string" \
-    sh -c 'grep -q "real=atomic,timer,hlt,ipi" "$1/logs/"*.log && grep -qF ",\"atomic,timer,hlt,ipi\"," "$1/results.csv" &&
+    sh -c 'grep -q "real=atomic,timer,hlt,ipi" "$1/logs/"*.log && grep -Eq ",\"atomic,timer,hlt,ipi\"(,|$)" "$1/results.csv" &&
            grep -qF "\"boot_real\": \"atomic,timer,hlt,ipi\"" "$1/results.json"' _ "$D/prov-tcg"
 
 # A boot line far longer than any fixed buffer, and one the log ends inside:
@@ -68,11 +71,27 @@ cat "$D/cell.html" >>"$D/last.log"
 ok_if readable-provenance-cut-line "a boot line cut by the end of the log kept its cut last word (vsmp_ipi_ns=12)" \
     sh -c 'grep -qF "<td>20000</td>" "$1" && ! grep -qF "<td>12</td>" "$1"' _ "$D/cell.html"
 
+# ---- progress: a status line on stderr (its last line, plain without a terminal), none with --quiet
+cp "$D/run-tcg.err" "$D/last.log"
+ok_if readable-progress-line "no 'schedlab run: 1/1 boots done in M:SS' line on stderr" \
+    grep -q '^schedlab run: 1/1 boots done in [0-9]*:[0-9][0-9]$' "$D/run-tcg.err"
+cp "$D/run-icount.err" "$D/last.log"
+ok_if readable-progress-quiet "--quiet still printed a status line" sh -c "! grep -q 'boots done' '$D/run-icount.err'"
+
 # ---- two schedulers of one vsmp run are comparable (the issue's case), and
-# wake-up latency is a percentile plot p50..max on a log axis
+# wake-up latency is a percentile plot p50..max on a log axis; on a terminal
+# (script(1) gives it one) the status line is redrawn in place
 W="$D/wakeup"
-"$SL" run --quiet --sched o1,cfs --smp 2 --bench wakeup --seconds 1 --accel vsmp --timeout "$(boot_limit 120)" --out "$W" \
-    >"$D/last.log" 2>&1
+if command -v script >/dev/null 2>&1; then
+    script -qec "'$SL' run --sched o1,cfs --smp 2 --bench wakeup --seconds 1 --accel vsmp --timeout $(boot_limit 120) --out '$W'" \
+        "$D/tty.txt" >/dev/null 2>&1 </dev/null
+    tr '\r\033' 'RE' <"$D/tty.txt" >"$D/last.log"
+    ok_if readable-progress-tty "on a terminal the status line is not drawn in place (CR, erase line)" \
+        grep -q 'RE\[Kschedlab run: [0-9]/2 boots done' "$D/last.log"
+else
+    "$SL" run --quiet --sched o1,cfs --smp 2 --bench wakeup --seconds 1 --accel vsmp --timeout "$(boot_limit 120)" --out "$W" \
+        >"$D/last.log" 2>&1
+fi
 "$SL" plot "$W" >"$D/plot.log" 2>&1
 rc=$?
 cat "$D/plot.log" >"$D/last.log"
