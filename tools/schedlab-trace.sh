@@ -120,6 +120,8 @@ $tr_d"
         # The SVG inline (its script needs that), with ids of its own in this page.
         sed -e '1{/^<?xml/d}' -e "s/\"timeline\"/\"timeline$i\"/; s/timeline-clip/timeline$i-clip/g; s/getElementById('timeline')/getElementById('timeline$i')/" \
             "$tr_d/timeline.svg"
+        # per-CPU utilisation over time (schedlab-tool trace: heatmap.svg, trace_heatmap.c)
+        [ -f "$tr_d/heatmap.svg" ] && { echo '<figure class="heatmap">'; cat "$tr_d/heatmap.svg"; echo '</figure>'; }
         # a table as a table (the report has no <pre>); perf sched latency's text stays in its file
         [ -f "$tr_d/summary.csv" ] && { echo "<p>Per CPU (summary.csv):</p>"; "$TOOL" html-table "$tr_d/summary.csv"; }
         [ -f "$tr_d/latency.txt" ] && echo "<p>Per task wake-up latency as perf sched latency prints it: <code>$(printf '%s' "$tr_d" | html_escape)/latency.txt</code>.</p>"

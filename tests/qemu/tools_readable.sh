@@ -3,7 +3,8 @@
 # every word of the kernel's boot: line reaches its rows whole, lists and
 # long lines included), the comparison of two schedulers of one vsmp run
 # (which a cut vsmp_ipi_ns once refused), the wake-up percentile plot,
-# the status line (plain, in place on a terminal, none with --quiet).
+# the status line (plain, in place on a terminal, none with --quiet), and a
+# trace's per-CPU utilisation heatmap.
 . "$(dirname "$0")/../lib.sh"
 
 SL="$ROOT/tools/schedlab"
@@ -101,5 +102,13 @@ cat "$gp" >"$D/last.log" 2>/dev/null
 ok_if readable-wakeup-percentiles "no percentile plot (p50..max, log axis, one line per scheduler)" \
     sh -c '[ -n "$1" ] && grep -q "set logscale y" "$1" && grep -q "p50" "$1" && grep -q "max" "$1" &&
            grep -q "o1" "$1" && grep -q "cfs" "$1" && [ -s "${1%.gp}.png" ]' _ "$gp"
+
+# ---- a trace's per-CPU utilisation heatmap: one row of cells per CPU, in the trace's report
+T="$D/trace"
+"$SL" trace --quiet --sched o1 --smp 2 --bench hackbench --groups 4 --loops 20 --accel vsmp --timeout "$(boot_limit 120)" \
+    --out "$T" >"$D/last.log" 2>&1
+ok_if readable-trace-heatmap "no heatmap.svg with 120 cells for each of the 2 CPUs, or not in report.html" \
+    sh -c '[ "$(grep -c "<title>CPU 0, " "$1/heatmap.svg")" = 120 ] && [ "$(grep -c "<title>CPU 1, " "$1/heatmap.svg")" = 120 ] &&
+           grep -q "CPU utilisation over time" "$1/report.html"' _ "$T"
 
 rm -rf "$D"
