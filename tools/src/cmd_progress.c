@@ -337,6 +337,18 @@ static bool done_file(const char *path, double *wall, bool *ok)
     return true;
 }
 
+/* The host's load average over the last minute (NAN when unknown). */
+static double host_load(void)
+{
+    size_t len;
+    char *buf = read_file("/proc/loadavg", &len);
+    double x = NAN;
+    if (buf && sscanf(buf, "%lf", &x) != 1)
+        x = NAN;
+    free(buf);
+    return x;
+}
+
 static bool exists(const char *path)
 {
     struct stat st;
@@ -441,14 +453,24 @@ int cmd_progress(int argc, char **argv)
         plan_eta(&p, 0, slots, &e);
         char *hash = plan_hash(&p), *rk = xasprintf("run:%s", hash);
         double whole = times_lookup(&local, rk);
-        if (!isfinite(whole))
+        const char *note = times_note(&local, rk), *where = times_path;
+        if (!isfinite(whole)) {
             whole = times_lookup(&ref, rk);
+            note = times_note(&ref, rk);
+            where = ref_path;
+        }
         char eta[32], all[32];
         fmt_duration(eta, sizeof(eta), e.seconds);
         fmt_duration(all, sizeof(all), whole);
         size_t known = e.total - e.unknown;
-        if (isfinite(whole))
-            printf("%s: %zu boots; about %s, as the last whole run of these boots took here", label, e.total, all);
+        if (isfinite(whole)) {   /* the median of the last five; the latest's date and the host's load then */
+            const char *ld = note ? strstr(note, " [load ") : NULL;
+            const char *w = where ? where : "?", *rel = strstr(w, "/build/") ? strstr(w, "/build/") + 1
+                                                       : strstr(w, "/tools/") ? strstr(w, "/tools/") + 1 : w;
+            printf("%s: %zu boots; about %s, as whole runs of these boots took here (the latest %.10s%s%.*s; %s)", label,
+                   e.total, all, note ? note : "?", ld ? ", load " : "", ld ? (int)strcspn(ld + 7, "]") : 0,
+                   ld ? ld + 7 : "", rel);
+        }
         else if (isfinite(e.seconds))
             printf("%s: %zu boots; the boots alone %s%s on %ld host core%s (recorded times of %zu of the %zu boots%s), "
                    "building and scoring come on top", label, e.total, e.unknown ? "more than " : "about ", eta, slots,
@@ -471,6 +493,7 @@ int cmd_progress(int argc, char **argv)
     sigaction(SIGINT, &sa, NULL);
     sigaction(SIGHUP, &sa, NULL);
     bool tty = !quiet && isatty(2);
+    double load0 = host_load();
     double t0 = now_s(), last_print = t0;
     for (size_t i = 0; i < p.n; i++)
         p.b[i].done_before = exists(p.b[i].done);
@@ -549,7 +572,13 @@ int cmd_progress(int argc, char **argv)
             bool all_ok = e.total > 0;
             for (size_t i = 0; i < p.n && all_ok; i++)
                 all_ok = p.b[i].done_before || (p.b[i].finished && isfinite(p.b[i].wall));
-            if (all_ok && !times_append_run(times_path, now, hash, label) && !quiet)
+            /* the host's load beside it: a time measured on a busy host says so */
+            double load1 = host_load();
+            char *lab = isfinite(load0) && isfinite(load1) ? xasprintf("%s [load %.1f-%.1f]", label, load0, load1)
+                                                            : xstrdup(label);
+            bool ok = !all_ok || times_append_run(times_path, now, hash, lab);
+            free(lab);
+            if (!ok && !quiet)
                 fprintf(stderr, "%s%s: cannot record the run's time in %s\n", tty ? "\r\033[K" : "", label, times_path);
         }
         if (!quiet && (last || tty || now_s() - last_print >= (double)interval)) {

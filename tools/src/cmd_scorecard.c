@@ -629,7 +629,8 @@ static int seed000_hackbench(void)
         char g[16];
         snprintf(g, sizeof(g), "%d", s000_groups[a]);
         ht_head(post_t, (size_t)a + 1, g, "num");
-        ht_head(ours_t, (size_t)a + 1, "", "num");
+        snprintf(g, sizeof(g), "col %d", a + 1);   /* ours: the groups of the run, in a row of each block */
+        ht_head(ours_t, (size_t)a + 1, g, "num");
     }
     struct nplot *pr = add_plot(np_new("ratio", "seed000 hackbench: o1 / goodness time in each cell, by CPU count",
                                        "groups column (here | the post)", "ratio o1 / goodness (time)"));

@@ -87,22 +87,32 @@ static long times_find(const struct times *t, const char *key)
     return -1;
 }
 
-static void times_add(struct times *t, const char *key, double wall)
+static void times_add(struct times *t, const char *key, double wall, const char *note)
 {
     long i = times_find(t, key);
     if (i < 0) {
         if (t->n == t->cap) {
             t->cap = t->cap ? 2 * t->cap : 64;
             t->key = xrealloc(t->key, t->cap * sizeof(*t->key));
+            t->last_note = xrealloc(t->last_note, t->cap * sizeof(*t->last_note));
             t->last = xrealloc(t->last, t->cap * sizeof(*t->last));
             t->count = xrealloc(t->count, t->cap * sizeof(*t->count));
         }
         i = (long)t->n++;
         t->key[i] = xstrdup(key);
+        t->last_note[i] = NULL;
         t->count[i] = 0;
     }
     t->last[i][t->count[i] % 5] = wall;
     t->count[i]++;
+    free(t->last_note[i]);
+    t->last_note[i] = xstrdup(note);
+}
+
+const char *times_note(const struct times *t, const char *key)
+{
+    long i = times_find(t, key);
+    return i < 0 ? NULL : t->last_note[i];
 }
 
 void times_read(const char *path, struct times *t)
@@ -127,15 +137,17 @@ void times_read(const char *path, struct times *t)
         char *date = sp + 1, *key = strchr(date, ' ');
         if (!key || !key[1])
             continue;
+        *key = '\0';
         if (run) {   /* "run:HASH": the label is for people */
             char *end = strchr(key + 1, ' ');
             if (end)
                 *end = '\0';
-            char *k = xasprintf("run:%s", key + 1);
-            times_add(t, k, wall);
+            char *k = xasprintf("run:%s", key + 1), *note = xasprintf("%s %s", date, end ? end + 1 : "");
+            times_add(t, k, wall, note);
             free(k);
+            free(note);
         } else {
-            times_add(t, key + 1, wall);
+            times_add(t, key + 1, wall, date);
         }
     }
     free(buf);
@@ -143,9 +155,12 @@ void times_read(const char *path, struct times *t)
 
 void times_free(struct times *t)
 {
-    for (size_t i = 0; i < t->n; i++)
+    for (size_t i = 0; i < t->n; i++) {
         free(t->key[i]);
+        free(t->last_note[i]);
+    }
     free(t->key);
+    free(t->last_note);
     free(t->last);
     free(t->count);
     memset(t, 0, sizeof(*t));

@@ -58,6 +58,7 @@ char *plan_hash(const struct plan *p);
 /* The recorded times: key -> the last few wall times (rc 0). */
 struct times {
     char **key;
+    char **last_note;       /* the latest record's DATE and, for a run, its LABEL */
     double (*last)[5];
     size_t *count;          /* times recorded for the key (the last 5 kept) */
     size_t n, cap;
@@ -66,6 +67,8 @@ void times_read(const char *path, struct times *t);   /* a missing file is no re
 void times_free(struct times *t);
 /* The median of the key's last five, NAN when the key was never recorded. */
 double times_lookup(const struct times *t, const char *key);
+/* The latest record's "DATE LABEL" of the key, NULL when none. */
+const char *times_note(const struct times *t, const char *key);
 /* Appends one line; false when the file cannot be written. */
 bool times_append(const char *path, double wall, const char *key);
 

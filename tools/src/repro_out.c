@@ -356,11 +356,14 @@ int np_render(const struct nplot *p, const char *dir)
         return 1;
     }
     /* the data: one block per series, a line per category: x ours post lo hi "ours" "post" */
-    size_t cells = 0;
-    for (size_t s = 0; s < p->ns; s++)
-        for (size_t x = 0; x < p->nx; x++)
-            cells += isfinite(p->s[s].ours[x]) + isfinite(p->s[s].post[x]);
-    bool labels = cells <= 12;   /* values written beside the points, where they do not crowd */
+    /* values written beside the points where they cannot crowd: one series a category (kernels across) */
+    bool labels = true;
+    for (size_t x = 0; x < p->nx; x++) {
+        size_t with = 0;
+        for (size_t s = 0; s < p->ns; s++)
+            with += isfinite(p->s[s].ours[x]) || isfinite(p->s[s].post[x]);
+        labels = labels && with <= 1;
+    }
     fprintf(f, "# %s (written by schedlab-tool scorecard)\n", p->title);
     double step = p->ns > 1 ? 0.08 : 0;
     for (size_t s = 0; s < p->ns; s++) {
@@ -380,11 +383,11 @@ int np_render(const struct nplot *p, const char *dir)
             gp_num(f, se->lo[x]);
             gp_num(f, se->hi[x]);
             if (isfinite(se->ours[x]))
-                fprintf(f, " \"here %.3g\"", se->ours[x]);
+                fprintf(f, " \"here %.4g\"", se->ours[x]);
             else
                 fputs(" \"\"", f);
             if (isfinite(se->post[x]))
-                fprintf(f, " \"post %.3g\"", se->post[x]);
+                fprintf(f, " \"post %.4g\"", se->post[x]);
             else
                 fputs(" \"\"", f);
             /* the label of the larger value above its point, the other's below */
@@ -421,7 +424,9 @@ int np_render(const struct nplot *p, const char *dir)
         gp_str(f, p->xlab[x]);
         fprintf(f, " %zu", x);
     }
-    fprintf(f, ")\nset autoscale y\nset offsets 0, 0, graph 0.12, graph 0.08\n");
+    /* a ratio's axis follows the data (around 1); an absolute quantity starts at 0 */
+    fprintf(f, p->post_absent ? ")\nset yrange [0:*]\nset offsets 0, 0, graph 0.12, 0\n"
+                              : ")\nset autoscale y\nset offsets 0, 0, graph 0.12, graph 0.08\n");
     struct strbuf plot = { 0 };
     sb_add(&plot, "plot ");
     bool first = true;
