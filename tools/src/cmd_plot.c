@@ -293,11 +293,36 @@ static void across_axis(FILE *f, const struct view *v, double step)
     }
 }
 
+/* ", sched.preset=rc1": the scheduler settings every run of the workload shares (a row of
+ * reproduce is cfs23 with a preset; the series says only cfs23). */
+static void sched_settings(struct strbuf *b, const struct plot_ctx *x)
+{
+    const struct table *t = x->t;
+    int bc = table_col(t, "bench");
+    for (size_t c = 0; c < t->ncols; c++) {
+        if (strncmp(t->col[c], "sched.", 6))
+            continue;
+        const char *one = NULL;
+        bool same = true;
+        for (size_t r = 0; r < t->nrows && same; r++) {
+            const char *v = table_get(t, r, (int)c);
+            if (!streq(table_get(t, r, bc), x->v->bench) || !v)
+                continue;
+            same = !one || !strcmp(one, v);
+            one = one ? one : v;
+        }
+        if (one && same)
+            sb_printf(b, ", %s=%s", t->col[c], one);
+    }
+}
+
 static void plot_title(FILE *f, const struct plot_ctx *x, const char *what, const char *label, bool oversub, size_t nfail,
                        const char *extra)
 {
     struct strbuf t = { 0 };
-    sb_printf(&t, "%s %s, %s%s: %s", x->v->bench, x->v->metric, label, oversub ? " (oversubscribed)" : "", what);
+    sb_printf(&t, "%s %s, %s", x->v->bench, x->v->metric, label);
+    sched_settings(&t, x);
+    sb_printf(&t, "%s: %s", oversub ? " (oversubscribed)" : "", what);
     if (nfail)
         sb_printf(&t, "\\n%zu run(s) FAILED and are not plotted", nfail);
     if (extra)
