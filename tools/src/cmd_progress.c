@@ -461,7 +461,8 @@ int cmd_progress(int argc, char **argv)
         }
         char eta[32], all[32];
         fmt_duration(eta, sizeof(eta), e.seconds);
-        fmt_duration(all, sizeof(all), whole);
+        /* never less than its boots alone (the records are medians of other runs) */
+        fmt_duration(all, sizeof(all), isfinite(e.seconds) && !e.unknown && e.seconds > whole ? e.seconds : whole);
         size_t known = e.total - e.unknown;
         if (isfinite(whole)) {   /* the median of the last five; the latest's date and the host's load then */
             const char *ld = note ? strstr(note, " [load ") : NULL;
