@@ -452,31 +452,34 @@ static void describe(const char *bench, const struct size_spec *spec, size_t nsp
     ran_post = p.s;
 }
 
+/* "HEAD text", the text wrapped at 100 columns under itself. */
+static void print_wrapped(const char *head, const char *text)
+{
+    size_t col = strlen(head);
+    fputs(head, stdout);
+    for (const char *w = text; *w;) {
+        size_t n = strcspn(w, " ");
+        if (col > strlen(head) && col + 1 + n > 100) {
+            printf("\n%*s", (int)strlen(head), "");
+            col = strlen(head);
+        }
+        printf(" %.*s", (int)n, w);
+        col += 1 + n;
+        w += n;
+        w += strspn(w, " ");
+    }
+    fputc('\n', stdout);
+}
+
 /* The header lines under a table's title: what ran here and in the post, and what the scorecard compares. */
 static void print_described(void)
 {
     if (ran_here)
-        printf("measured here: %s\n", ran_here);
+        print_wrapped("measured here:", ran_here);
     if (ran_post)
-        printf("the post:      %s\n", ran_post);
-    if (compares) {   /* wrapped at 100 columns */
-        const char *w = compares;
-        size_t col = 0;
-        fputs("compared:     ", stdout);
-        col = 14;
-        while (*w) {
-            size_t n = strcspn(w, " ");
-            if (col + 1 + n > 100) {
-                fputs("\n              ", stdout);
-                col = 14;
-            }
-            printf(" %.*s", (int)n, w);
-            col += 1 + n;
-            w += n;
-            w += strspn(w, " ");
-        }
-        fputc('\n', stdout);
-    }
+        print_wrapped("the post:     ", ran_post);
+    if (compares)
+        print_wrapped("compared:     ", compares);
     printf("\n");
 }
 
