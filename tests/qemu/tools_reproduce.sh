@@ -161,7 +161,7 @@ ok_if reproduce-progress "no 'reproduce seed001 (vsmp, quick sizes): 6/6 boots d
 "$SL" reproduce seed001 --only pipe --runs 2 --estimate >"$D/est.out" 2>&1
 cp "$D/est.out" "$D/last.log"
 ok_if reproduce-estimate "--estimate does not give the boots and a time from the records of the run before" \
-    grep -Eq '^reproduce seed001 \(vsmp, quick sizes\): 6 boots; about [0-9]+:[0-9]{2}, as whole runs of these boots took here \(the latest 20[0-9-]{8}, load [0-9.]+-[0-9.]+; build/boot-times.txt\)$' "$D/est.out"
+    grep -Eq '^reproduce seed001 \(vsmp, quick sizes\): 6 boots; about [0-9]+:[0-9]{2}, as whole runs of these boots took here \(the latest 20[0-9-]{8}, load [0-9.]+-[0-9.]+; build/boot-times.txt\)( \(the boots alone: [0-9]+:[0-9]{2} on 2 host cores\))?$' "$D/est.out"
 ok_if reproduce-notes "no notes under the pipe scorecard (tools/reproduce-notes.txt)" \
     sh -c "grep -q '^notes (tools/reproduce-notes.txt' '$D/r001/scorecard.txt' && grep -q '810 more' '$D/r001/cost-none/pipe.txt'"
 # a build setting (here an inert -D) changes every number: the
