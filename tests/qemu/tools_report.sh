@@ -3,7 +3,7 @@
 # plots, no horizontal overflow at 1280 px, no <pre> but the one command
 # line), for one directory, a before/after pair and a reproduction (its
 # scorecard coloured by deviation, the post's table beside ours).  The data
-# are the fixture tests/tools/run-a (no QEMU); six Chromium starts, 20-60 s.
+# are the fixture tests/tools/run-a (no QEMU); four Chromium starts, 15-45 s.
 # run-all: host job
 . "$(dirname "$0")/../lib.sh"
 
@@ -88,9 +88,8 @@ if(e.tagName!="TEXTAREA"&&e.scrollWidth>e.clientWidth+1&&getComputedStyle(e).ove
 d.setAttribute("data-probe","sw="+d.scrollWidth+" cw="+d.clientWidth+" over="+over+" inner="+inner+" pre="+document.querySelectorAll("pre").length+" tables="+document.querySelectorAll("table").length);})();</script>'
     for h in "$H" "$H2" "$H3"; do
         n=$(basename "$(dirname "$h")")-$(basename "$h" .html)
-        chrome --window-size=1280,2000 --screenshot="$D/$n.png" "file://$h" >/dev/null
-        { cat "$h"; printf '%s\n' "$probe"; } >"$D/$n.probe.html"
-        chrome --window-size=1280,2000 --dump-dom "file://$D/$n.probe.html" >"$D/$n.dom"
+        { cat "$h"; printf '%s\n' "$probe"; } >"$D/$n.probe.html"   # (the probe changes nothing that shows)
+        chrome --window-size=1280,2000 --screenshot="$D/$n.png" --dump-dom "file://$D/$n.probe.html" >"$D/$n.dom"
         sed -n 's/.*data-probe="\([^"]*\)".*/\1/p' "$D/$n.dom" | head -1 >"$D/$n.probe"
     done
     for n in before-report after-report-vs-before repro-report; do
