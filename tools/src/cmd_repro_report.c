@@ -312,11 +312,12 @@ int cmd_repro_report(int argc, char **argv)
                 w25, w10);
     fprintf(f, "the post's orderings agree in %ld of %ld", agree, ords);
     if (scored)
-        fprintf(f, "; by its median deviation %ld table%s within 10%%, %ld within 25%%, %ld beyond", near,
-                near == 1 ? " is" : "s are", mid, far);
+        fprintf(f, "; of the %ld table%s with cells, the median deviation is within 10%% in %ld, 10 to 25%% in %ld and "
+                   "beyond 25%% in %ld",
+                scored, scored == 1 ? "" : "s", near, mid, far);
     if (missing)
         fprintf(f, "; %ld cell%s not measured", missing, missing == 1 ? "" : "s");
-    fputs(". The posts' machines are 15-20 years old, so seconds are not compared: shapes are (ratios between "
+    fputs(". The post's machine is about twenty years old, so seconds are not compared: shapes are (ratios between "
           "kernels, growth along a row).</p>\n",
           f);
     if (config) {
