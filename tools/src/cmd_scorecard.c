@@ -1081,6 +1081,12 @@ static int seed001_table(int ti)
         ht_num(post_t, sm[k], 3);
         ht_num(ours_t, m[k], 3);
     }
+    ht_row(ours_t);                      /* which CPUs each kernel's runs used */
+    ht_cell(ours_t, "cpus_used", NULL);
+    for (int k = 0; k < 3; k++) {
+        char cu[64];
+        ht_cell(ours_t, row_cpus_used(r[k], bench, cu, sizeof(cu)), NULL);
+    }
     /* the plots: each kernel's mean over rc1's (the post's convention: the first column), a point per kernel;
      * ours with the spread of its runs when there are several */
     {
