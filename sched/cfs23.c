@@ -125,15 +125,18 @@
  *   SD_CPU_INIT min_interval ... wake_idx).
  *
  * Deviations (measured effects in docs/sched-cfs23.md)
- *   - SMP: wake-affine, task_hot and the balancer are 2.6.24's
- *     (sched/cfs_smp.h, described in sched/cfs.c).  2.6.23's are the same
- *     sched-domain code except for details not checked against its source
- *     (2.6.24 added sched_nr_migrate; task_hot's migration cost).  No
- *     active balancing (no migration thread), as in cfs.c.
- *   - task_hot reads exec_start, which 2.6.23 zeroes when a task stops
- *     running (update_stats_curr_end); here exec_start keeps the time of the
- *     last update, so a task is cache hot for sched_migration_cost after it
- *     ran, as in 2.6.24.
+ *   - SMP: the balancer is 2.6.24's code (sched/cfs_smp.h, described in
+ *     sched/cfs.c) with 2.6.23's differences checked against 2.6.23.17
+ *     (CFS_2_6_23): no task_hot anywhere (try_to_wake_up has no cache-cold
+ *     sync step, can_migrate_task no hot refusal), the domain's idle_idx and
+ *     newidle_idx 0 and SD_WAKE_IDLE, so wake_idle runs (the Core 2 Duo's
+ *     SD_MC_INIT domain, sched/cfs_common.h).  sched_nr_migrate is a 2.6.24
+ *     knob kept at 32.  No active balancing (no migration thread), as in cfs.c.
+ *   - The run queue's clock (rq->clock, sched/cfs_shared.h) is read where
+ *     each release read it: rc1 in activate_task, deactivate_task and
+ *     schedule() (rq_clock, __rq_clock), rc6 in try_to_wake_up and once in
+ *     schedule() (update_rq_clock, __update_rq_clock); the tick in both.
+ *     rc1's 64-bit "now" argument down the call chain is not modelled.
  *   - sysctl_sched_stat_granularity is 0 (2.6.23's default): the batching
  *     of delta_exec / delta_fair_run / delta_fair_sleep it controls is left
  *     out, which is the same at 0.
