@@ -62,9 +62,11 @@
  *   sched_child_runs_first 1, sched_compat_yield 0, sched_features 7
  *   (NEW_FAIR_SLEEPERS | WAKEUP_PREEMPT | START_DEBIT), sched_migration_cost
  *   500000 ns (task_hot; 0 = never hot), sched_nr_migrate 32
- *   SD_CPU_INIT: min_interval 1 ms, max_interval 4 ms, busy_factor 64,
- *   imbalance_pct 125, cache_nice_tries 1, busy_idx 2, idle_idx 1,
- *   newidle_idx 2, wake_idx 1
+ *   the domain (sched/cfs_common.h): sched_mc 1 (SD_MC_INIT, a Core 2 Duo's;
+ *   0: SD_CPU_INIT), wake_idle auto (SD_MC_INIT 1, SD_CPU_INIT 0),
+ *   min_interval 1 ms, max_interval 4 ms, busy_factor 64, imbalance_pct
+ *   125, cache_nice_tries 1, busy_idx 2, idle_idx auto (0; SD_CPU_INIT 1),
+ *   newidle_idx auto (0; SD_CPU_INIT 2), wake_idx 1
  *
  * Real-time class (SCHED_FIFO / SCHED_RR), from 2.6.24 kernel/sched_rt.c
  *   Above every fair task.  Per CPU, one FIFO list per rt_priority (1..99,
@@ -76,9 +78,9 @@
  *   load balancer spreads them like everything else (2.6.24 did the same
  *   through load_balance_rt).  There is no 2.6.25-style RT push/pull.
  *
- * SMP (2.6.24 with one flat scheduling domain, SD_CPU_INIT)
+ * SMP (2.6.24 with one scheduling domain: a Core 2 Duo's SD_MC_INIT, or SD_CPU_INIT)
  *   - Per-CPU run queues, each with its own lock (cfs_rq + RT lists).
- *   - Fork: SD_CPU_INIT has no SD_BALANCE_FORK, so the child starts on the
+ *   - Fork: neither domain has SD_BALANCE_FORK, so the child starts on the
  *     parent's CPU (if allowed; else the least loaded allowed CPU); the
  *     balancer spreads it.
  *   - Wake-up (try_to_wake_up, SD_WAKE_AFFINE): the task's previous CPU,
@@ -87,7 +89,9 @@
  *     (waker load, less the waker itself when sync, <= previous CPU's load
  *     and their sum <= the waker CPU's load per task), or 100 x (waker load +
  *     task weight) <= 112 x previous CPU's load (112 = 100 + (imbalance_pct
- *     125 - 100) / 2).  No wake-idle search (not set for SD_CPU_INIT).
+ *     125 - 100) / 2).  Then wake_idle (SD_WAKE_IDLE of SD_MC_INIT, with
+ *     CONFIG_SCHED_SMT): if that CPU is busy with nothing else queued, the
+ *     first idle CPU of the domain (none with SD_CPU_INIT).
  *   - Loads (update_cpu_load, every tick): cpu_load[i] decays towards the
  *     queue's weight with weight 1/2^i; source_load(cpu, idx) is the smaller
  *     of cpu_load[idx - 1] and now, target_load the larger (idx 0: now).
