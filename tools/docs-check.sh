@@ -24,8 +24,11 @@
 # line "ok|DIFF FILE:LINE FIGURE ... (COMMAND)"; the last line is
 # "N figures checked, N differ"; exit 1 when one differs or a command failed.
 #
-#   tools/docs-check.sh [--quick] [--update] [--list] [FILE...]
+#   tools/docs-check.sh [--quick] [--update] [--list] [--cache DIR] [FILE...]
 #     --quick    skip the run blocks marked long (make test runs this)
+#     --cache DIR  keep each command's output (and the files it wrote under
+#                /tmp/) in DIR and reuse it there: for a second check of the
+#                same tree (the test suite's changed copy of a page)
 #     --update   write what the commands print into the files instead of
 #                comparing (make docs-check UPDATE=1); review with git diff
 #     --list     parse and list the checks without running anything
@@ -33,7 +36,7 @@
 #                keeps what was measured then)
 set -u
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
-QUICK=0 UPDATE=0 LIST=0
+QUICK=0 UPDATE=0 LIST=0 CACHE=
 FILES=()
 usage() { sed -n '2,/^set -u/p' "$0" | sed '$d; s/^# \{0,1\}//'; }
 while [ $# -gt 0 ]; do
@@ -41,6 +44,7 @@ while [ $# -gt 0 ]; do
     --quick) QUICK=1 ;;
     --update) UPDATE=1 ;;
     --list) LIST=1 ;;
+    --cache) [ $# -ge 2 ] || { echo "error: --cache needs a directory" >&2; exit 2; }; CACHE=$2; shift ;;
     -h|--help) usage; exit 0 ;;
     -*) echo "error: $1: unknown option (tools/docs-check.sh --help)" >&2; exit 2 ;;
     *) [ -f "$1" ] || { echo "error: $1: no such file" >&2; exit 2; }; FILES+=("$1") ;;
@@ -52,7 +56,9 @@ cd "$ROOT" || exit 2
 
 W=$(mktemp -d "${TMPDIR:-/tmp}/docs-check.XXXXXX") || exit 2
 trap 'rm -rf "$W"' EXIT
-mkdir -p "$W/scratch" "$W/cache"
+C=${CACHE:-$W/cache}
+mkdir -p "$C/scratch" || exit 2
+C=$(cd "$C" && pwd)
 
 # ---- 1. parse: a plan line per item, the blocks' texts in files ----
 # R|file|line|run|long|name          run block (its commands in $W/cmd.<run>)
@@ -83,7 +89,7 @@ parse() {
         if (want == "output") {           # a table or paragraph: up to the next blank line
             state = "para"; blockstart = NR; text = $0 "\n"; nl = 1; next
         }
-        fail("expected a ```sh block after the marker"); state = ""; next
+        printf "E|%s|%d|%s\n", file, mline, "expected a ``` block after the marker"; state = ""; next
     }
     state == "para" {
         if ($0 ~ /^[ \t]*$/) { emit_out(NR - 1); state = ""; next }
@@ -94,24 +100,24 @@ parse() {
             if (state == "run") {
                 nrun++; run = fileno "." nrun
                 printf "%s", text > (W "/cmd." run); close(W "/cmd." run)
-                printf "R|%s|%d|%s|%d|%s\n", file, blockstart - 1, run, runlong, runname
+                printf "R|%s|%d|%s|%d|%s\n", file, mline, run, runlong, runname
                 if (runname != "") named[runname] = run
             } else if (state == "host") {
                 first = text; sub(/\n.*/, "", first)
-                printf "H|%s|%d|%s|%s|%s\n", file, blockstart - 1, hdate, hmachine, first
+                printf "H|%s|%d|%s|%s|%s\n", file, mline, hdate, hmachine, first
             } else emit_out(NR - 1)
             state = ""; next
         }
         text = text $0 "\n"; nl++; next
     }
     function emit_out(endline) {
-        if (run == "") { fail("an output block with no run block above it"); return }
+        if (run == "") { printf "E|%s|%d|%s\n", file, mline, "an output block with no run block above it"; return }
         nout++
         printf "%s", text > (W "/exp." fileno "." nout); close(W "/exp." fileno "." nout)
         printf "O|%s|%d|%d|%s|%s\n", file, blockstart, endline, run, fileno "." nout
     }
     /<!-- docs-check:/ {
-        m = $0; sub(/.*<!-- docs-check:[ ]*/, "", m); sub(/[ ]*-->.*/, "", m)
+        m = $0; sub(/.*<!-- docs-check:[ ]*/, "", m); sub(/[ ]*-->.*/, "", m); mline = NR
         split(m, w, " ")
         if (w[1] == "run") {
             want = "run"; state = "want-fence"; runlong = (m ~ /(^| )long( |$)/); runname = attr(m, "name")
@@ -128,14 +134,15 @@ parse() {
     /<!--=[^>]*-->/ {
         s = $0; off = 0
         while (match(s, /<!--=[^>]*-->/)) {
-            key = substr(s, RSTART + 5, RLENGTH - 8); gsub(/ /, "", key)
-            fig = figure_before(s, RSTART)
+            ms = RSTART; ml = RLENGTH        # figure_before() matches too
+            key = substr(s, ms + 5, ml - 8); gsub(/ /, "", key)
+            fig = figure_before(s, ms)
             r = run
             if (key ~ /:/) { nm = key; sub(/:.*/, "", nm); sub(/^[^:]*:/, "", key); r = (nm in named) ? named[nm] : "" }
             if (r == "") fail("inline figure " key ": no run block above it" (nm != "" ? " named " nm : ""))
             else if (fig == "") fail("inline figure " key ": no figure written before the marker")
             else printf "F|%s|%d|%s|%s|%s\n", file, NR, r, key, fig
-            s = substr(s, RSTART + RLENGTH); nm = ""
+            s = substr(s, ms + ml); nm = ""
         }
     }
     END { if (state == "para") emit_out(NR); else if (state != "") fail("the file ends inside a docs-check block") }
@@ -180,17 +187,17 @@ while IFS='|' read -r kind file line run long name; do
         echo skipped >"$W/status.$run"; continue
     fi
     key=$(cksum <"$W/cmd.$run" | cut -d' ' -f1)
-    if [ ! -f "$W/cache/$key.rc" ]; then
-        sed "s|/tmp/|$W/scratch/|g" "$W/cmd.$run" >"$W/cache/$key.sh"
-        (cd "$ROOT" && DOCS_CHECK=1 bash -e -o pipefail "$W/cache/$key.sh" \
-            >"$W/cache/$key.out" 2>"$W/cache/$key.err" </dev/null)
-        echo $? >"$W/cache/$key.rc"
-        sed -i "s|$W/scratch/|/tmp/|g" "$W/cache/$key.out"
+    if [ ! -f "$C/$key.rc" ]; then
+        sed "s|/tmp/|$C/scratch/|g" "$W/cmd.$run" >"$C/$key.sh"
+        (cd "$ROOT" && DOCS_CHECK=1 bash -e -o pipefail "$C/$key.sh" \
+            >"$C/$key.out" 2>"$C/$key.err" </dev/null)
+        echo $? >"$C/$key.rc"
+        sed -i "s|$C/scratch/|/tmp/|g" "$C/$key.out"
     fi
-    cp "$W/cache/$key.out" "$W/out.$run"
-    rc=$(cat "$W/cache/$key.rc")
+    cp "$C/$key.out" "$W/out.$run"
+    rc=$(cat "$C/$key.rc")
     if [ "$rc" = 0 ]; then echo ok >"$W/status.$run"; else
-        echo "failed (exit $rc): $(tail -1 "$W/cache/$key.err")" >"$W/status.$run"
+        e=$(tail -1 "$C/$key.err"); echo "failed (exit $rc)${e:+: $e}" >"$W/status.$run"
     fi
 done <"$W/plan"
 
