@@ -296,7 +296,14 @@ int cmd_trace_check(int argc, char **argv)
         bad += trace_check_against_log(&t, l, stdout);
         free(l);
     }
-    printf("trace-check: %zu events on %u CPUs, %zu violation%s\n", t.nev, t.ncpus, bad, bad == 1 ? "" : "s");
+    trace_write_drops(&t, stdout, NULL, NULL);
+    if (dropped)
+        printf("trace-check: %zu events on %u CPUs, %" PRIu64 " dropped (the oldest: the checks start where every CPU's "
+               "record is complete), %zu violation%s\n",
+               t.nev, t.ncpus, dropped, bad, bad == 1 ? "" : "s");
+    else
+        printf("trace-check: %zu events on %u CPUs, none dropped, %zu violation%s\n", t.nev, t.ncpus, bad,
+               bad == 1 ? "" : "s");
     trace_free(&t);
     return bad ? 3 : 0;
 }
