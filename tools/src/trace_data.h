@@ -149,6 +149,12 @@ size_t trace_check_invariants(const struct trace *t, FILE *out, size_t max_repor
  * tracestat lines): switches, wake-ups and migrations per CPU, dropped counts. */
 size_t trace_check_against_log(const struct trace *t, const char *log, FILE *out);
 
+/* trace.json, the Chrome trace-event format (trace_json.c): a track per
+ * CPU, a complete event per run slice; returns the slices written. */
+size_t trace_write_json(const struct trace *t, FILE *out);
+/* The run slices the timeline and trace.json draw, per CPU and in all. */
+size_t trace_count_slices(const struct trace *t, size_t per_cpu[TRACE_MAX_CPUS]);
+
 /* The timeline (trace_svg.c). */
 struct timeline_opts {
     bool arrows;                 /* wake-up arrows: from the waker's CPU to where the task ran */
