@@ -13,7 +13,9 @@
 #                                  the last run block above it in the file
 #   FIGURE<!--=KEY-->              an inline figure: the value of the first KEY=VALUE
 #                                  word in the last run block's stdout (KEY#2: the
-#                                  second, N:KEY: of the run named N)
+#                                  second, N:KEY: of the run named N), or with KEY
+#                                  row(REGEX,M,W) word W of the M-th line matching
+#                                  the extended REGEX (no commas in it)
 #   <!-- docs-check: host-sample date=YYYY-MM-DD machine="..." -->
 #                                  before a ```sh block whose figures depend on the
 #                                  host (TCG, KVM, wall time): listed, not checked
@@ -79,7 +81,8 @@ parse() {
         t = substr(s, 1, c - 1)
         sub(/[*`_)]+$/, "", t)
         if (!match(t, /[^ (*`|]+$/)) return ""
-        return substr(t, RSTART)
+        t = substr(t, RSTART)
+        return t ~ /[0-9]/ ? t : ""     # a word without a digit is no figure
     }
     BEGIN { run = ""; state = ""; nout = 0; nrun = 0 }
     # inside a block the marker asked for
@@ -135,10 +138,10 @@ parse() {
         s = $0; off = 0
         while (match(s, /<!--=[^>]*-->/)) {
             ms = RSTART; ml = RLENGTH        # figure_before() matches too
-            key = substr(s, ms + 5, ml - 8); gsub(/ /, "", key)
+            key = substr(s, ms + 5, ml - 8); sub(/^ +/, "", key); sub(/ +$/, "", key)
             fig = figure_before(s, ms)
             r = run
-            if (key ~ /:/) { nm = key; sub(/:.*/, "", nm); sub(/^[^:]*:/, "", key); r = (nm in named) ? named[nm] : "" }
+            if (key ~ /^[a-z0-9_]+:/) { nm = key; sub(/:.*/, "", nm); sub(/^[^:]*:/, "", key); r = (nm in named) ? named[nm] : "" }
             if (r == "") fail("inline figure " key ": no run block above it" (nm != "" ? " named " nm : ""))
             else if (fig == "") fail("inline figure " key ": no figure written before the marker")
             else printf "F|%s|%d|%s|%s|%s\n", file, NR, r, key, fig
@@ -253,9 +256,16 @@ while IFS='|' read -r kind file line a b c; do
         st=$(status_of "$run"); cmd=$(cmdline_of "$W/cmd.$run")
         if [ "$st" = skipped ]; then printf 'skip %s:%s %s: long, make test-long (%s)\n' "$file" "$line" "$fig" "$cmd" >>"$W/report"; continue; fi
         if [ "$st" != ok ]; then printf 'DIFF %s:%s %s: the command %s (%s)\n' "$file" "$line" "$fig" "$st" "$cmd" >>"$W/report"; continue; fi
-        nth=1; k=$key
-        case $key in *'#'*) nth=${key#*#}; k=${key%%#*} ;; esac
-        val=$(tr ' \t' '\n\n' <"$W/out.$run" | awk -v k="$k" -v n="$nth" 'index($0, k "=") == 1 && ++c == n { print substr($0, length(k) + 2); exit }')
+        case $key in
+        'row('*')')
+            spec=${key#row(}; spec=${spec%)}
+            re=${spec%%,*}; rest=${spec#*,}; m=${rest%%,*}; wd=${rest#*,}
+            val=$(awk -v re="$re" -v m="$m" -v w="$wd" '$0 ~ re && ++c == m { print $w; exit }' "$W/out.$run") ;;
+        *)
+            nth=1; k=$key
+            case $key in *'#'*) nth=${key#*#}; k=${key%%#*} ;; esac
+            val=$(tr ' \t' '\n\n' <"$W/out.$run" | awk -v k="$k" -v n="$nth" 'index($0, k "=") == 1 && ++c == n { print substr($0, length(k) + 2); exit }') ;;
+        esac
         if [ -z "$val" ]; then
             printf 'DIFF %s:%s %s: no %s= in the output (%s)\n' "$file" "$line" "$fig" "$key" "$cmd" >>"$W/report"
         elif [ "$UPDATE" = 1 ]; then
