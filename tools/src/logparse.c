@@ -63,16 +63,18 @@ static bool is_key_char(char c)
 }
 
 /* Keeps reason strings to one short printable line. */
-static char *clean_text(const char *s, size_t len)
+static char *clean_text_max(const char *s, size_t len, size_t max)
 {
-    if (len > 200)
-        len = 200;
+    if (len > max)
+        len = max;
     char *t = xstrndup(s, len);
     for (char *c = t; *c; c++)
         if (!printable((unsigned char)*c))
             *c = '?';
     return t;
 }
+
+static char *clean_text(const char *s, size_t len) { return clean_text_max(s, len, 200); }
 
 /* At most 40 printable characters of a word, for messages. */
 static char *word_text(const char *w, size_t wl)
@@ -398,7 +400,10 @@ static void one_line(struct walk *w, const char *line, size_t ll, bool truncated
     for (size_t i = 0; i < ll; i++)
         w->garbage += !printable((unsigned char)line[i]);
     if (ll >= 6 && memcmp(line, "boot: ", 6) == 0) {
-        note_first(&w->v->boot_line, line, ll);
+        /* Whole (up to a kernel console line): every word is provenance, and
+         * vsmp's come last, past the 200 characters a message keeps. */
+        if (!w->v->boot_line)
+            w->v->boot_line = clean_text_max(line, ll, 1024);
     } else if (ll >= 6 && memcmp(line, "panic:", 6) == 0) {
         note_first(&w->panic, line, ll);
     } else if (ll >= 9 && memcmp(line, "watchdog:", 9) == 0) {
