@@ -85,6 +85,9 @@ parse() {
         return t ~ /[0-9]/ ? t : ""     # a word without a digit is no figure
     }
     BEGIN { run = ""; state = ""; nout = 0; nrun = 0 }
+    # A block fenced with four backticks shows markup (docs/testing.md): not read.
+    state == "" && /^````/ { state = "verbatim"; next }
+    state == "verbatim" { if (/^````/) state = ""; next }
     # inside a block the marker asked for
     state == "want-fence" {
         if ($0 ~ /^```/) { state = want; blockstart = NR + 1; text = ""; nl = 0; next }
@@ -136,6 +139,7 @@ parse() {
     }
     /<!--=[^>]*-->/ {
         s = $0; off = 0
+        gsub(/`[^`]*`/, "", s)          # in inline code a marker is shown, not meant
         while (match(s, /<!--=[^>]*-->/)) {
             ms = RSTART; ml = RLENGTH        # figure_before() matches too
             key = substr(s, ms + 5, ml - 8); sub(/^ +/, "", key); sub(/ +$/, "", key)
@@ -187,14 +191,16 @@ fi
 while IFS='|' read -r kind file line run long name; do
     [ "$kind" = R ] || continue
     if [ "$QUICK" = 1 ] && [ "$long" = 1 ]; then
-        echo skipped >"$W/status.$run"; continue
+        echo skipped >"$W/status.$run"; : >"$W/out.$run"; continue
     fi
     key=$(cksum <"$W/cmd.$run" | cut -d' ' -f1)
     if [ ! -f "$C/$key.rc" ]; then
         sed "s|/tmp/|$C/scratch/|g" "$W/cmd.$run" >"$C/$key.sh"
+        t0=$(date +%s)
         (cd "$ROOT" && DOCS_CHECK=1 bash -e -o pipefail "$C/$key.sh" \
             >"$C/$key.out" 2>"$C/$key.err" </dev/null)
         echo $? >"$C/$key.rc"
+        echo "docs-check: $file:$line: $(( $(date +%s) - t0 )) s" >&2
         sed -i "s|$C/scratch/|/tmp/|g" "$C/$key.out"
     fi
     cp "$C/$key.out" "$W/out.$run"
