@@ -560,6 +560,15 @@ void trace_write_summary(const struct trace *t, FILE *out)
     fprintf(out, " all %10.3f %10.3f %6.1f %9" PRIu64 " %8" PRIu64 " %8" PRIu64 " %8.2f %7s %13" PRIu64 "\n", ms(tb),
             ms(ti), pct(ti, ti + tb), ts, tw, tm,
             rq_window(t, &a) ? (double)tarea / (double)rq_window(t, &a) : 0.0, "", te);
+    /* Rates per second of each CPU's recorded time (busy and idle, from its
+     * first record), never of its ticks, which a loaded TCG host takes away. */
+    fprintf(out, "\nper second of recorded time:");
+    for (uint32_t c = 0; c < t->ncpus; c++) {
+        struct trace_cpu_stat *k = &a.cpu[c];
+        double s = (double)(k->busy_ns + k->idle_ns) / 1e9;
+        fprintf(out, "%s cpu %u %.0f switches, %.0f wake-ups", c ? ";" : "", c, s > 0 ? (double)k->switches / s : 0.0,
+                s > 0 ? (double)k->wakeups / s : 0.0);
+    }
     fprintf(out, "\nmigrations: %" PRIu64 " (%.1f per second)\n", a.migrations,
             a.window_ns ? (double)a.migrations * 1e9 / (double)a.window_ns : 0.0);
     /* The scheduler's own events, by name. */
@@ -598,17 +607,19 @@ void trace_write_summary_csv(const struct trace *t, FILE *out)
     struct trace_analysis a;
     trace_analyze(t, &a);
     fprintf(out, "sched,cpu,window_ms,busy_ms,idle_ms,idle_pct,switches,wakeups,migrations_in,migrations_per_s,rq_mean,"
-                 "rq_max,sched_events,events,dropped\n");
+                 "rq_max,sched_events,events,dropped,switches_per_s,wakeups_per_s\n");
     for (uint32_t c = 0; c < t->ncpus; c++) {
         struct trace_cpu_stat *k = &a.cpu[c];
         uint64_t idle = k->idle_ns;
         fprintf(out, "%s,%u,%.3f,%.3f,%.3f,%.2f,%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%.2f,%.3f,%u,%" PRIu64 ",%" PRIu64
-                     ",%" PRIu64 "\n",
+                     ",%" PRIu64 ",%.2f,%.2f\n",
                 t->sched, c, ms(a.window_ns), ms(k->busy_ns), ms(idle), pct(idle, idle + k->busy_ns), k->switches,
                 k->wakeups, k->migrations_in,
                 a.window_ns ? (double)k->migrations_in * 1e9 / (double)a.window_ns : 0.0,
                 rq_window(t, &a) ? (double)k->rq_area / (double)rq_window(t, &a) : 0.0, k->rq_max, k->sched_events,
-                t->cpu[c].kept, t->cpu[c].dropped);
+                t->cpu[c].kept, t->cpu[c].dropped,
+                k->busy_ns + k->idle_ns ? (double)k->switches * 1e9 / (double)(k->busy_ns + k->idle_ns) : 0.0,
+                k->busy_ns + k->idle_ns ? (double)k->wakeups * 1e9 / (double)(k->busy_ns + k->idle_ns) : 0.0);
     }
     trace_analysis_free(&a);
 }
