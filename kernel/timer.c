@@ -106,7 +106,7 @@ static void tick_stall_fire(int cpu, uint64_t since_ns)
     char s[32];
     struct task *t = cpus[cpu].curr;
     kprintf("watchdog: cpu=%d took no timer tick for %s s while %s (pid %d) ran (ticks=%llu): nothing there could "
-            "preempt it; the timer stopped, or the host did not run this vCPU (watchdog=%llu)\n",
+            "preempt it; the timer stopped, or the emulator stopped delivering its ticks (watchdog=%llu)\n",
             cpu, fmt_fixed(s, since_ns, NSEC_PER_SEC, 1), t ? t->name : "?", t ? t->pid : -1,
             (unsigned long long)cpus[cpu].stats.ticks, (unsigned long long)(watchdog_ns / NSEC_PER_SEC));
     stall_report_cpus("watchdog");
