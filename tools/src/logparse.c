@@ -63,18 +63,16 @@ static bool is_key_char(char c)
 }
 
 /* Keeps reason strings to one short printable line. */
-static char *clean_text_max(const char *s, size_t len, size_t max)
+static char *clean_text(const char *s, size_t len)
 {
-    if (len > max)
-        len = max;
+    if (len > 200)
+        len = 200;
     char *t = xstrndup(s, len);
     for (char *c = t; *c; c++)
         if (!printable((unsigned char)*c))
             *c = '?';
     return t;
 }
-
-static char *clean_text(const char *s, size_t len) { return clean_text_max(s, len, 200); }
 
 /* At most 40 printable characters of a word, for messages. */
 static char *word_text(const char *w, size_t wl)
@@ -290,6 +288,25 @@ static void note_first(char **slot, const char *line, size_t ll)
         *slot = clean_text(line, ll);
 }
 
+/* The boot line whole, however long: it is the row's provenance (every
+ * word becomes a boot_<key> column, provenance.c), and a cut word would be
+ * a wrong value in the very field that guards comparisons (vsmp_ipi_ns=12
+ * of vsmp_ipi_ns=1260).  A line the log ends inside loses its last word,
+ * which may be cut. */
+static void note_boot_line(char **slot, const char *line, size_t ll, bool truncated)
+{
+    if (*slot)
+        return;
+    if (truncated)
+        while (ll > 0 && line[ll - 1] != ' ')
+            ll--;
+    char *t = xstrndup(line, ll);
+    for (char *c = t; *c; c++)
+        if (!printable((unsigned char)*c))
+            *c = '?';
+    *slot = t;
+}
+
 /* The kernel's sched= and cpus= against the boot's. */
 static void check_boot_match(struct kvline *l, const struct boot_desc *b)
 {
@@ -400,10 +417,7 @@ static void one_line(struct walk *w, const char *line, size_t ll, bool truncated
     for (size_t i = 0; i < ll; i++)
         w->garbage += !printable((unsigned char)line[i]);
     if (ll >= 6 && memcmp(line, "boot: ", 6) == 0) {
-        /* Whole (up to a kernel console line): every word is provenance, and
-         * vsmp's come last, past the 200 characters a message keeps. */
-        if (!w->v->boot_line)
-            w->v->boot_line = clean_text_max(line, ll, 1024);
+        note_boot_line(&w->v->boot_line, line, ll, truncated);
     } else if (ll >= 6 && memcmp(line, "panic:", 6) == 0) {
         note_first(&w->panic, line, ll);
     } else if (ll >= 9 && memcmp(line, "watchdog:", 9) == 0) {
