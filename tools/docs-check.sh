@@ -142,13 +142,13 @@ parse() {
         gsub(/`[^`]*`/, "", s)          # in inline code a marker is shown, not meant
         while (match(s, /<!--=[^>]*-->/)) {
             ms = RSTART; ml = RLENGTH        # figure_before() matches too
-            key = substr(s, ms + 5, ml - 8); sub(/^ +/, "", key); sub(/ +$/, "", key)
+            key = substr(s, ms + 5, ml - 8); raw = key; sub(/^ +/, "", key); sub(/ +$/, "", key)
             fig = figure_before(s, ms)
             r = run
             if (key ~ /^[a-z0-9_]+:/) { nm = key; sub(/:.*/, "", nm); sub(/^[^:]*:/, "", key); r = (nm in named) ? named[nm] : "" }
             if (r == "") fail("inline figure " key ": no run block above it" (nm != "" ? " named " nm : ""))
             else if (fig == "") fail("inline figure " key ": no figure written before the marker")
-            else printf "F|%s|%d|%s|%s|%s\n", file, NR, r, key, fig
+            else printf "F|%s|%d|%s|%s|%s|%s\n", file, NR, r, key, fig, raw
             s = substr(s, ms + ml); nm = ""
         }
     }
@@ -170,12 +170,12 @@ fi
 cmdline_of() { awk 'NF { if (n++) { printf " ..."; exit } printf "%s", $0 }' "$1"; }
 
 if [ "$LIST" = 1 ]; then
-    while IFS='|' read -r kind file line a b c; do
+    while IFS='|' read -r kind file line a b c d; do
         case $kind in
         R) printf 'run    %s:%s%s: %s\n' "$file" "$line" "$([ "$b" = 1 ] && echo ' (long)')" "$(cmdline_of "$W/cmd.$a")" ;;
         O) printf 'output %s:%s-%s (%s figures)\n' "$file" "$line" "$a" "$(awk -F'[ |]+' '{ for (i = 1; i <= NF; i++) { w = $i; sub(/.*=/, "", w); if (w ~ /^[-+(~x]*[0-9]/) n++ } } END { print n + 0 }' "$W/exp.$c")" ;;
         F) printf 'figure %s:%s %s = %s\n' "$file" "$line" "$c" "$b" ;;
-        H) printf 'host   %s:%s %s on %s: %s\n' "$file" "$line" "$a" "$b" "$c" ;;
+        H) printf 'host   %s:%s %s on %s: %s\n' "$file" "$line" "$a" "$b" "$c${d:+|$d}" ;;
         esac
     done <"$W/plan"
     exit 0
@@ -213,7 +213,7 @@ done <"$W/plan"
 # ---- 3. compare (or update) ----
 status_of() { cat "$W/status.$1" 2>/dev/null || echo "not run"; }
 : >"$W/report" ; : >"$W/edits"
-while IFS='|' read -r kind file line a b c; do
+while IFS='|' read -r kind file line a b c d; do
     case $kind in
     O)  endline=$a run=$b n=$c
         st=$(status_of "$run"); cmd=$(cmdline_of "$W/cmd.$run")
@@ -258,7 +258,7 @@ while IFS='|' read -r kind file line a b c; do
             }
         }' "$W/exp.$n" "$W/out.$run" >>"$W/report"
         ;;
-    F)  run=$a key=$b fig=$c
+    F)  run=$a key=$b fig=$c raw=$d
         st=$(status_of "$run"); cmd=$(cmdline_of "$W/cmd.$run")
         if [ "$st" = skipped ]; then printf 'skip %s:%s %s: long, make test-long (%s)\n' "$file" "$line" "$fig" "$cmd" >>"$W/report"; continue; fi
         if [ "$st" != ok ]; then printf 'DIFF %s:%s %s: the command %s (%s)\n' "$file" "$line" "$fig" "$st" "$cmd" >>"$W/report"; continue; fi
@@ -275,14 +275,14 @@ while IFS='|' read -r kind file line a b c; do
         if [ -z "$val" ]; then
             printf 'DIFF %s:%s %s: no %s= in the output (%s)\n' "$file" "$line" "$fig" "$key" "$cmd" >>"$W/report"
         elif [ "$UPDATE" = 1 ]; then
-            [ "$val" = "$fig" ] || { printf 'F|%s|%s|%s|%s|%s\n' "$file" "$line" "$key" "$fig" "$val" >>"$W/edits"; printf 'updated %s:%s %s -> %s (%s)\n' "$file" "$line" "$fig" "$val" "$cmd" >>"$W/report"; }
+            [ "$val" = "$fig" ] || { printf 'F|%s|%s|%s|%s|%s\n' "$file" "$line" "$raw" "$fig" "$val" >>"$W/edits"; printf 'updated %s:%s %s -> %s (%s)\n' "$file" "$line" "$fig" "$val" "$cmd" >>"$W/report"; }
         elif [ "$val" = "$fig" ]; then
             printf 'ok %s:%s %s (%s)\n' "$file" "$line" "$fig" "$cmd" >>"$W/report"
         else
             printf 'DIFF %s:%s %s, now %s (%s)\n' "$file" "$line" "$fig" "$val" "$cmd" >>"$W/report"
         fi
         ;;
-    H)  printf 'not checked %s:%s host sample, %s on %s: %s\n' "$file" "$line" "$a" "$b" "$c" >>"$W/report" ;;
+    H)  printf 'not checked %s:%s host sample, %s on %s: %s\n' "$file" "$line" "$a" "$b" "$c${d:+|$d}" >>"$W/report" ;;
     esac
 done <"$W/plan"
 

@@ -81,3 +81,8 @@ printf '<!-- docs-check: run -->\n```sh\necho "a=1 b=2.50 b=3"\n```\nb is 2.50<!
 tools/docs-check.sh "$DC/copy/inline.md" >"$DC/inline.out" 2>&1
 rc=$? OUT="$DC/inline.out"
 ck docs-check-inline-figures '[ "$rc" = 1 ] && grep -q "^4 figures checked, 1 differ\$" "$OUT" && grep -q "^DIFF .*inline.md:10 5: the command failed (exit 1)" "$OUT"'
+# --update rewrites an inline figure of a named run too, and only the figure.
+printf '<!-- docs-check: run name=n1 -->\n```sh\necho "v=7 w=8"\n```\n<!-- docs-check: run -->\n```sh\necho "v=1"\n```\nn1 says 6<!--=n1:v--> and 9<!--=n1:w-->, the last 1<!--=v-->.\n' >"$DC/copy/named.md"
+tools/docs-check.sh --update "$DC/copy/named.md" >"$DC/named.out" 2>&1
+OUT="$DC/named.out"
+ck docs-check-update-named-inline 'grep -qxF "n1 says 7<!--=n1:v--> and 8<!--=n1:w-->, the last 1<!--=v-->." "$DC/copy/named.md"'
