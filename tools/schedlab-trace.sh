@@ -95,6 +95,7 @@ trace_after_run() {
         >"$TRACE_DIR/files.txt" || return 1
     "$TOOL" trace-check "$TRACE_DIR/trace.bin" --text "$TRACE_DIR/trace.txt" --log "$log" >"$TRACE_DIR/check.txt"
     rc=$?
+    grep '^trace: cpu [0-9]* dropped ' "$TRACE_DIR/check.txt" | sed 's/^/schedlab: /' >&2
     tail -1 "$TRACE_DIR/check.txt" | sed 's/^/schedlab: /' >&2
     [ $rc -eq 0 ] || echo "schedlab: trace: the trace breaks an invariant (see $TRACE_DIR/check.txt)" >&2
     echo "schedlab: trace of $TRACE_BOOT in $TRACE_DIR: trace.txt (Perfetto UI), trace.dat (trace-cmd report, KernelShark), timeline.html, latency.txt, summary.txt" >&2
@@ -118,7 +119,7 @@ $tr_d"
         i=$((i + 1))
         echo "<h3>$(basename "$(cd "$tr_d" && pwd)" | html_escape)</h3>"
         # The SVG inline (its script needs that), with ids of its own in this page.
-        sed -e '1{/^<?xml/d}' -e "s/\"timeline\"/\"timeline$i\"/; s/timeline-clip/timeline$i-clip/g; s/getElementById('timeline')/getElementById('timeline$i')/" \
+        sed -e '1{/^<?xml/d}' -e "s/\"timeline\"/\"timeline$i\"/; s/timeline-\(clip\|nodata\)/timeline$i-\1/g; s/getElementById('timeline')/getElementById('timeline$i')/" \
             "$tr_d/timeline.svg"
         # per-CPU utilisation over time (schedlab-tool trace: heatmap.svg, trace_heatmap.c)
         [ -f "$tr_d/heatmap.svg" ] && { echo '<figure class="heatmap">'; cat "$tr_d/heatmap.svg"; echo '</figure>'; }

@@ -454,7 +454,9 @@ int cmd_report(int argc, char **argv)
         free(csv);
     }
     fputs("<h2 id=\"schedstat\">Scheduler statistics</h2>\n<p>The kernel's schedstat lines (schedstat.csv): per boot "
-          "and CPU, rates over the CPU's ticks.</p>\n",
+          "and CPU, rates per second of the CPU's recorded busy and idle time over the whole boot (not of its ticks, "
+          "which a loaded TCG host takes away: ticks_lost_pct); a trace's summary counts its recorded window "
+          "only.</p>\n",
           f);
     for (size_t d = 0; d < ndirs; d++) {
         if (nb) {
@@ -468,7 +470,7 @@ int cmd_report(int argc, char **argv)
             av = verb_argv("html-table",
                            (const char *[]){ "--columns", "sched,smp,boot,cpu,context_switches,migrations,wakeups,"
                                                           "switches_per_s,migrations_per_s,wakeups_per_s,idle_share,"
-                                                          "pick_cycles" },
+                                                          "ticks_lost_pct,pick_cycles" },
                            2, (const char *const *)&csv, 1);
             run_verb(f, f, cmd_html_table, av);
             free(av);
