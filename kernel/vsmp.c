@@ -62,6 +62,7 @@
 #include "spinlock.h"
 #include "sched_core.h"
 #include "stall.h"
+#include "machine/memhooks.h"
 
 #define NEVER UINT64_MAX
 #define VSMP_BOOT_STACK_PAGES 2
@@ -189,6 +190,7 @@ uint32_t vsmp_slack_ns(void) { return slack_ns_; }
 static inline struct vcpu *freeze(void)
 {
     struct vcpu *v = &vcpus[cur];
+    machine_fold(&cpus[cur]);       /* CACHES=1: the instrumentation's debt (kernel/machine/memhooks.h) */
     v->local = rdtsc() - cpus[cur].tsc_base;
     return v;
 }

@@ -42,10 +42,10 @@ static void filter_drop(struct cache_model *m, int cpu, uint32_t line, bool read
     uint32_t *rf = m->rfilter + (size_t)cpu * CACHE_FILTER, *wf = m->wfilter + (size_t)cpu * CACHE_FILTER;
     for (uint32_t c = first; c < first + chunks; c++) {
         uint32_t slot = c & (CACHE_FILTER - 1);
-        if (wf[slot] == c + 1)
-            wf[slot] = 0;
-        if (reads_too && rf[slot] == c + 1)
-            rf[slot] = 0;
+        if (wf[slot] == c)
+            wf[slot] = CACHE_FILTER_EMPTY;
+        if (reads_too && rf[slot] == c)
+            rf[slot] = CACHE_FILTER_EMPTY;
     }
 }
 
@@ -58,8 +58,8 @@ static void filter_set(struct cache_model *m, int cpu, uint32_t line, bool writa
     uint32_t *rf = m->rfilter + (size_t)cpu * CACHE_FILTER, *wf = m->wfilter + (size_t)cpu * CACHE_FILTER;
     for (uint32_t c = first; c < first + chunks; c++) {
         uint32_t slot = c & (CACHE_FILTER - 1);
-        rf[slot] = c + 1;
-        wf[slot] = writable ? c + 1 : (wf[slot] == c + 1 ? 0 : wf[slot]);
+        rf[slot] = c;
+        wf[slot] = writable ? c : (wf[slot] == c ? CACHE_FILTER_EMPTY : wf[slot]);
     }
 }
 
@@ -439,6 +439,7 @@ struct cache_model *cache_init(void *mem, const struct cache_preset *p, int ncpu
         m->rfilter = (uint32_t *)q;
         q += (size_t)ncpus * CACHE_FILTER * sizeof(uint32_t);
         m->wfilter = (uint32_t *)q;
+        memset(m->rfilter, 0xff, (size_t)ncpus * CACHE_FILTER * 2 * sizeof(uint32_t));   /* CACHE_FILTER_EMPTY */
     }
     uint32_t slot = m->p.bus_inval_ns && m->p.bus_inval_ns < m->p.bus_ns ? m->p.bus_inval_ns : m->p.bus_ns;
     m->bus.slot_ns = slot;

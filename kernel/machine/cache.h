@@ -120,11 +120,12 @@ struct cache_model {
      * it changes nothing) and, in the write filter, "and the CPU owns it
      * modified" (nor does a store).  The model keeps them exact: it adds
      * and removes entries as lines move.  NULL: no filters. */
-    uint32_t *rfilter, *wfilter;    /* [cpu][CACHE_FILTER] chunk number (address >> 5) + 1 */
+    uint32_t *rfilter, *wfilter;    /* [cpu][CACHE_FILTER] chunk number (address >> 5), or CACHE_FILTER_EMPTY */
 };
 
 #define CACHE_FILTER 1024           /* entries per CPU, direct mapped by 32-byte chunk */
 #define CACHE_CHUNK_SHIFT 5
+#define CACHE_FILTER_EMPTY 0xffffffffu  /* no chunk number (addresses are 32 bits) */
 
 /* Bytes of memory cache_init needs for these parameters (the caller gives them). */
 size_t cache_model_bytes(const struct cache_preset *p, int ncpus, bool filters);

@@ -194,15 +194,15 @@ static void check_filters(struct cache_model *m)
     for (int cpu = 0; cpu < m->ncpus; cpu++)
         for (int slot = 0; slot < CACHE_FILTER; slot++) {
             uint32_t r = m->rfilter[cpu * CACHE_FILTER + slot], w = m->wfilter[cpu * CACHE_FILTER + slot];
-            if (w)
+            if (w != CACHE_FILTER_EMPTY)
                 assert_int_equal(r, w);
-            if (!r)
+            if (r == CACHE_FILTER_EMPTY)
                 continue;
-            uint32_t addr = (r - 1) << CACHE_CHUNK_SHIFT;
+            uint32_t addr = r << CACHE_CHUNK_SHIFT;
             uint32_t line = addr >> m->line_shift;
             uint32_t *set = m->l1 + ((size_t)cpu * m->l1_sets + (line & (m->l1_sets - 1))) * m->l1_ways;
             assert_int_equal(set[0], line + 1);
-            if (w)
+            if (w != CACHE_FILTER_EMPTY)
                 assert_int_equal(cache_state(m, cpu, addr, NULL), CACHE_M);
         }
 }
@@ -220,8 +220,8 @@ static void test_filters_exact(void **state)
             uint32_t addr = ((seed >> 12) % 64) * 32 + ((seed >> 20) % 4) * 0x10000;
             uint32_t flags = (seed >> 28) % 3 == 0 ? CACHE_WRITE : 0;
             uint32_t chunk = addr >> CACHE_CHUNK_SHIFT, slot = chunk & (CACHE_FILTER - 1);
-            bool rhit = m->rfilter[cpu * CACHE_FILTER + slot] == chunk + 1;
-            bool whit = m->wfilter[cpu * CACHE_FILTER + slot] == chunk + 1;
+            bool rhit = m->rfilter[cpu * CACHE_FILTER + slot] == chunk;
+            bool whit = m->wfilter[cpu * CACHE_FILTER + slot] == chunk;
             uint64_t before = m->stats[cpu].l1_misses, inv = m->stats[cpu].invalidations;
             uint64_t stall = cache_access(m, cpu, addr, 4, flags, (uint64_t)i * 10);
             if ((flags ? whit : rhit)) {
