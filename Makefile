@@ -44,11 +44,15 @@ KCFLAGS     := -m32 -march=i686 -std=gnu11 -O2 -g -ffreestanding -fno-builtin -f
 # workloads calls the memory model (kernel/machine/memhooks.c,
 # docs/caches.md); the model itself, vsmp's dispatcher (not charged) and the
 # string functions (charged as ranges) are not instrumented.
+# memhook-plugin (kernel/machine/memhook-plugin.cc, a GCC plugin built here
+# with g++ and gcc-12-plugin-dev) turns the instrumentation's calls into
+# calls that clobber no register (docs/caches.md, "Exactness").
+MEMHOOK_PLUGIN := build/memhook-plugin.so
 MEMHOOK_FLAGS := -fsanitize=kernel-address --param asan-instrumentation-with-call-threshold=0 \
-                 --param asan-stack=0 --param asan-globals=0
+                 --param asan-stack=0 --param asan-globals=0 -fplugin=$(MEMHOOK_PLUGIN)
 MEMHOOK_SKIP  := $(wildcard kernel/machine/*.c) kernel/vsmp.c kernel/string.c
 memhook_flags  = $(if $(and $(filter 1,$(CACHES)),$(filter-out $(MEMHOOK_SKIP),$(1))),$(MEMHOOK_FLAGS))
-KASFLAGS    := -m32 -march=i686 -g -DHZ=$(HZ)
+KASFLAGS    := -m32 -march=i686 -g -DHZ=$(HZ) $(if $(filter 1,$(CACHES)),-DCACHES=1)
 # libgcc (64-bit division) is looked up when linking, not while the Makefile
 # is read: on a fresh machine gcc-multilib is only there after check-deps.
 LIBGCC       = $$($(CC) -m32 -print-libgcc-file-name)
@@ -59,7 +63,7 @@ LIBGCC       = $$($(CC) -m32 -print-libgcc-file-name)
 # second scheduler's kernel costs one compile and a link (0.8 s, not 7.5 s).
 COMMON      ?= build/common$(CONFIG_SUFFIX)
 COMMON_SRCS := $(wildcard kernel/*.c) $(wildcard kernel/machine/*.c) $(wildcard workloads/*.c)
-COMMON_ASMS := boot/boot.S boot/trampoline.S $(wildcard kernel/*.S)
+COMMON_ASMS := boot/boot.S boot/trampoline.S $(wildcard kernel/*.S) $(wildcard kernel/machine/*.S)
 COMMON_OBJS := $(patsubst %.c,$(COMMON)/%.o,$(COMMON_SRCS)) $(patsubst %.S,$(COMMON)/%.o,$(COMMON_ASMS))
 SCHED_OBJ   := $(BUILD)/sched/$(SCHED).o
 # (link order as before the split: C objects, the scheduler, then assembly)
@@ -103,7 +107,7 @@ $(COMMON)/kernel.flags: FORCE | check-sched check-deps
 	$(shell mkdir -p $(dir $@))$(file >$@.new-$(SCHED),$(COMMON_FLAGS_TEXT))
 	@if cmp -s $@.new-$(SCHED) $@; then rm -f $@.new-$(SCHED); else mv $@.new-$(SCHED) $@; fi
 
-$(COMMON)/%.o: %.c $(COMMON)/kernel.flags
+$(COMMON)/%.o: %.c $(COMMON)/kernel.flags $(if $(filter 1,$(CACHES)),$(MEMHOOK_PLUGIN))
 	@mkdir -p $(dir $@)
 	@echo "  CC    $<"
 	$(Q)$(CC) $(KCFLAGS) $(call memhook_flags,$<) -MMD -MP -MF $@.d.$$$$ -MT $@ -c $< -o $@.$$$$ && mv $@.d.$$$$ $(@:.o=.d) && mv $@.$$$$ $@
@@ -113,10 +117,16 @@ $(COMMON)/%.o: %.S $(COMMON)/kernel.flags
 	@echo "  AS    $<"
 	$(Q)$(CC) $(KASFLAGS) -MMD -MP -MF $@.d.$$$$ -MT $@ -c $< -o $@.$$$$ && mv $@.d.$$$$ $(@:.o=.d) && mv $@.$$$$ $@
 
-$(SCHED_OBJ): sched/$(SCHED).c $(BUILD)/kernel.flags
+$(SCHED_OBJ): sched/$(SCHED).c $(BUILD)/kernel.flags $(if $(filter 1,$(CACHES)),$(MEMHOOK_PLUGIN))
 	@mkdir -p $(dir $@)
 	@echo "  CC    $<"
 	$(Q)$(CC) $(KCFLAGS) $(call memhook_flags,$<) -MMD -MP -c $< -o $@
+
+# Written beside and renamed into place: two makes may build it at once.
+$(MEMHOOK_PLUGIN): kernel/machine/memhook-plugin.cc
+	@mkdir -p $(dir $@)
+	@echo "  CXX   $<"
+	$(Q)g++ -shared -fPIC -fno-rtti -O2 -I$$($(CC) -print-file-name=plugin)/include -o $@.$$$$ $< && mv $@.$$$$ $@
 
 $(BUILD)/kernel.elf: $(KERNEL_OBJS) linker.ld $(BUILD)/kernel.flags
 	@echo "  LD    $@"

@@ -38,6 +38,11 @@
 #include "../cmdline.h"
 #include "../time.h"
 
+_Static_assert(PERCPU_MACHINE_DEBT == 44 && PERCPU_MACHINE_RFILTER == 48 && PERCPU_MACHINE_WFILTER == 52,
+               "kernel/machine/memhook-thunks.S has the per-CPU offsets");
+_Static_assert(CACHE_FILTER == 1024 && CACHE_CHUNK_SHIFT == 5 && CACHE_WRITE == 1,
+               "kernel/machine/memhook-thunks.S has the filter's geometry");
+
 /* The caller's spills and address computations per call, in thousandths of
  * an instruction: what the instrumented build's calls cost beyond the
  * argument store, the call and the callback (docs/caches.md, "Exactness"
@@ -47,7 +52,7 @@
 #endif
 
 static const char *machine_choices[8];
-enum { KEY_MACHINE, KEY_MACHINE_LAT_PCT };
+enum { KEY_MACHINE, KEY_MACHINE_LAT_PCT, KEY_MEMHOOK_SPILL };
 static struct cmdline_key machine_keys[] = {
     [KEY_MACHINE] = { .name = "machine", .type = CMDLINE_CHOICE, .def_text = "none", .choices = machine_choices,
                       .help = "memory model (a CACHES=1 build, with vsmp=): none, or a named machine's caches, "
@@ -55,6 +60,10 @@ static struct cmdline_key machine_keys[] = {
     [KEY_MACHINE_LAT_PCT] = CMDLINE_KEY_UINT("machine_lat_pct", 100, 0, 1000,
                                              "with machine=: every latency and bus occupancy in percent of the "
                                              "preset's (0: the model runs and charges nothing)"),
+    [KEY_MEMHOOK_SPILL] = CMDLINE_KEY_UINT("memhook_spill_milli", MEMHOOK_SPILL_MILLI, 0, 10000,
+                                           "CACHES=1: the instructions an instrumented site costs beyond the call "
+                                           "and its entry point, in thousandths per access, owed back to the clock "
+                                           "(the default is measured: docs/caches.md, Exactness)"),
 };
 
 static const char *name_ = "none";
@@ -69,9 +78,9 @@ void machine_boot(int ncpus, bool vsmp, char *words, size_t size)
     for (int i = 0; cache_presets[i].name && i + 2 < (int)ARRAY_SIZE(machine_choices); i++)
         machine_choices[i + 1] = cache_presets[i].name;
     cmdline_register("machine", machine_keys, ARRAY_SIZE(machine_keys));
-    if (cmdline_given(&machine_keys[KEY_MACHINE]) || cmdline_given(&machine_keys[KEY_MACHINE_LAT_PCT]))
-        cmdline_error(cmdline_given(&machine_keys[KEY_MACHINE]) ? "machine" : "machine_lat_pct",
-                      "needs a kernel built with the memory model (make CACHES=1)");
+    for (int k = 0; k < (int)ARRAY_SIZE(machine_keys); k++)
+        if (cmdline_given(&machine_keys[k]))
+            cmdline_error(machine_keys[k].name, "needs a kernel built with the memory model (make CACHES=1)");
     if (size)
         words[0] = 0;
 }
@@ -88,7 +97,11 @@ static uint32_t spill_acc[MAX_CPUS];                /* thousandths carried */
 static uint32_t empty_filter[CACHE_FILTER];
 static uint64_t debt_folded[MAX_CPUS];              /* fast calls' debt taken off the clock */
 static uint64_t slow_calls[MAX_CPUS], null_calls[MAX_CPUS];
-static uint64_t model_cycles;                       /* inside memhook_miss's two reads, all CPUs */
+/* Inside memhook_miss's two reads, all CPUs.  Not static: calibrate()
+ * reads it around an asm that calls memhook_miss, which GCC's IPA does not
+ * see (a static only this file writes would be taken as unchanged). */
+uint64_t memhook_model_cycles;
+#define model_cycles memhook_model_cycles
 
 /* ---- the clock ---- */
 
@@ -118,7 +131,8 @@ void machine_fold_slow(struct cpu *c)
 /* The debt wrapped past 2^32 (one instruction added it; an interrupt
  * between that add and here may have folded the wrapped value, which is
  * then 2^32 short either way). */
-static __attribute__((noinline)) void debt_wrapped(void)
+void memhook_debt_wrapped(void);
+__attribute__((noinline, used)) void memhook_debt_wrapped(void)
 {
     unsigned long f = irq_save();
     struct cpu *c = this_cpu();
@@ -135,13 +149,14 @@ static inline __attribute__((always_inline)) void owe(uint32_t cycles)
                  : : "r"(cycles), "i"(PERCPU_MACHINE_DEBT) : "cc", "memory" : wrapped);
     return;
 wrapped:
-    debt_wrapped();
+    memhook_debt_wrapped();
 }
 
 /* ---- the calls ---- */
 
 /* Not the fast path's: the model with interrupts off between two reads of
  * the TSC; what it measured, slow_cost and the stall go into the base. */
+void memhook_miss(uint32_t a, uint32_t size, uint32_t flags);
 __attribute__((noinline, used)) void memhook_miss(uint32_t a, uint32_t size, uint32_t flags)
 {
     if (!model) {
@@ -164,31 +179,9 @@ __attribute__((noinline, used)) void memhook_miss(uint32_t a, uint32_t size, uin
     irq_restore(f);
 }
 
-/* Without a frame pointer: these run on every load and store, and their
- * instructions are host time (not the clock's: they are owed back). */
-#define FAST(fn, filter, size, flags)                                                 \
-    void fn(uint32_t a);                                                              \
-    __attribute__((optimize("omit-frame-pointer"))) void fn(uint32_t a)              \
-    {                                                                                 \
-        const uint32_t *f = (const uint32_t *)percpu_read(filter);                    \
-        uint32_t chunk = a >> CACHE_CHUNK_SHIFT;                                      \
-        if (likely(f[chunk & (CACHE_FILTER - 1)] == chunk)) {                         \
-            owe(fast_cost);                                                           \
-            return;                                                                   \
-        }                                                                             \
-        memhook_miss(a, size, flags);                                                 \
-    }
-
-FAST(__asan_load1_noabort, PERCPU_MACHINE_RFILTER, 1, 0)
-FAST(__asan_load2_noabort, PERCPU_MACHINE_RFILTER, 2, 0)
-FAST(__asan_load4_noabort, PERCPU_MACHINE_RFILTER, 4, 0)
-FAST(__asan_load8_noabort, PERCPU_MACHINE_RFILTER, 8, 0)
-FAST(__asan_load16_noabort, PERCPU_MACHINE_RFILTER, 16, 0)
-FAST(__asan_store1_noabort, PERCPU_MACHINE_WFILTER, 1, CACHE_WRITE)
-FAST(__asan_store2_noabort, PERCPU_MACHINE_WFILTER, 2, CACHE_WRITE)
-FAST(__asan_store4_noabort, PERCPU_MACHINE_WFILTER, 4, CACHE_WRITE)
-FAST(__asan_store8_noabort, PERCPU_MACHINE_WFILTER, 8, CACHE_WRITE)
-FAST(__asan_store16_noabort, PERCPU_MACHINE_WFILTER, 16, CACHE_WRITE)
+/* The fast path and the entry points are kernel/machine/memhook-thunks.S
+ * (memhook-plugin.cc calls them); it reads this. */
+uint32_t memhook_fast_cost;
 
 void __asan_loadN_noabort(uint32_t a, uint32_t size);
 void __asan_loadN_noabort(uint32_t a, uint32_t size) { memhook_miss(a, size, 0); }
@@ -206,28 +199,30 @@ void machine_access(const volatile void *addr, size_t size, uint32_t flags)
 
 /* ---- boot ---- */
 
-/* Cycles of n iterations of two calls of __asan_load4_noabort, on a then on
- * b, and the loop's own 6 instructions (two pushes, two stack adjusts, dec,
- * jnz): 3 per call, where an instrumented site has 1 (the argument store). */
+/* Cycles of n iterations of two accesses as memhook-plugin.cc makes them
+ * (push eax, lea, call, pop eax), of a then of b, and the loop's own 2
+ * instructions (dec, jnz): 1 per access. */
 #define CALIBRATION_LOOPS 1000
-#define LOOP_INSNS_PER_CALL 3
-#define SITE_INSNS_PER_CALL 1
+#define LOOP_INSNS_PER_CALL 1
+#define SITE_INSNS_PER_CALL 0
 static __attribute__((noinline)) uint64_t calibration_loop(uint32_t a, uint32_t b)
 {
     uint32_t n = CALIBRATION_LOOPS;
     uint64_t t0 = rdtsc();
     __asm__ volatile("1:\n\t"
-                     "pushl %1\n\t"
-                     "call __asan_load4_noabort\n\t"
-                     "addl $4, %%esp\n\t"
-                     "pushl %2\n\t"
-                     "call __asan_load4_noabort\n\t"
-                     "addl $4, %%esp\n\t"
+                     "pushl %%eax\n\t"
+                     "leal (%1), %%eax\n\t"
+                     "call __memhook_load4\n\t"
+                     "popl %%eax\n\t"
+                     "pushl %%eax\n\t"
+                     "leal (%2), %%eax\n\t"
+                     "call __memhook_load4\n\t"
+                     "popl %%eax\n\t"
                      "decl %0\n\t"
                      "jnz 1b"
                      : "+r"(n)
-                     : "r"(a), "r"(b)
-                     : "eax", "ecx", "edx", "memory", "cc");
+                     : "S"(a), "D"(b)
+                     : "memory", "cc");
     return rdtsc() - t0;
 }
 
@@ -249,7 +244,7 @@ static uint8_t calibration_area[32768 + 64] __attribute__((aligned(64)));
 static void calibrate(struct cpu *c)
 {
     uint32_t a = (uint32_t)(uintptr_t)calibration_area, b = a + 32768;
-    fast_cost = slow_cost = null_cost = 0;
+    fast_cost = slow_cost = null_cost = memhook_fast_cost = 0;
     spill_milli = 0;
     struct cache_model *m = model;
     /* no model: every call is a null miss */
@@ -261,13 +256,14 @@ static void calibrate(struct cpu *c)
         c->machine_rfilter = model->rfilter + (size_t)c->id * CACHE_FILTER;
         c->machine_wfilter = model->wfilter + (size_t)c->id * CACHE_FILTER;
         calibration_loop(a, b);             /* both lines in */
-        uint64_t inner = model_cycles;
+        uint64_t inner = *(volatile uint64_t *)&model_cycles;
         uint64_t loop = calibration_loop(a, b);
-        slow_cost = per_call(loop, model_cycles - inner);
+        slow_cost = per_call(loop, *(volatile uint64_t *)&model_cycles - inner);
         fast_cost = per_call(calibration_loop(a, a), 0);
+        memhook_fast_cost = fast_cost;
     }
     fold(c);
-    spill_milli = MEMHOOK_SPILL_MILLI;
+    spill_milli = cmdline_key_uint(&machine_keys[KEY_MEMHOOK_SPILL]);
 }
 
 void machine_boot(int ncpus, bool vsmp, char *words, size_t size)
