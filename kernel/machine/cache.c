@@ -294,7 +294,7 @@ static uint64_t access_line(struct cache_model *m, int cpu, uint32_t line, uint3
     bool write = flags & (CACHE_WRITE | CACHE_ATOMIC);
     bool stalls = !(flags & CACHE_WRITE) || (flags & CACHE_ATOMIC);
     int dom = domain_of(m, cpu), core = core_of(m, cpu), way;
-    uint64_t stall = 0;
+    uint64_t stall = 0, wait, wait0 = st->bus_wait_ns;
     st->accesses++;
 
     int w1 = l1_find(m, cpu, line);
@@ -347,10 +347,11 @@ static uint64_t access_line(struct cache_model *m, int cpu, uint32_t line, uint3
         l1_insert(m, cpu, line);
         e->l1_cores |= (uint16_t)(1u << core);
     }
+    wait = st->bus_wait_ns - wait0;
     if (e)
         filter_set(m, cpu, line, e->state == CACHE_M && e->dirty_core == core + 1 && e->l1_cores == (1u << core));
     if (!stalls)
-        stall = 0;                  /* the store buffer takes it */
+        stall = wait;               /* the store buffer takes it once the bus does */
     st->stall_ns += stall;
     return stall;
 }

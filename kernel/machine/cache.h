@@ -20,9 +20,12 @@
  *     misses the L2 is a bus transaction: it waits for the bus, then stalls
  *     mem_ns, or c2c_ns when another L2 holds the line modified (HITM: the
  *     owner supplies it and both keep it shared, as the P6 bus did).
- *   - A store never stalls (the store buffer hides it) but does everything
- *     else: the read-for-ownership or invalidation on the bus, the other
- *     copies invalidated, the line made modified.  A locked (atomic) access
+ *   - A store does not wait for its data (the store buffer hides the
+ *     latency) but does wait for the bus to take its transaction (the
+ *     buffer drains at the bus's pace: without that a burst of stores
+ *     would run ahead of the bus without limit), and does everything else:
+ *     the read-for-ownership or invalidation, the other copies
+ *     invalidated, the line made modified.  A locked (atomic) access
  *     stalls like a load and also takes ownership.
  *   - Within a shared L2, a line modified in another core's L1 costs
  *     l1_xfer_ns to read, and a store invalidates the other cores' L1 copies.

@@ -21,6 +21,7 @@
 #define FILTER_BYTE_MASK 4092       /* kernel/machine/cache.h: (CACHE_FILTER - 1) * 4 */
 #define CACHE_CHUNK_SHIFT 5
 #define CACHE_WRITE 1
+#define CACHE_ATOMIC 2
 
 .macro THUNK kind, size, filter, flags
 .globl __memhook_\kind\size
@@ -63,4 +64,8 @@ THUNK store, 2, PERCPU_MACHINE_WFILTER, CACHE_WRITE
 THUNK store, 4, PERCPU_MACHINE_WFILTER, CACHE_WRITE
 THUNK store, 8, PERCPU_MACHINE_WFILTER, CACHE_WRITE
 THUNK store, 16, PERCPU_MACHINE_WFILTER, CACHE_WRITE
+/* A locked instruction (memhooks.h machine_atomic): free on a line this CPU
+ * owns modified (the write filter), else the model stalls it as a load and
+ * takes ownership. */
+THUNK atomic, 4, PERCPU_MACHINE_WFILTER, CACHE_ATOMIC
 #endif

@@ -40,7 +40,7 @@
 
 _Static_assert(PERCPU_MACHINE_DEBT == 44 && PERCPU_MACHINE_RFILTER == 48 && PERCPU_MACHINE_WFILTER == 52,
                "kernel/machine/memhook-thunks.S has the per-CPU offsets");
-_Static_assert(CACHE_FILTER == 1024 && CACHE_CHUNK_SHIFT == 5 && CACHE_WRITE == 1,
+_Static_assert(CACHE_FILTER == 1024 && CACHE_CHUNK_SHIFT == 5 && CACHE_WRITE == 1 && CACHE_ATOMIC == 2,
                "kernel/machine/memhook-thunks.S has the filter's geometry");
 
 /* The caller's spills and address computations per call, in thousandths of

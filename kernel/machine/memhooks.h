@@ -38,17 +38,24 @@ void machine_fold_slow(struct cpu *c);
 #define machine_fold(c) ((void)(c))
 #endif
 
-/* An access the instrumentation cannot see (a lock's atomic instruction,
- * an assembly copy): addr..addr+size of the current CPU. */
+/* Accesses the instrumentation cannot see.  machine_access: a range
+ * (string.c's copies: one access per line, the call's own instructions
+ * are the kernel's).  machine_atomic: a locked read-modify-write of the
+ * word at p (a spinlock's acquisition), through the same entry points and
+ * at the same exact cost as an instrumented access. */
 #define MACHINE_WRITE 1u
 #define MACHINE_ATOMIC 2u
 #ifdef CACHES
 void machine_access(const volatile void *addr, size_t size, uint32_t flags);
+#define machine_atomic(p)                                                                      \
+    __asm__ volatile("pushl %%eax\n\tleal %0, %%eax\n\tcall __memhook_atomic4\n\tpopl %%eax" \
+                     : : "m"(*(const volatile char *)(p)))
 #else
 static inline void machine_access(const volatile void *addr, size_t size, uint32_t flags)
 {
     (void)addr, (void)size, (void)flags;
 }
+#define machine_atomic(p) ((void)(p))
 #endif
 
 void machine_print_stats(void);     /* the memstat lines (nothing without a model) */

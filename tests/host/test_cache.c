@@ -96,7 +96,8 @@ static void test_mesi_two_cpus(void **state)
     assert_int_equal(LD(m, 1, 0x2000, 1000), 100);
     assert_int_equal(cache_state(m, 0, 0x2000, NULL), CACHE_S);
     assert_int_equal(cache_state(m, 1, 0x2000, NULL), CACHE_S);
-    /* cpu 0 stores: an upgrade invalidates cpu 1's copy; a store does not stall. */
+    /* cpu 0 stores: an upgrade invalidates cpu 1's copy; a store does not
+     * wait for data, and the bus is free. */
     assert_int_equal(ST(m, 0, 0x2000, 2000), 0);
     assert_int_equal(m->stats[0].upgrades, 1);
     assert_int_equal(m->stats[0].invalidations, 1);
@@ -135,6 +136,18 @@ static void test_bus_queue(void **state)
     LD(m, 0, 0x9000, 10000000);
     assert_int_equal(LD(m, 1, 0xa000, 1000), 100);
     assert_int_equal(m->bus.stale, 1);
+    free(m);
+}
+
+static void test_store_waits_for_bus(void **state)
+{
+    (void)state;
+    struct cache_model *m = make(&toy, 2, 100, false);
+    /* cpu 1 fills the bus; cpu 0's store at the same time waits for it,
+     * not for the data (a load would stall 40 + 100). */
+    LD(m, 1, 0x5000, 1000);
+    assert_int_equal(ST(m, 0, 0x6000, 1000), 40);
+    assert_int_equal(LD(m, 0, 0x7000, 1000), 80 + 100);
     free(m);
 }
 
@@ -273,6 +286,7 @@ int main(void)
         cmocka_unit_test(test_l2_eviction_and_inclusion),
         cmocka_unit_test(test_mesi_two_cpus),
         cmocka_unit_test(test_bus_queue),
+        cmocka_unit_test(test_store_waits_for_bus),
         cmocka_unit_test(test_zero_latency),
         cmocka_unit_test(test_range),
         cmocka_unit_test(test_shared_l2),
