@@ -196,7 +196,11 @@ static inline struct vcpu *freeze(void)
 }
 
 /* Restart it at vcpus[cur].local. */
-static inline void thaw(void) { cpus[cur].tsc_base = rdtsc() - vcpus[cur].local; }
+static inline void thaw(void)
+{
+    machine_thaw(&cpus[cur]);       /* CACHES=1: what the dispatcher's own accesses owed is not the CPU's */
+    cpus[cur].tsc_base = rdtsc() - vcpus[cur].local;
+}
 
 /*
  * The spinlock hooks run on every acquisition and release, and what they
@@ -210,7 +214,11 @@ static inline void thaw(void) { cpus[cur].tsc_base = rdtsc() - vcpus[cur].local;
  * own epilogue runs before it is back at the site's time.)
  */
 static uint64_t order_residue, release_residue;
-static inline void thaw_less(uint64_t residue) { cpus[cur].tsc_base = rdtsc() - (vcpus[cur].local - residue); }
+static inline void thaw_less(uint64_t residue)
+{
+    machine_thaw(&cpus[cur]);
+    cpus[cur].tsc_base = rdtsc() - (vcpus[cur].local - residue);
+}
 
 /* ---- choosing who runs ---- */
 

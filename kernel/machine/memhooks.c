@@ -51,6 +51,9 @@ _Static_assert(CACHE_FILTER == 1024 && CACHE_CHUNK_SHIFT == 5 && CACHE_WRITE == 
 #define MEMHOOK_SPILL_MILLI 0
 #endif
 
+/* From here up: the LAPIC (0xfee00000) and I/O APIC (0xfec00000), uncached. */
+#define MMIO_BASE 0xfe000000u
+
 static const char *machine_choices[8];
 enum { KEY_MACHINE, KEY_MACHINE_LAT_PCT, KEY_MEMHOOK_SPILL };
 static struct cmdline_key machine_keys[] = {
@@ -68,6 +71,7 @@ static struct cmdline_key machine_keys[] = {
 
 static const char *name_ = "none";
 const char *machine_name(void) { return name_; }
+bool machine_on(void) { return name_[0] != 'n'; }   /* "none" */
 
 #ifndef CACHES
 
@@ -121,11 +125,21 @@ static inline void fold(struct cpu *c)
     debt_folded[c->id] += d;
 }
 
+/* Between vsmp's freeze and thaw (one physical CPU: one flag). */
+static bool frozen;
+
 void machine_fold_slow(struct cpu *c)
 {
     unsigned long f = irq_save();
     fold(c);
+    frozen = true;
     irq_restore(f);
+}
+
+void machine_thaw(struct cpu *c)
+{
+    c->machine_debt = 0;
+    frozen = false;
 }
 
 /* The debt wrapped past 2^32 (one instruction added it; an interrupt
@@ -163,6 +177,10 @@ __attribute__((noinline, used)) void memhook_miss(uint32_t a, uint32_t size, uin
         owe(null_cost);
         return;
     }
+    /* The dispatcher's own accesses, and the LAPIC's and I/O APIC's
+     * registers (uncached memory-mapped I/O), are not the machine's. */
+    if (frozen || a >= MMIO_BASE)
+        return;
     unsigned long f = irq_save();
     uint64_t t0 = rdtsc();
     struct cpu *c = this_cpu();
@@ -324,7 +342,9 @@ void machine_print_stats(void)
     if (!model) {
         kprintf("memstat machine=none memhook_null_insns=%u memhook_spill_milli=%u\n", null_cost, spill_milli);
         for (int i = 0; i < ncpus_online; i++) {
-            machine_fold_slow(&cpus[i]);
+            unsigned long f = irq_save();
+            fold(&cpus[i]);
+            irq_restore(f);
             kprintf("memstat cpu=%d calls=%llu\n", i, (unsigned long long)(null_cost ? debt_folded[i] / null_cost : 0));
         }
         return;

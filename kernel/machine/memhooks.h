@@ -28,14 +28,21 @@ struct cpu;
  * line says (" machine=... machine_lat_pct=... memhook_ns=...", or ""). */
 void machine_boot(int ncpus, bool vsmp, char *words, size_t size);
 const char *machine_name(void);     /* "none" without a model */
+bool machine_on(void);              /* a model runs (machine= given, CACHES=1) */
 
 /* The instrumentation's debt of cpu c goes into its clock's base: vsmp's
  * dispatcher calls this before it reads the clock (kernel/vsmp.c freeze). */
+/* machine_thaw: the dispatcher restarts cpu c's clock; until then (from
+ * machine_fold on) accesses are the dispatcher's own (it calls into
+ * instrumented code: the LAPIC, the GDT), which the model does not see and
+ * whose debt is dropped. */
 #ifdef CACHES
 void machine_fold_slow(struct cpu *c);
+void machine_thaw(struct cpu *c);
 #define machine_fold(c) machine_fold_slow(c)
 #else
 #define machine_fold(c) ((void)(c))
+#define machine_thaw(c) ((void)(c))
 #endif
 
 /* Accesses the instrumentation cannot see.  machine_access: a range
