@@ -146,12 +146,26 @@ static void l1_insert(struct cache_model *m, int cpu, uint32_t line)
 
 /* ---- the bus ---- */
 
+/* n / d for a 32-bit d without libgcc's 64-bit division (the model runs
+ * on every miss: two x86 divl). */
+static inline uint64_t div_u64_u32(uint64_t n, uint32_t d)
+{
+#ifdef HOST_TEST
+    return n / d;
+#else
+    uint32_t hi = (uint32_t)(n >> 32), lo = (uint32_t)n, qhi = hi / d, r = hi % d, qlo;
+    __asm__("divl %3" : "=a"(qlo), "=d"(r) : "0"(lo), "rm"(d), "1"(r));
+    return ((uint64_t)qhi << 32) | qlo;
+#endif
+}
+
 uint64_t cache_bus_book(struct cache_bus *b, uint64_t now, uint64_t ns)
 {
     if (!ns || !b->slot_ns)
         return now;
-    uint64_t k = (ns + b->slot_ns - 1) / b->slot_ns;
-    uint64_t s = now / b->slot_ns;
+    uint32_t slot = (uint32_t)b->slot_ns;
+    uint64_t k = ((uint32_t)ns + slot - 1) / slot;
+    uint64_t s = div_u64_u32(now, slot);
     b->busy_ns += ns;
     if (b->latest >= CACHE_BUS_SLOTS && s + CACHE_BUS_SLOTS <= b->latest) {
         b->stale++;                 /* older than the calendar: its slots may have been reused */

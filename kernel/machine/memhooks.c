@@ -118,11 +118,14 @@ static inline void fold(struct cpu *c)
     if (!d)
         return;
     c->machine_debt = 0;
-    uint32_t unit = model ? fast_cost : null_cost;
-    uint64_t milli = spill_acc[c->id] + (uint64_t)(unit ? d / unit : 0) * spill_milli;
-    spill_acc[c->id] = (uint32_t)(milli % 1000);
-    c->tsc_base += d + milli / 1000;
+    c->tsc_base += d;
     debt_folded[c->id] += d;
+    if (spill_milli) {              /* off by default: no divisions on this path */
+        uint32_t unit = model ? fast_cost : null_cost;
+        uint64_t milli = spill_acc[c->id] + (uint64_t)(unit ? d / unit : 0) * spill_milli;
+        spill_acc[c->id] = (uint32_t)(milli % 1000);
+        c->tsc_base += milli / 1000;
+    }
 }
 
 /* Between vsmp's freeze and thaw (one physical CPU: one flag). */
@@ -168,6 +171,32 @@ wrapped:
 
 /* ---- the calls ---- */
 
+/* The TSC, read so that the compiler moves no work across it: what
+ * memhook_miss measures must be exactly the model's work, and what it does
+ * not measure the same instructions on every path (slow_cost). */
+static inline uint64_t rdtsc_fenced(void)
+{
+    uint32_t lo, hi;
+    __asm__ volatile("rdtsc" : "=a"(lo), "=d"(hi) : : "memory");
+    return ((uint64_t)hi << 32) | lo;
+}
+
+/* The model's part of a miss (between memhook_miss's two reads). */
+static __attribute__((noinline)) uint64_t model_step(struct cpu *c, uint32_t a, uint32_t size, uint32_t flags,
+                                                     uint64_t t0)
+{
+    int id = c->id;
+    fold(c);
+    uint64_t stall = cache_access(model, id, a, size, flags, t0 - c->tsc_base);
+    slow_calls[id]++;
+    if (spill_milli) {
+        uint32_t spill = spill_acc[id] + spill_milli;
+        spill_acc[id] = spill % 1000;
+        stall -= spill / 1000;      /* owed back through the stall (modular: the base gains it) */
+    }
+    return stall;
+}
+
 /* Not the fast path's: the model with interrupts off between two reads of
  * the TSC; what it measured, slow_cost and the stall go into the base. */
 void memhook_miss(uint32_t a, uint32_t size, uint32_t flags);
@@ -178,21 +207,18 @@ __attribute__((noinline, used)) void memhook_miss(uint32_t a, uint32_t size, uin
         return;
     }
     /* The dispatcher's own accesses, and the LAPIC's and I/O APIC's
-     * registers (uncached memory-mapped I/O), are not the machine's. */
-    if (frozen || a >= MMIO_BASE)
+     * registers (uncached memory-mapped I/O), are not the machine's: they
+     * owe what a call without a model does. */
+    if (frozen || a >= MMIO_BASE) {
+        owe(null_cost);
         return;
+    }
     unsigned long f = irq_save();
-    uint64_t t0 = rdtsc();
     struct cpu *c = this_cpu();
-    int id = c->id;
-    fold(c);
-    uint64_t now = t0 - c->tsc_base;
-    uint64_t stall = cache_access(model, id, a, size, flags, now);
-    slow_calls[id]++;
-    uint32_t spill = spill_acc[id] + spill_milli;
-    spill_acc[id] = spill % 1000;
-    uint64_t t1 = rdtsc();
-    c->tsc_base += (t1 - t0) + slow_cost + spill / 1000 - stall;
+    uint64_t t0 = rdtsc_fenced();
+    uint64_t stall = model_step(c, a, size, flags, t0);
+    uint64_t t1 = rdtsc_fenced();
+    c->tsc_base += (t1 - t0) + slow_cost - stall;
     model_cycles += t1 - t0;
     irq_restore(f);
 }
