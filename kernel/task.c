@@ -160,7 +160,7 @@ struct task *task_create(void (*entry)(void *), void *arg, const struct task_att
         return NULL;
     struct task *t;
     uint32_t *stack;
-    if ((scheduler.flags & SCHED_LAYOUT_LINUX24) && machine_on()) {
+    if ((scheduler.flags & SCHED_LAYOUT_LINUX24) && machine_era_layout()) {
         /* 2.4 (kernel/sched_class.h SCHED_LAYOUT_LINUX24): the struct at the
          * base of an 8 KB-aligned block, the stack the page above it. */
         t = page_alloc_aligned(2, 2);

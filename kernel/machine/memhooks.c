@@ -55,7 +55,8 @@ _Static_assert(CACHE_FILTER == 1024 && CACHE_CHUNK_SHIFT == 5 && CACHE_WRITE == 
 #define MMIO_BASE 0xfe000000u
 
 static const char *machine_choices[8];
-enum { KEY_MACHINE, KEY_MACHINE_LAT_PCT, KEY_MEMHOOK_SPILL };
+static const char *const layout_choices[] = { "era", "flat", NULL };
+enum { KEY_MACHINE, KEY_MACHINE_LAT_PCT, KEY_MEMHOOK_SPILL, KEY_MACHINE_LAYOUT };
 static struct cmdline_key machine_keys[] = {
     [KEY_MACHINE] = { .name = "machine", .type = CMDLINE_CHOICE, .def_text = "none", .choices = machine_choices,
                       .help = "memory model (a CACHES=1 build, with vsmp=): none, or a named machine's caches, "
@@ -67,11 +68,17 @@ static struct cmdline_key machine_keys[] = {
                                            "CACHES=1: the instructions an instrumented site costs beyond the call "
                                            "and its entry point, in thousandths per access, owed back to the clock "
                                            "(the default is measured: docs/caches.md, Exactness)"),
+    [KEY_MACHINE_LAYOUT] = CMDLINE_KEY_CHOICE("machine_layout", "era", layout_choices,
+                                              "with machine=: era (a scheduler's kernel version's task layout, "
+                                              "kernel/sched_class.h SCHED_LAYOUT_LINUX24) or flat (every task "
+                                              "structure from the kernel's allocator: to measure the layout's effect)"),
 };
 
 static const char *name_ = "none";
 const char *machine_name(void) { return name_; }
 bool machine_on(void) { return name_[0] != 'n'; }   /* "none" */
+static bool era_layout;
+bool machine_era_layout(void) { return era_layout; }
 
 #ifndef CACHES
 
@@ -323,6 +330,9 @@ void machine_boot(int ncpus, bool vsmp, char *words, size_t size)
         cmdline_error("machine", "needs vsmp= (ACCEL=vsmp): the model's stalls are the logical CPUs' virtual time");
     if (!choice && cmdline_given(&machine_keys[KEY_MACHINE_LAT_PCT]))
         cmdline_error("machine_lat_pct", "needs machine=");
+    if (!choice && cmdline_given(&machine_keys[KEY_MACHINE_LAYOUT]))
+        cmdline_error("machine_layout", "needs machine=");
+    era_layout = choice && cmdline_key_choice(&machine_keys[KEY_MACHINE_LAYOUT]) == 0;
     memset(empty_filter, 0xff, sizeof(empty_filter));
     for (int i = 0; i < MAX_CPUS; i++) {
         cpus[i].machine_rfilter = cpus[i].machine_wfilter = empty_filter;
@@ -360,7 +370,7 @@ void machine_boot(int ncpus, bool vsmp, char *words, size_t size)
              model ? "" : "", fast_cost, slow_cost, spill_milli / 1000, spill_milli % 1000);
     if (model) {
         size_t n = strlen(words);
-        snprintf(words + n, size - n, " machine_lat_pct=%u", lat_pct);
+        snprintf(words + n, size - n, " machine_lat_pct=%u machine_layout=%s", lat_pct, era_layout ? "era" : "flat");
     }
 }
 

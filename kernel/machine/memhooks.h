@@ -29,6 +29,7 @@ struct cpu;
 void machine_boot(int ncpus, bool vsmp, char *words, size_t size);
 const char *machine_name(void);     /* "none" without a model */
 bool machine_on(void);              /* a model runs (machine= given, CACHES=1) */
+bool machine_era_layout(void);      /* ... with the era's memory layouts (machine_layout=era, the default) */
 
 /* The instrumentation's debt of cpu c goes into its clock's base: vsmp's
  * dispatcher calls this before it reads the clock (kernel/vsmp.c freeze). */
