@@ -342,7 +342,7 @@ static bool can_schedule(struct task *p, int cpu, struct task *prev)
 }
 
 /*
- * -DGOODNESS_SCAN_NS=N, an experiment (docs/measurements.md, seed003's
+ * -DGOODNESS_SCAN_NS=N, an experiment (docs/notebook/, seed003's
  * tbench): N instructions of busy time per task the scan examines, for the
  * cache misses 2.4's scan took on the era's machines.  No cost= model
  * charges it.
@@ -361,7 +361,7 @@ static bool can_schedule(struct task *p, int cpu, struct task *prev)
  * (performance measurement)": 96.9% of the L2 reads in the scan missed
  * (2.4.4, 4 CPUs of an 8-way PIII Xeon, 1 MB L2).  With C=128 and era2003's
  * 159 ns, seed003's tbench collapse at 192 clients comes out
- * (docs/measurements.md, 2026-12-06).
+ * (docs/notebook/2026-12-06-seed003-tbench-scan-outgrows-l2.md).
  */
 #ifdef GOODNESS_SCAN_NS
 #include "../kernel/chan_cost.h"

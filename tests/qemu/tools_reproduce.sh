@@ -147,7 +147,21 @@ ok_if reproduce-default-config-said "no 'configuration: accel=vsmp sizes=quick .
     sh -c "grep -q '^reproduce: seed001 configuration: accel=vsmp sizes=quick cost=none runs=2 timeout=480 (the default: ' '$D/r001.err' &&
            head -1 '$D/r001/scorecard.txt' | grep -q '^# seed001 configuration: accel=vsmp '"
 ok_if reproduce-files "no scorecard.txt, scorecard.csv, report.html or plots" \
-    sh -c "[ -s '$D/r001/scorecard.txt' ] && [ -s '$D/r001/scorecard.csv' ] && grep -q '<svg' '$D/r001/report.html' && [ -s '$D/r001/plots/none-pipe.dat' ]"
+    sh -c "[ -s '$D/r001/scorecard.txt' ] && [ -s '$D/r001/scorecard.csv' ] && grep -q '<svg' '$D/r001/report.html' &&
+           [ -s '$D/r001/plots/seed001-none-pipe-kernels.png' ] && [ -s '$D/r001/plots/seed001-none-pipe-bound-bound-over-unbound.svg' ]"
+# every table's header says what ran, here and in the post, and what the scorecard compares
+ok_if reproduce-header-sizes "the pipe table's header does not name the sizes run and the post's" \
+    sh -c "grep -q '^measured here: pipe, round trips 20000; 2 runs a cell; 2 CPUs; accel=vsmp; cost=none' '$D/r001/cost-none/pipe.txt' &&
+           grep -q '^the post:      pipe, round trips 1000000 (pipe-test.s); 10 runs a cell; 2 CPUs' '$D/r001/cost-none/pipe.txt' &&
+           grep -q '^compared: ' '$D/r001/cost-none/pipe.txt' &&
+           grep -q '^measured here: pipe, round trips 20000, bound to CPU 0;' '$D/r001/cost-none/pipe-bound.txt'"
+# progress: the status line, plain lines on a file (no terminal), and its last line
+ok_if reproduce-progress "no 'reproduce seed001 (vsmp, quick sizes): 6/6 boots done in' line on stderr" \
+    grep -q '^reproduce seed001 (vsmp, quick sizes): 6/6 boots done in [0-9]*:[0-9][0-9]$' "$D/r001.err"
+"$SL" reproduce seed001 --only pipe --runs 2 --estimate >"$D/est.out" 2>&1
+cp "$D/est.out" "$D/last.log"
+ok_if reproduce-estimate "--estimate does not give the boots and a time from the records of the run before" \
+    grep -Eq '^reproduce seed001 \(vsmp, quick sizes\): 6 boots; about [0-9]+:[0-9]{2}, as whole runs of these boots took here \(the latest 20[0-9-]{8}, load [0-9.]+-[0-9.]+; build/boot-times.txt\)( \(the boots alone: [0-9]+:[0-9]{2} on 2 host cores\))?$' "$D/est.out"
 ok_if reproduce-notes "no notes under the pipe scorecard (tools/reproduce-notes.txt)" \
     sh -c "grep -q '^notes (tools/reproduce-notes.txt' '$D/r001/scorecard.txt' && grep -q '810 more' '$D/r001/cost-none/pipe.txt'"
 # a build setting (here an inert -D) changes every number: the

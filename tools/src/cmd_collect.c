@@ -179,30 +179,46 @@ static char *last_line_of(const char *path)
 /* logs/NAME.rc: "rc=<status> wall_s=<s> oversubscribed=<yes|no> [host=<name>]". */
 struct rc_file {
     long rc, wall;
-    char over[16];
-    char host[64];
+    char *over;     /* allocated: "unknown" when the file does not say */
+    char *host;     /* allocated, whole (a host name is provenance): "" when not said */
     bool present;
 };
+
+/* The word after KEY= in buf (allocated), or NULL; a word ends at white space. */
+static char *rc_word(const char *buf, const char *key)
+{
+    const char *p = strstr(buf, key);
+    if (!p)
+        return NULL;
+    p += strlen(key);
+    return xstrndup(p, strcspn(p, " \t\r\n"));
+}
 
 static void read_rc_file(const char *path, struct rc_file *rf)
 {
     size_t len = 0;
     char *buf = read_file(path, &len);
     rf->rc = rf->wall = -1;
-    rf->host[0] = '\0';
     rf->present = buf != NULL;
-    snprintf(rf->over, sizeof(rf->over), "unknown");
-    if (!buf)
-        return;
+    rf->over = rf->host = NULL;
     char *p;
-    if ((p = strstr(buf, "rc=")))
+    if (buf && (p = strstr(buf, "rc=")))
         sscanf(p + 3, "%ld", &rf->rc);
-    if ((p = strstr(buf, "wall_s=")))
+    if (buf && (p = strstr(buf, "wall_s=")))
         sscanf(p + 7, "%ld", &rf->wall);
-    if ((p = strstr(buf, "oversubscribed=")))
-        sscanf(p + 15, "%15[a-z]", rf->over);
-    if ((p = strstr(buf, "host=")))
-        sscanf(p + 5, "%63[A-Za-z0-9._-]", rf->host);
+    if (buf) {
+        rf->over = rc_word(buf, "oversubscribed=");
+        rf->host = rc_word(buf, "host=");
+    }
+    if (!rf->over || !rf->over[0] || rf->over[strspn(rf->over, "abcdefghijklmnopqrstuvwxyz")]) {
+        free(rf->over);
+        rf->over = xstrdup("unknown");
+    }
+    if (!rf->host)
+        rf->host = xstrdup("");
+    for (char *c = rf->host; *c; c++)   /* printable: one CSV cell */
+        if ((unsigned char)*c < 0x20 || (unsigned char)*c >= 0x7f)
+            *c = '?';
     free(buf);
 }
 
@@ -482,6 +498,8 @@ static void collect_job(const char *dir, const struct matrix *m, const struct me
     boot_verdict_free(&v);
     expectation_free(&e);
     free(err_tail);
+    free(rf.over);
+    free(rf.host);
     free(log);
     free(rcpath);
     free(logpath);

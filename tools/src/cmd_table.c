@@ -285,10 +285,22 @@ static void print_notes(FILE *f, const struct view *v, const struct table *t, bo
     print_cell_failures(f, v, t);
     if (html) {
         fclose(f);
-        if (len) {
-            fputs("<pre class=\"notes\">", out);
-            html_escape(out, buf);
-            fputs("</pre>\n", out);
+        if (len) {   /* notes are sentences, one a line: a list, not preformatted text */
+            fputs("<ul class=\"notes\">\n", out);
+            for (char *l = buf; *l;) {
+                char *nl = strchr(l, '\n');
+                if (nl)
+                    *nl = '\0';
+                if (*l) {
+                    fputs("<li>", out);
+                    html_escape(out, l);
+                    fputs("</li>\n", out);
+                }
+                if (!nl)
+                    break;
+                l = nl + 1;
+            }
+            fputs("</ul>\n", out);
         }
         free(buf);
     }

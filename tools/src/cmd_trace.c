@@ -8,6 +8,7 @@
  * an error line and exit 1, never a partial picture.
  */
 #include "cmds.h"
+#include "trace_heatmap.h"
 #include "cli.h"
 #include "trace_data.h"
 #include "util.h"
@@ -25,7 +26,8 @@ static const char trace_usage[] =
     "  Writes DIR/trace.txt (ftrace's text: the Perfetto UI opens it), DIR/trace.dat (trace-cmd report,\n"
     "  KernelShark), DIR/timeline.svg and DIR/timeline.html (zoomable; --arrows draws wake-ups),\n"
     "  DIR/latency.txt (perf sched latency and perf sched map), DIR/summary.txt, DIR/summary.csv and\n"
-    "  DIR/rq.csv (run-queue length over time).  Exit: 0, 1 unreadable input, 2 usage error.\n";
+    "  DIR/rq.csv (run-queue length over time), DIR/heatmap.svg (each CPU's busy share over time).\n"
+    "  Exit: 0, 1 unreadable input, 2 usage error.\n";
 
 static const char check_usage[] =
     "usage: schedlab-tool trace-check IN [--text TRACE.TXT] [--log CONSOLE.LOG]\n"
@@ -126,7 +128,7 @@ int cmd_trace(int argc, char **argv)
         const char *name;
         int what;
     } files[] = { { "trace.txt", 0 }, { "timeline.svg", 1 }, { "timeline.html", 2 }, { "latency.txt", 3 },
-                  { "summary.txt", 4 }, { "summary.csv", 5 }, { "rq.csv", 6 } };
+                  { "summary.txt", 4 }, { "summary.csv", 5 }, { "rq.csv", 6 }, { "heatmap.svg", 7 } };
     for (size_t i = 0; i < sizeof(files) / sizeof(files[0]) && ok; i++) {
         FILE *f = create(out, files[i].name, &path);
         if (!f) {
@@ -140,6 +142,7 @@ int cmd_trace(int argc, char **argv)
             case 4: trace_write_summary(&t, f); break;
             case 5: trace_write_summary_csv(&t, f); break;
             case 6: trace_write_rq_csv(&t, f); break;
+            case 7: trace_write_heatmap(&t, f); break;   /* trace_heatmap.c */
             }
             ok = finish(f, path);
             if (ok)
