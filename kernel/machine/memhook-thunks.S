@@ -22,6 +22,7 @@
 #define CACHE_CHUNK_SHIFT 5
 #define CACHE_WRITE 1
 #define CACHE_ATOMIC 2
+#define MEMHOOK_FROM_ENTRY 0x80     /* memhooks.c */
 
 .macro THUNK kind, size, filter, flags
 .globl __memhook_\kind\size
@@ -42,7 +43,7 @@ __memhook_\kind\size:
 1:  popl %edx
     popl %ecx
     ret
-2:  pushl $\flags
+2:  pushl $(\flags | MEMHOOK_FROM_ENTRY)
     pushl $\size
     pushl %eax
     call memhook_miss

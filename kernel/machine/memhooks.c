@@ -137,6 +137,7 @@ static inline void fold(struct cpu *c)
 
 /* Between vsmp's freeze and thaw (one physical CPU: one flag). */
 static bool frozen;
+#define MEMHOOK_FROM_ENTRY 0x80     /* memhook_miss flags: called from memhook-thunks.S */
 
 void machine_fold_slow(struct cpu *c)
 {
@@ -178,6 +179,42 @@ wrapped:
 
 /* ---- the calls ---- */
 
+/* ---- which lines move between CPUs (the memline lines) ----
+ *
+ * The model calls line_moved for every line that comes from another CPU's
+ * cache (a cache-to-cache or L1-to-L1 transfer) or that a store takes
+ * away from one (an invalidation).  An open-addressed table counts them
+ * per line, with the code site of the access that moved it last (the
+ * instrumented instruction's return address: addr2line names it). */
+#define HOT_LINES 4096
+struct hot_line {
+    uint32_t line;              /* line number + 1; 0: empty */
+    uint32_t moves, invals;
+    uint32_t site;
+};
+static struct hot_line hot[HOT_LINES];
+static uint64_t hot_dropped;
+static uint32_t access_site;    /* the access being modelled */
+
+static void line_moved(struct cache_model *m, int to, int from, uint32_t line, bool inval)
+{
+    (void)m, (void)to, (void)from;
+    uint32_t h = (line * 2654435761u) >> 20;
+    for (uint32_t i = 0; i < 32; i++) {
+        struct hot_line *e = &hot[(h + i) & (HOT_LINES - 1)];
+        if (e->line == line + 1 || !e->line) {
+            e->line = line + 1;
+            if (inval)
+                e->invals++;
+            else
+                e->moves++;
+            e->site = access_site;
+            return;
+        }
+    }
+    hot_dropped++;
+}
+
 /* The TSC, read so that the compiler moves no work across it: what
  * memhook_miss measures must be exactly the model's work, and what it does
  * not measure the same instructions on every path (slow_cost). */
@@ -190,10 +227,15 @@ static inline uint64_t rdtsc_fenced(void)
 
 /* The model's part of a miss (between memhook_miss's two reads). */
 static __attribute__((noinline)) uint64_t model_step(struct cpu *c, uint32_t a, uint32_t size, uint32_t flags,
-                                                     uint64_t t0)
+                                                     uint64_t t0, const uint32_t *args)
 {
     int id = c->id;
     fold(c);
+    /* From an entry point (memhook-thunks.S): its caller's return address
+     * is five words above memhook_miss's first argument (the three
+     * arguments, the saved edx and ecx); from machine_access: none. */
+    access_site = (flags & MEMHOOK_FROM_ENTRY) ? args[5] : 0;
+    flags &= ~MEMHOOK_FROM_ENTRY;
     uint64_t stall = cache_access(model, id, a, size, flags, t0 - c->tsc_base);
     slow_calls[id]++;
     if (spill_milli) {
@@ -224,7 +266,7 @@ __attribute__((noinline, used)) void memhook_miss(uint32_t a, uint32_t size, uin
     unsigned long f = irq_save();
     struct cpu *c = this_cpu();
     uint64_t t0 = rdtsc_fenced();
-    uint64_t stall = model_step(c, a, size, flags, t0);
+    uint64_t stall = model_step(c, a, size, flags, t0, &a);
     uint64_t t1 = rdtsc_fenced();
     c->tsc_base += (t1 - t0) + slow_cost - stall;
     model_cycles += t1 - t0;
@@ -357,6 +399,7 @@ void machine_boot(int ncpus, bool vsmp, char *words, size_t size)
         /* The calibration's accesses are not the run's. */
         const char *why;
         model = cache_init(mem, p, ncpus, lat_pct, true, &why);
+        model->moved = line_moved;
         model_cycles = 0;
         slow_calls[0] = 0;
         debt_folded[0] = 0;
@@ -372,6 +415,43 @@ void machine_boot(int ncpus, bool vsmp, char *words, size_t size)
         size_t n = strlen(words);
         snprintf(words + n, size - n, " machine_lat_pct=%u machine_layout=%s", lat_pct, era_layout ? "era" : "flat");
     }
+}
+
+extern char _end[];
+
+/* The lines that moved between CPUs most (memline lines), most first. */
+static void print_hot_lines(void)
+{
+    enum { TOP = 12 };
+    int best[TOP], n = 0;
+    for (int i = 0; i < HOT_LINES; i++) {
+        if (!hot[i].line)
+            continue;
+        uint64_t w = (uint64_t)hot[i].moves + hot[i].invals;
+        int k = n < TOP ? n++ : TOP;
+        while (k > 0 && (uint64_t)hot[best[k - 1]].moves + hot[best[k - 1]].invals < w) {
+            if (k < TOP)
+                best[k] = best[k - 1];
+            k--;
+        }
+        if (k < TOP)
+            best[k] = i;
+    }
+    uint32_t cpu_lo = (uint32_t)(uintptr_t)&cpus[0], cpu_hi = (uint32_t)(uintptr_t)&cpus[MAX_CPUS];
+    for (int r = 0; r < n; r++) {
+        const struct hot_line *e = &hot[best[r]];
+        uint32_t addr = (e->line - 1) << model->line_shift;
+        char where[40];
+        if (addr >= cpu_lo && addr < cpu_hi)
+            snprintf(where, sizeof(where), "cpu%u+%u", (addr - cpu_lo) / (uint32_t)sizeof(struct cpu),
+                     (addr - cpu_lo) % (uint32_t)sizeof(struct cpu));
+        else
+            snprintf(where, sizeof(where), "%s", addr < (uint32_t)(uintptr_t)_end ? "image" : "heap");
+        kprintf("memline rank=%d addr=0x%08x moves=%u invals=%u site=0x%08x where=%s\n", r + 1, addr, e->moves,
+                e->invals, e->site, where);
+    }
+    if (hot_dropped)
+        kprintf("memline dropped=%llu\n", (unsigned long long)hot_dropped);
 }
 
 void machine_print_stats(void)
@@ -405,6 +485,7 @@ void machine_print_stats(void)
                 (unsigned long long)s->invalidations, (unsigned long long)s->writebacks,
                 (unsigned long long)(s->bus_wait_ns / 1000), (unsigned long long)(s->stall_ns / 1000));
     }
+    print_hot_lines();
 }
 
 #endif

@@ -42,6 +42,7 @@ check "caches-on-exit0" [ "$RC" = 0 ]
 on=$(usec) out1=$(grep -E '^(result|memstat)' "$OUT")
 expect "caches-memstat-machine" '^memstat machine=piii-xeon-1m lat_pct=100 line=32 l1_kib=16 l1_ways=4 l2_kib=1024 l2_ways=8 .* bus_ns=40 bus_inval_ns=20 '
 c2c=$(field c2c "$(grep -E '^memstat cpu=1 ' "$OUT")")
+expect "caches-memline" '^memline rank=1 addr=0x[0-9a-f]{8} moves=[1-9][0-9]* invals=[0-9]+ site=0x[0-9a-f]{8} where=(cpu[0-9]+\+[0-9]+|image|heap)$'
 check "caches-cross-cpu-c2c" [ "${c2c:-0}" -gt 0 ]
 boot_once "$B" 2 'bench=pipe loops=2000 machine=piii-xeon-1m' 256 vsmp 600
 check "caches-deterministic" [ "$out1" = "$(grep -E '^(result|memstat)' "$OUT")" ]
