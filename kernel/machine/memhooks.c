@@ -409,8 +409,15 @@ void machine_boot(int ncpus, bool vsmp, char *words, size_t size)
         }
     }
     null_calls[0] = 0;
-    snprintf(words, size, " machine=%s%s memhook_insns=%u/%u/%u.%03u", name_,
-             model ? "" : "", fast_cost, slow_cost, spill_milli / 1000, spill_milli % 1000);
+    /* memhook_insns=: what an access costs the instrumentation and is owed
+     * back: fast/slow path with a model, every access without one; then the
+     * memhook_spill_milli correction per access. */
+    if (model)
+        snprintf(words, size, " machine=%s memhook_insns=%u/%u/%u.%03u", name_, fast_cost, slow_cost,
+                 spill_milli / 1000, spill_milli % 1000);
+    else
+        snprintf(words, size, " machine=none memhook_insns=%u/%u.%03u", null_cost, spill_milli / 1000,
+                 spill_milli % 1000);
     if (model) {
         size_t n = strlen(words);
         snprintf(words + n, size - n, " machine_lat_pct=%u machine_layout=%s", lat_pct, era_layout ? "era" : "flat");
