@@ -14,6 +14,7 @@
 #include "mm.h"
 #include "spinlock.h"
 #include "vsmp.h"
+#include "machine/memhooks.h"
 
 /* The ticks this CPU's clock says it should have taken since its tick
  * started: one per 1/HZ.  Under TCG on a loaded host the vCPU takes fewer
@@ -83,6 +84,7 @@ void sched_print_stats(void)
     if (vsmp_on)
         vsmp_print_stats();
     chan_cost_print_stats();                     /* coststat lines: cost= only (kernel/chan_cost.c) */
+    machine_print_stats();                       /* memstat lines: CACHES=1 only (kernel/machine/memhooks.c) */
     /* pvspin (kernel/spinlock.c): lock waits that halted, kicks sent and received. */
     if (spin_pvspin_enabled())
         for (int i = 0; i < ncpus_online; i++)
