@@ -182,6 +182,14 @@ unsigned int sysctl_sched_features = SCHED_TUNABLE_UNSET;
 
 #define GRAN_LIMIT 100000000u        /* sched_init_granularity's limit */
 
+/* The rc1 copy's cost hunks (10-14, sched/cfs_fair23.h), bit n-10 each:
+ * all on, as rc1 had them; an experiment flag turns them off one by one
+ * (-DCFS23_RC1_HUNKS=<mask>, docs/sched-cfs23.md's table of their cost). */
+#ifndef CFS23_RC1_HUNKS
+#define CFS23_RC1_HUNKS 0x1f
+#endif
+#define RC1_HUNK(n) ((CFS23_RC1_HUNKS >> ((n) - 10)) & 1)
+
 #define CFS_2_6_23 1         /* sched/cfs_common.h, cfs_smp.h: 2.6.23's domain and balancer details */
 #include "cfs_common.h"      /* weights, the domain (shared with sched/cfs.c) */
 
@@ -230,6 +238,10 @@ struct runqueue {
     uint64_t clock, prev_clock_raw, tick_timestamp;
     uint32_t clock_warps, clock_overflows, clock_reads;
     bool clock_fresh;               /* rc6: schedule() has updated it for the pick that follows */
+    /* rq->ls (struct load_stat): every queued task's weight, any class, and update_curr_load's sums */
+    uint32_t ls_weight, ls_inv_weight;
+    uint64_t ls_update_start;
+    uint32_t ls_delta_stat, ls_delta_exec, ls_delta_fair;
     /* statistics for the tests */
     uint64_t wait_runtime_overruns, wait_runtime_underruns;
 } __attribute__((aligned(1024)));
@@ -245,31 +257,21 @@ static struct cfs_entity *se_of_node(const struct rb_node *n)
 static inline int64_t vdiff(uint64_t a, uint64_t b) { return (int64_t)(a - b); }
 static inline void compiler_barrier(void) { __asm__ volatile("" ::: "memory"); }
 
-#define CFS_RQ_CLOCK_RC1 rc1_code   /* cfs_shared.h: rc1 reads and clamps the run queue's clock its own way */
+#define CFS_RQ_CLOCK_RC1 (rc1_code && RC1_HUNK(10))   /* cfs_shared.h: rc1 reads and clamps the run queue's clock its own way */
 #include "cfs_shared.h"      /* load weights, the RT class, the run queue's clock (shared with sched/cfs.c) */
 
 /* ---- arithmetic (2.6.23 kernel/sched.c, kernel/sched_fair.c) ---- */
 
-/* calc_delta_mine: delta * weight / lw.weight with a lazily computed 2^32 /
- * weight (the model keeps no rounding; 2.6.23.17 has 2.6.24's SRR, rc1 none).
- * The inverse is i386's: WMULT_CONST is ~0UL, an unsigned long, so one
- * 32-bit division (rc6 (~0UL - w/2) / w + 1, rc1 ~0UL / w; the model had a
- * 64-bit one, about 150 more instructions through __udivdi3). */
-static uint64_t calc_delta_mine(uint64_t delta_exec, uint32_t weight, struct runqueue *rq)
-{
-    if (!rq->load_inv_weight)
-        rq->load_inv_weight = rc1_code ? 0xffffffffu / rq->load_weight
-                                       : (0xffffffffu - rq->load_weight / 2) / rq->load_weight + 1;
-    uint64_t tmp = delta_exec * weight;
-    if (tmp > WMULT_CONST)
-        tmp = ((tmp >> (WMULT_SHIFT / 2)) * rq->load_inv_weight) >> (WMULT_SHIFT / 2);
-    else
-        tmp = (tmp * rq->load_inv_weight) >> WMULT_SHIFT;
-    return tmp < LONG_MAX_32 ? tmp : LONG_MAX_32;
-}
+/* Divisions on the switch and wake-up path (inverse weights, SLEEPER_AVG), for the host tests. */
+#ifdef HOST_TEST
+static uint64_t cfs23_divisions;
+#define COUNT_DIVISION() (cfs23_divisions++)
+#else
+#define COUNT_DIVISION() ((void)0)
+#endif
 
 /* div64_likely32 (rc1 kernel/sched.c): a 32-bit division when the dividend fits, as i386 did it. */
-static uint64_t div64_likely32(uint64_t dividend, uint32_t divisor)
+static __attribute__((unused)) uint64_t div64_likely32(uint64_t dividend, uint32_t divisor)
 {
     if (dividend <= 0xffffffffull)
         return (uint32_t)dividend / divisor;
@@ -306,9 +308,9 @@ static uint64_t read_fair_clock_unlocked(struct runqueue *rq)
 }
 
 /* The granularity a tick compares against (rc1: fixed; rc6: from the queue length). */
-static uint64_t sched_granularity(struct runqueue *rq)
+static inline uint64_t sched_granularity_k(struct runqueue *rq, bool rc1)
 {
-    if (rc1_code)
+    if (rc1)
         return sysctl_sched_granularity;
     uint32_t gran = sysctl_sched_latency;
     uint32_t nr = (uint32_t)rq->nr_running;
@@ -320,16 +322,28 @@ static uint64_t sched_granularity(struct runqueue *rq)
     return gran;
 }
 
-/* niced_granularity: linear in the weight, not exponential. */
-static int64_t niced_granularity(const struct cfs_entity *curr, uint64_t granularity)
+/* niced_granularity: linear in the weight, not exponential (hunk 6: rc1 shifts by 32, rc6 by 22). */
+static inline int64_t niced_granularity_k(const struct cfs_entity *curr, uint64_t granularity, bool rc1)
 {
     if (curr->weight == NICE_0_LOAD)
         return (int64_t)granularity;
     if (curr->weight < NICE_0_LOAD)
         return (int64_t)((curr->weight * granularity) >> NICE_0_SHIFT);
     uint64_t tmp = curr->inv_weight * granularity;
-    return (int64_t)(tmp >> (rc1_code ? WMULT_SHIFT : WMULT_SHIFT - NICE_0_SHIFT));
+    return (int64_t)(tmp >> (rc1 ? WMULT_SHIFT : WMULT_SHIFT - NICE_0_SHIFT));
 }
+
+#ifdef HOST_TEST
+/* The preset's (the host tests' view). */
+static __attribute__((unused)) uint64_t sched_granularity(struct runqueue *rq)
+{
+    return sched_granularity_k(rq, rc1_code);
+}
+static __attribute__((unused)) int64_t niced_granularity(const struct cfs_entity *curr, uint64_t granularity)
+{
+    return niced_granularity_k(curr, granularity, rc1_code);
+}
+#endif
 
 static void limit_wait_runtime(struct runqueue *rq, struct cfs_entity *se)
 {
@@ -350,115 +364,7 @@ static void add_wait_runtime(struct runqueue *rq, struct cfs_entity *se, int64_t
     limit_wait_runtime(rq, se);
 }
 
-/* ---- the fair class: 2.6.23 kernel/sched_fair.c ---- */
-
-/* update_curr / __update_curr: charge the running task, advance fair_clock. */
-static void update_curr(struct runqueue *rq)
-{
-    struct cfs_entity *curr = rq->curr;
-    if (!curr)
-        return;
-    uint64_t now = rq->clock;
-    uint64_t delta_exec = now - curr->exec_start;
-    if ((int64_t)delta_exec < 0)
-        delta_exec = 0;
-    if (delta_exec > 0xffffffffull)
-        delta_exec = 0xffffffffull;      /* unsigned long on i386 */
-    curr->exec_start = now;
-    if (!delta_exec)
-        return;                          /* curr->delta_exec > sysctl_sched_stat_granularity (0) */
-    curr->sum_exec_runtime += delta_exec;
-    rq->exec_clock += delta_exec;
-    if (!rq->load_weight)
-        return;
-    uint64_t delta_fair = calc_delta_mine(delta_exec, NICE_0_LOAD, rq);
-    int64_t delta_mine = (int64_t)calc_delta_mine(delta_exec, curr->weight, rq);
-    if (rc1_code) {
-        if (rq->sleeper_bonus > sysctl_sched_granularity) {
-            uint64_t delta = calc_delta_mine(rq->sleeper_bonus, curr->weight, rq);
-            if (delta > rq->sleeper_bonus)
-                delta = rq->sleeper_bonus;
-            rq->sleeper_bonus -= delta;
-            delta_mine -= (int64_t)delta;
-        }
-    } else if (rq->sleeper_bonus > sysctl_sched_min_granularity) {
-        uint64_t delta = (uint64_t)delta_mine < rq->sleeper_bonus ? (uint64_t)delta_mine : rq->sleeper_bonus;
-        int64_t room = (int64_t)sysctl_sched_runtime_limit - curr->wait_runtime;
-        if (room < 0)
-            room = 0;
-        if (delta > (uint64_t)room)
-            delta = (uint64_t)room;
-        rq->sleeper_bonus -= delta;
-        delta_mine -= (int64_t)delta;
-    }
-    set_fair_clock(rq, rq->fair_clock + delta_fair);
-    add_wait_runtime(rq, curr, delta_mine - (int64_t)delta_exec);
-}
-
-/* update_stats_enqueue: start the wait (not for curr) and compute the key. */
-static void update_stats_enqueue(struct runqueue *rq, struct cfs_entity *se)
-{
-    if (se != rq->curr)
-        se->wait_start_fair = rq->fair_clock;
-    int64_t key = (int64_t)rq->fair_clock;
-    if (se->weight == NICE_0_LOAD) {
-        key -= se->wait_runtime;
-    } else if (se->wait_runtime < 0) {
-        key += (int64_t)(((uint64_t)-se->wait_runtime * se->inv_weight) >> (WMULT_SHIFT - NICE_0_SHIFT));
-    } else {
-        key -= (int64_t)(((uint64_t)se->wait_runtime * se->inv_weight) >> (WMULT_SHIFT - NICE_0_SHIFT));
-    }
-    se->fair_key = key;
-    se->fair_cpu = (int)(rq - runqueues);
-}
-
-/* update_stats_wait_end: credit the fair_clock advance while it waited. */
-static void update_stats_wait_end(struct runqueue *rq, struct cfs_entity *se)
-{
-    if (!rc1_code && !se->wait_start_fair)
-        return;
-    uint64_t delta_fair = rq->fair_clock - se->wait_start_fair;
-    uint64_t cap = 2ull * sysctl_sched_runtime_limit;
-    if ((int64_t)delta_fair < 0)
-        delta_fair = 0;
-    if (delta_fair > cap)
-        delta_fair = cap;
-    if (se->weight != NICE_0_LOAD)
-        delta_fair = calc_weighted(delta_fair, se->weight, NICE_0_SHIFT);
-    add_wait_runtime(rq, se, (int64_t)delta_fair);
-    se->wait_start_fair = 0;
-}
-
-/* enqueue_sleeper / __enqueue_sleeper: sleeper fairness. */
-static void enqueue_sleeper(struct runqueue *rq, struct cfs_entity *se, struct task *p)
-{
-    if (p->policy == SCHED_BATCH || !sched_feat(FAIR_SLEEPERS))
-        return;
-    uint64_t delta_fair = rq->fair_clock - se->sleep_start_fair;
-    uint64_t cap = 2ull * sysctl_sched_runtime_limit;
-    if ((int64_t)delta_fair < 0)
-        delta_fair = 0;
-    if (delta_fair > cap)
-        delta_fair = cap;
-    se->sleep_start_fair = 0;
-    if (!delta_fair)
-        return;                          /* abs(delta_fair_sleep) >= stat_granularity (0) */
-    /* Do not boost sleepers if there is too much bonus in flight already (rc6). */
-    if (!rc1_code && rq->sleeper_bonus > sysctl_sched_runtime_limit)
-        return;
-    uint64_t load = rq->load_weight;
-    if (sched_feat(SLEEPER_LOAD_AVG))
-        load = rq->cpu_load_avg[2];
-    if (sched_feat(SLEEPER_AVG))
-        delta_fair = div64_likely32(delta_fair * load, (uint32_t)(load + se->weight));
-    if (se->weight != NICE_0_LOAD)
-        delta_fair = calc_weighted(delta_fair, se->weight, NICE_0_SHIFT);
-    int64_t prev_runtime = se->wait_runtime;
-    add_wait_runtime(rq, se, (int64_t)delta_fair);
-    int64_t given = se->wait_runtime - prev_runtime;
-    if (given > 0)
-        rq->sleeper_bonus += (uint64_t)given;
-}
+/* ---- the fair class's queue: 2.6.23 kernel/sched_fair.c ---- */
 
 static void update_cpu_load_now(struct runqueue *rq) { update_cpu_load(rq); }
 
@@ -496,87 +402,6 @@ static void __dequeue_entity(struct runqueue *rq, struct cfs_entity *se)
     update_cpu_load_now(rq);
 }
 
-static void enqueue_entity(struct runqueue *rq, struct cfs_entity *se, struct task *p, bool wakeup)
-{
-    update_curr(rq);
-    if (wakeup)
-        enqueue_sleeper(rq, se, p);
-    update_stats_enqueue(rq, se);
-    __enqueue_entity(rq, se);
-}
-
-static void dequeue_entity(struct runqueue *rq, struct cfs_entity *se, bool sleep)
-{
-    update_curr(rq);
-    if (se != rq->curr)
-        update_stats_wait_end(rq, se);
-    if (sleep) {
-        se->sleep_start_fair = rq->fair_clock;
-        se->fair_cpu = (int)(rq - runqueues);
-    }
-    __dequeue_entity(rq, se);
-}
-
-/* __check_preempt_curr_fair: preempt curr if se's key leads by more than niced(gran). */
-static bool check_preempt_fair(struct runqueue *rq, struct cfs_entity *se, struct cfs_entity *curr,
-                               uint64_t granularity)
-{
-    int64_t delta = curr->fair_key - se->fair_key;
-    if (!rc1_code && rq->nr_running > 0) {
-        uint64_t ideal_runtime = sysctl_sched_latency / (uint32_t)rq->nr_running;
-        if (ideal_runtime < sysctl_sched_min_granularity)
-            ideal_runtime = sysctl_sched_min_granularity;
-        if (curr->sum_exec_runtime - curr->prev_sum_exec_runtime > ideal_runtime)
-            granularity = 0;
-    }
-    return delta > niced_granularity(curr, granularity);
-}
-
-static void set_next_entity(struct runqueue *rq, struct cfs_entity *se)
-{
-    update_stats_wait_end(rq, se);
-    se->exec_start = rq->clock;
-    rq->curr = se;
-    if (!rc1_code)
-        se->prev_sum_exec_runtime = se->sum_exec_runtime;
-}
-
-static void put_prev_entity(struct runqueue *rq, struct cfs_entity *prev)
-{
-    if (prev->on_rq) {
-        update_curr(rq);
-        prev->wait_start_fair = rq->fair_clock;   /* update_stats_wait_start */
-    }
-    rq->curr = NULL;
-}
-
-/* check_preempt_curr for p just queued on cpu (try_to_wake_up, wake_up_new_task, pull_task). */
-static void check_preempt_curr(int cpu, struct task *p)
-{
-    struct runqueue *rq = &runqueues[cpu];
-    struct task *curr = sched_cpu_curr(cpu);
-    if (curr->is_idle) {
-        sched_resched_cpu(cpu);
-        return;
-    }
-    if (task_is_rt(curr)) {
-        if (task_is_rt(p) && rt_index(p) > rt_index(curr))
-            sched_resched_cpu(cpu);
-        return;
-    }
-    if (task_is_rt(p)) {
-        update_curr(rq);
-        sched_resched_cpu(cpu);
-        return;
-    }
-    struct cfs_entity *cse = rq->curr, *pse = se_of(p);
-    if (!cse || cse == pse)
-        return;
-    uint64_t gran = p->policy == SCHED_BATCH ? sysctl_sched_batch_wakeup_granularity : sysctl_sched_wakeup_granularity;
-    if (check_preempt_fair(rq, pse, cse, gran))
-        sched_resched_cpu(cpu);
-}
-
 /* set_task_cpu: shift the fair-clock stamps to the new CPU's fair_clock. */
 static void renormalise(struct cfs_entity *se, int new_cpu, bool other_locked)
 {
@@ -592,28 +417,29 @@ static void renormalise(struct cfs_entity *se, int new_cpu, bool other_locked)
     se->fair_cpu = new_cpu;
 }
 
-/* pull_task: deactivate on src, set_task_cpu, activate on dst, check_preempt_curr. */
+static void idle_balance(int cpu);   /* sched/cfs_smp.h */
+
+/* The fair class twice: as 2.6.23-rc1 (..._rc1) and as rc6 and the release (..._rc6). */
+#define FAIR_RC1 1
+#include "cfs_fair23.h"
+#undef FAIR_RC1
+#define FAIR_RC1 0
+#include "cfs_fair23.h"
+#undef FAIR_RC1
+
+/* pull_task (the balancer's): then check_preempt_curr, as 2.6.23's pull_task did. */
 static void move_task(int src, int dst, struct task *p, bool check_preempt)
 {
-    struct runqueue *srq = &runqueues[src], *drq = &runqueues[dst];
-    struct cfs_entity *se = se_of(p);
-    if (se->is_rt) {
-        rt_dequeue(srq, p);
-        sched_set_task_cpu(p, dst);
-        rt_enqueue(drq, p);
-    } else {
-        if (rc1_code) {                  /* pull_task: deactivate_task and activate_task read rq_clock */
-            rq_clock_at(src);
-            rq_clock_at(dst);
-        }
-        dequeue_entity(srq, se, false);
-        se->fair_cpu = src;
-        sched_set_task_cpu(p, dst);
-        renormalise(se, dst, true);
-        enqueue_entity(drq, se, p, false);
+    if (rc1_code)
+        pull_task_rc1(src, dst, p);
+    else
+        pull_task_rc6(src, dst, p);
+    if (check_preempt) {
+        if (rc1_code)
+            check_preempt_curr_rc1(dst, p);
+        else
+            check_preempt_curr_rc6(dst, p);
     }
-    if (check_preempt)
-        check_preempt_curr(dst, p);
 }
 
 #include "cfs_smp.h"         /* wake-up placement and load balancing (shared with sched/cfs.c) */
@@ -671,6 +497,9 @@ static void cfs23_init(int ncpus)
         rq->curr = NULL;
         rq->fair_clock = 1;              /* init_cfs_rq */
         rq_clock_init(rq);
+        rq->ls_weight = rq->ls_inv_weight = 0;
+        rq->ls_update_start = rq->clock;
+        rq->ls_delta_stat = rq->ls_delta_exec = rq->ls_delta_fair = 0;
         rq->fair_clock_seq = 0;
         rq->exec_clock = 0;
         rq->sleeper_bonus = 0;
@@ -716,95 +545,40 @@ static void cfs23_task_fork(struct task *parent, struct task *child)
 
 static void cfs23_enqueue(int cpu, struct task *p, int flags)
 {
-    struct runqueue *rq = &runqueues[cpu];
-    struct cfs_entity *se = se_of(p);
-    rq_clock_at(cpu);                    /* rc1 activate_task's rq_clock; rc6 try_to_wake_up's update_rq_clock */
-    if (task_is_rt(p)) {
-        se->is_rt = 1;
-        rt_enqueue(rq, p);
-        check_preempt_curr(cpu, p);
-        return;
-    }
-    se->is_rt = 0;
-    renormalise(se, cpu, false);
     if (flags & ENQUEUE_NEW) {
-        struct task *parent = p->parent;
-        struct cfs_entity *curr = rq->curr;
-        if (parent && !parent->is_idle && sysctl_sched_child_runs_first && cpu == sched_this_cpu() && curr &&
-            curr == se_of(parent) && curr->on_rq) {
-            /* task_new_fair */
-            if (!rc1_code)
-                update_curr(rq);
-            update_stats_enqueue(rq, se);
-            uint64_t gran = sched_granularity(rq);
-            se->fair_key = curr->fair_key - niced_granularity(curr, gran) - 1;
-            if (sched_feat(SKIP_INITIAL))
-                se->wait_start_fair = 0;
-            if (sched_feat(START_DEBIT))
-                se->wait_runtime = -(int64_t)(gran / 2);
-            __enqueue_entity(rq, se);
-        } else {
-            enqueue_entity(rq, se, p, false);
-        }
-        check_preempt_curr(cpu, p);      /* wake_up_new_task */
+        if (rc1_code)
+            wake_up_new_task_rc1(cpu, p);
+        else
+            wake_up_new_task_rc6(cpu, p);
         return;
     }
-    enqueue_entity(rq, se, p, (flags & ENQUEUE_WAKEUP) != 0);
-    /* try_to_wake_up: a sync wake-up on the waker's CPU does not preempt. */
-    if (!(flags & ENQUEUE_SYNC) || cpu != sched_this_cpu())
-        check_preempt_curr(cpu, p);
+    int wakeup = (flags & ENQUEUE_WAKEUP) != 0;
+    if (rc1_code)
+        activate_task_rc1(cpu, p, wakeup);
+    else
+        activate_task_rc6(cpu, p, wakeup);
+    /* try_to_wake_up: a sync wake-up on the waker's CPU does not preempt (the model's RT tasks always test). */
+    if (task_is_rt(p) || !(flags & ENQUEUE_SYNC) || cpu != sched_this_cpu()) {
+        if (rc1_code)
+            check_preempt_curr_rc1(cpu, p);
+        else
+            check_preempt_curr_rc6(cpu, p);
+    }
 }
 
 static void cfs23_dequeue(int cpu, struct task *p, int flags)
 {
-    struct runqueue *rq = &runqueues[cpu];
-    struct cfs_entity *se = se_of(p);
-    /* rc1: deactivate_task's rq_clock, then schedule() reads it again for
-     * the pick.  rc6: schedule() reads it once, before deactivate_task, and
-     * the pick uses that. */
-    if (rc1_code) {
-        rq_clock_at(cpu);
-    } else if (flags & (DEQUEUE_SLEEP | DEQUEUE_EXIT)) {
-        rq_clock_at(cpu);
-        rq->clock_fresh = true;
-    }
-    if (se->is_rt) {
-        if (sched_cpu_curr(cpu) == p)
-            update_curr_rt(p);
-        rt_dequeue(rq, p);
-        return;
-    }
-    dequeue_entity(rq, se, (flags & DEQUEUE_SLEEP) != 0);
+    if (rc1_code)
+        deactivate_task_rc1(cpu, p, flags);
+    else
+        deactivate_task_rc6(cpu, p, flags);
 }
 
 static struct task *cfs23_pick_next(int cpu, struct task *prev)
 {
-    struct runqueue *rq = &runqueues[cpu];
-    if (rc1_code || !rq->clock_fresh)
-        __update_rq_clock(rq);           /* rc1: now = __rq_clock(rq); rc6: __update_rq_clock, unless done */
-    rq->clock_fresh = false;
-    if (!prev->is_idle) {
-        struct cfs_entity *pse = se_of(prev);
-        if (pse->is_rt)
-            update_curr_rt(prev);
-        else if (rq->curr == pse)
-            put_prev_entity(rq, pse);
-    }
-    if (rq->nr_running == 0 && rq->rt_nr_running == 0 && sched_nr_cpus() > 1)
-        idle_balance(cpu);
-    int prio = rt_highest(rq);
-    if (prio > 0) {
-        struct task *next = task_of(list_first_entry(&rq->rt_queue[prio], struct cfs_entity, rt_node));
-        se_of(next)->exec_start = sched_clock_ns();
-        return next;
-    }
-    struct rb_node *left = rb_first_cached(&rq->tasks_timeline);
-    if (!left)
-        return NULL;
-    struct cfs_entity *se = se_of_node(left);
-    set_next_entity(rq, se);
-    struct task *next = task_of(se);
-    sched_trace_event(next->cpu, "fair_key", (uint64_t)se_of(next)->fair_key);
+    struct task *next = rc1_code ? schedule_pick_rc1(cpu, prev) : schedule_pick_rc6(cpu, prev);
+    if (next && !se_of(next)->is_rt)
+        sched_trace_event(next->cpu, "fair_key", (uint64_t)se_of(next)->fair_key);
     return next;
 }
 
@@ -830,67 +604,46 @@ static void cfs23_tick(int cpu, struct task *curr)
     if (rq->curr != se)
         return;
     if (rq->rt_nr_running > 0) {
-        update_curr(rq);
+        if (rc1_code)
+            update_curr_here_rc1(rq);
+        else
+            update_curr_here_rc6(rq);
         sched_resched_cpu(cpu);
         return;
     }
-    /* entity_tick: requeue curr at its new key, then compare with the leftmost. */
-    dequeue_entity(rq, se, false);
-    enqueue_entity(rq, se, curr, false);
-    struct cfs_entity *next = se_of_node(rb_first_cached(&rq->tasks_timeline));
-    if (next == se)
-        return;
-    if (check_preempt_fair(rq, next, se, sched_granularity(rq)))
-        sched_resched_cpu(cpu);
+    if (rc1_code)
+        entity_tick_rc1(rq, se, curr);
+    else
+        entity_tick_rc6(rq, se, curr);
 }
 
-/* yield_task_fair: requeue at the current key, or behind the rightmost. */
 static void cfs23_yield(int cpu, struct task *curr)
 {
     struct runqueue *rq = &runqueues[cpu];
     struct cfs_entity *se = se_of(curr);
-    __update_rq_clock(rq);               /* yield_task_fair */
     if (se->is_rt) {
+        __update_rq_clock(rq);
         list_move_tail(&se->rt_node, &rq->rt_queue[rt_index(curr)]);
         return;
     }
-    if (!se->on_rq)
-        return;
-    if (!rc1_code && rq->nr_running == 1)
-        return;
-    if (rc1_code || !sysctl_sched_compat_yield) {
-        dequeue_entity(rq, se, false);
-        enqueue_entity(rq, se, curr, false);
+    if (!se->on_rq) {
+        __update_rq_clock(rq);
         return;
     }
-    struct rb_node *last = rb_last(&rq->tasks_timeline.root);
-    struct cfs_entity *rightmost = se_of_node(last);
-    if (rightmost == se)
-        return;
-    rb_erase_cached(&se->run_node, &rq->tasks_timeline);
-    se->fair_key = rightmost->fair_key + 1;
-    rq->load_weight -= se->weight;       /* __enqueue_entity adds them back */
-    rq->nr_running--;
-    __enqueue_entity(rq, se);
+    if (rc1_code)
+        yield_task_fair_rc1(rq, se, curr);
+    else
+        yield_task_fair_rc6(rq, se, curr);
 }
 
-/* set_user_nice: dequeue, reweight, requeue (a new key at the new weight). */
 static void cfs23_set_nice(int cpu, struct task *p, int nice)
 {
-    struct runqueue *rq = &runqueues[cpu];
-    struct cfs_entity *se = se_of(p);
     if (task_is_rt(p))
         return;
-    rq_clock_at(cpu);                    /* set_user_nice: update_rq_clock (rc6), rq_clock (rc1) */
-    bool queued = se->on_rq && !se->is_rt;
-    if (queued)
-        dequeue_entity(rq, se, false);
-    set_load_weight(p, se, nice);
-    if (queued) {
-        enqueue_entity(rq, se, p, false);
-        if (nice < p->nice || (nice > p->nice && sched_task_running(p)))
-            sched_resched_cpu(cpu);
-    }
+    if (rc1_code)
+        set_user_nice_rc1(cpu, p, nice);
+    else
+        set_user_nice_rc6(cpu, p, nice);
 }
 
 /* ---- tunables and presets ---- */
