@@ -14,13 +14,23 @@
  * real-time class and the SMP balancer (sched/cfs_common.h, cfs_shared.h,
  * cfs_smp.h) and the red-black tree (kernel/rbtree.c).
  *
- * Sources: 2.6.23.17's kernel/sched_fair.c and kernel/sched.c (the
- * zheharry/linux-sh4-2.6.23.17_stm23_A18B tree) for rc6 and the release;
- * for rc1, an rc1-era kernel/sched_fair.c found in the public code index
+ * Sources: 2.6.23.17's kernel/sched_fair.c, sched.c, sched_stats.h and
+ * arch/i386 (the zheharry/linux-sh4-2.6.23.17_stm23_A18B tree) for rc6
+ * and the release; 2.6.23-rc1's kernel/sched.c and kernel/sched_rt.c
+ * (copies in the public code index: __rq_clock, rq_clock, activate_task
+ * with "u64 now = rq_clock(rq)", enqueue_task(rq, p, wakeup, now),
+ * enqueue_task_rt(rq, p, wakeup, now), schedule()'s "now =
+ * __rq_clock(rq)" handed to put_prev_task and pick_next_task,
+ * inc_load(rq, p, now), calc_delta_mine without rounding).  rc1's own
+ * kernel/sched_fair.c was not found: the policy of the rc1 code is read
+ * from a later sched_fair.c of the public code index, written after the
+ * "now" series of August 2007 and before rc4's latency-based granularity
  * (sysctl_sched_granularity = 2000000000ULL/HZ, SLEEPER_AVG and
- * PRECISE_CPU_LOAD on).  Seed 001 (Rob Hussey, lkml, 13 Sep 2007, "Re:
- * [announce] CFS-devel, performance improvements") measured rc1, rc6 and
- * cfs-devel (= 2.6.24's CFS, sched/cfs.c).
+ * PRECISE_CPU_LOAD on, no "now" argument); the depth at which rc1 passed
+ * "now" into the fair class follows rc1's sched.c and sched_rt.c, which
+ * hand it to every class method.  Seed 001 (Rob Hussey, lkml, 13 Sep 2007,
+ * "Re: [announce] CFS-devel, performance improvements") measured rc1, rc6
+ * and cfs-devel (= 2.6.24's CFS, sched/cfs.c).
  *
  * Algorithm (SCHED_NORMAL and SCHED_BATCH)
  *   Each CPU's cfs_rq has a fair_clock: the time an ideal CPU would have
@@ -115,6 +125,36 @@
  *      sched_min_granularity_ns 2 ms, both x (1 + ilog2(ncpus)) up to
  *      100 ms, runtime limit = latency, wakeup granularity = min_gran / 2,
  *      batch 25 ms.
+ * and the cost hunks, what a switch and a wake-up cost each release
+ * (sched/cfs_fair23.h; docs/sched-cfs23.md measures each):
+ *  10. The run queue's clock: rc1 reads sched_clock() in activate_task and
+ *      deactivate_task (rq_clock) and again in schedule() (__rq_clock):
+ *      three reads a block and wake-up; rc6 in try_to_wake_up
+ *      (update_rq_clock) and once in schedule() (__update_rq_clock), two,
+ *      and clamps a jump to the next tick (sched/cfs_shared.h).
+ *  11. The 64-bit "now" argument: rc1 hands the time stamp read in
+ *      activate_task, deactivate_task or schedule() down every call:
+ *      enqueue_task / dequeue_task / put_prev_task / pick_next_task through
+ *      the class table, enqueue_entity, dequeue_entity, update_curr,
+ *      update_stats_*, set_next_entity, put_prev_entity, inc_nr_running /
+ *      dec_nr_running -> update_curr_load; Ingo Molnar's series of August
+ *      2007 removed it ("the safe and gradual elimination of a widely
+ *      used 64-bit function argument: the 64-bit 'now' timestamp ... this
+ *      debloats sched.o quite significantly").  Both copies call the class
+ *      through a table, as 2.6.23 called p->sched_class.
+ *  12. SLEEPER_AVG's division (rc1 only): div64_likely32, one 32-bit
+ *      division when the product fits, as i386 did it.
+ *  13. calc_delta_mine's inverse weight: rc1 ~0UL / w, rc6 (~0UL - w/2) / w
+ *      + 1 (a 32-bit division in both: WMULT_CONST is an unsigned long).
+ *  14. calc_delta_mine's result: rc1 truncates and clamps at
+ *      sysctl_sched_runtime_limit; rc6 rounds (SRR) and clamps at LONG_MAX
+ *      (2.6.23.17).
+ * Both releases keep load_stat (rq->ls): inc_load / dec_load call
+ * update_curr_load on every enqueue and dequeue of any class, a
+ * calc_delta_fair at the queue's load whose inverse the last change reset.
+ * -DCFS23_RC1_HUNKS=<mask> (bit n-10 for hunk n; default all) turns cost
+ * hunks of the rc1 copy off, for measuring them; -DCFS23_NO_LOAD_STAT
+ * leaves update_curr_load's body out.  Both are experiment flags.
  *
  * Tunables (sched.<name>=<value>; 2.6.23's /proc/sys/kernel/sched_* names)
  *   rc1_code 0 (presets rc1: 1, rc6: 0), sched_latency_ns, sched_min_
@@ -132,16 +172,32 @@
  *     newidle_idx 0 and SD_WAKE_IDLE, so wake_idle runs (the Core 2 Duo's
  *     SD_MC_INIT domain, sched/cfs_common.h).  sched_nr_migrate is a 2.6.24
  *     knob kept at 32.  No active balancing (no migration thread), as in cfs.c.
- *   - The run queue's clock (rq->clock, sched/cfs_shared.h) is read where
- *     each release read it: rc1 in activate_task, deactivate_task and
- *     schedule() (rq_clock, __rq_clock), rc6 in try_to_wake_up and once in
- *     schedule() (update_rq_clock, __update_rq_clock); the tick in both.
- *     rc1's 64-bit "now" argument down the call chain is not modelled.
+ *   - The calling convention: Linux 2.6.23 i386 was built with
+ *     -mregparm=3 (arch/i386/Makefile), this kernel with GCC's default
+ *     (arguments on the stack), except for static functions whose address
+ *     is not taken, which GCC gives its own register convention (three
+ *     registers, as regparm): enqueue_entity, update_curr ... take their
+ *     first arguments in registers here as there; the class methods, called
+ *     through the table, take all of theirs on the stack here, the first
+ *     three in registers there.  rc1's "now" goes on the stack in both
+ *     (after three arguments, or as a pair where one register was left),
+ *     except for pick_next_task(rq, now) and update_curr(cfs_rq, now),
+ *     which regparm passed in registers.  The instructions are GCC 12's,
+ *     not those of the GCC 4.1/4.2 of 2007.
+ *   - The RT class's methods take no "now" in the rc1 copy (rc1's
+ *     sched_rt.c did: update_curr_rt(rq, now)); RT tasks are on no path the
+ *     seeds measure.  The tick reads the clock once in both (rc1's
+ *     scheduler_tick read it in update_cpu_load, and entity_tick's "now" is
+ *     inferred).
+ *   - CONFIG_SCHEDSTATS and CONFIG_SCHED_DEBUG are off (as in 2.6.23's i386
+ *     defconfig): their accounting on the path (schedstat_*, sched_info's
+ *     time stamps) is left out; the post's configs were not found.
  *   - sysctl_sched_stat_granularity is 0 (2.6.23's default): the batching
  *     of delta_exec / delta_fair_run / delta_fair_sleep it controls is left
  *     out, which is the same at 0.
  *   - PRECISE_CPU_LOAD (rc1) is not modelled: cpu_load[] averages the queue
- *     weight as rc6 does, not the exec/fair-clock ratio.
+ *     weight as rc6 does, not the exec/fair-clock ratio of load_stat's sums
+ *     (which update_curr_load keeps, for its cost).
  *   - rc1's sched_init_granularity was not found: the 5 x granularity
  *     runtime limit comes from the stale comment in 2.6.23's sched_fair.c
  *     ("Initialized in sched_init_granularity() [to 5 times the base

@@ -25,8 +25,9 @@
 /*
  * Hunk 11: rc1 passes the 64-bit time stamp read by activate_task,
  * deactivate_task or schedule() down the call chain ("u64 now": enqueue_task
- * -> the class's enqueue_task -> enqueue_entity -> update_curr ...);
- * 2.6.23-rc3 on read rq->clock where it is used.
+ * -> the class's enqueue_task -> enqueue_entity -> update_curr ...); from
+ * August 2007 on (Ingo Molnar's series) the fair class reads rq->clock
+ * where it uses it.
  */
 #if RC1_COST(11)
 #define NOW_DECL , uint64_t now
@@ -40,10 +41,9 @@
 
 /* calc_delta_mine: delta * weight / lw, with a lazily computed 2^32 / lw.
  * The inverse is i386's (WMULT_CONST = ~0UL, one 32-bit division): rc1
- * ~0UL / w, rc6 (~0UL - w/2) / w + 1 (hunk 13; "sched: round a bit
- * better", 2.6.23-rc3, which also brought the rounding SRR); rc6 rounds
- * (SRR) and clamps at LONG_MAX, rc1 truncates and clamps at
- * sysctl_sched_runtime_limit (hunk 14). */
+ * ~0UL / w, rc6 (~0UL - w/2) / w + 1 (hunk 13); rc6 rounds (SRR) and
+ * clamps at LONG_MAX, rc1 truncates and clamps at sysctl_sched_runtime_limit
+ * (hunk 14): rc1's kernel/sched.c against 2.6.23.17's. */
 static uint64_t FAIR(calc_delta_mine)(uint64_t delta_exec, uint32_t weight, uint32_t lw_weight, uint32_t *lw_inv)
 {
     if (!*lw_inv) {
