@@ -152,7 +152,7 @@
  * Both releases keep load_stat (rq->ls): inc_load / dec_load call
  * update_curr_load on every enqueue and dequeue of any class, a
  * calc_delta_fair at the queue's load whose inverse the last change reset.
- * -DCFS23_RC1_HUNKS=<mask> (bit n-10 for hunk n; default all) turns cost
+ * -DCFS23_RC1_HUNKS=<mask> (bit n-10 for hunk n; default 0x1f, all) turns cost
  * hunks of the rc1 copy off, for measuring them; -DCFS23_NO_LOAD_STAT
  * leaves update_curr_load's body out.  Both are experiment flags.
  *
@@ -243,6 +243,9 @@ unsigned int sysctl_sched_features = SCHED_TUNABLE_UNSET;
  * (-DCFS23_RC1_HUNKS=<mask>, docs/sched-cfs23.md's table of their cost). */
 #ifndef CFS23_RC1_HUNKS
 #define CFS23_RC1_HUNKS 0x1f
+#endif
+#if (CFS23_RC1_HUNKS) < 0 || ((CFS23_RC1_HUNKS) & ~0x1f)
+#error "CFS23_RC1_HUNKS: a mask of hunks 10-14, bit n-10 for hunk n (0x00 to 0x1f)"
 #endif
 #define RC1_HUNK(n) ((CFS23_RC1_HUNKS >> ((n) - 10)) & 1)
 
