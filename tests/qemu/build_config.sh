@@ -14,6 +14,7 @@
 # reach the kernel (its boot line, kernel.flags).  Two full builds (this one
 # and schedlab's --hz 250), with every core (make -j), where there were four.
 . "$(dirname "$0")/../lib.sh"
+plan 22
 
 S=$DEFAULT_SCHED
 mk() { ( flock 9; make -s -j"$(nproc 2>/dev/null || echo 1)" -C "$ROOT" SCHED="$S" "$@" ) 9>"$ROOT/build/.lock"; }

@@ -25,6 +25,7 @@
 #     10^-6 bytes / time_s (dbench 2.0's formula);
 #   bad values of the new keys give one error: line and exit 1.
 . "$(dirname "$0")/../lib.sh"
+plan 94
 
 chan() { grep -E "^chanstat bench=$1 " "$OUT" | head -1; }
 cfield() { field "$2" "$(chan "$1")"; }

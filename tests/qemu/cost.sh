@@ -8,6 +8,7 @@
 # tools/qemu-run.sh gives TCG cr3=elide unless --cmdline says cr3=.  Counts
 # only: no timed assertion.
 . "$(dirname "$0")/../lib.sh"
+plan 35
 
 S=$DEFAULT_SCHED
 # stat_of LINEPREFIX CPU KEY: the value of KEY on the "LINEPREFIX cpu=CPU" line

@@ -12,6 +12,7 @@
 #     cpu_list values (nice, bind) are passed as they are; --pipe-size is
 #     pipe_size=; --set KEY=VALUE and kernel keys (--watchdog) are checked too.
 . "$(dirname "$0")/../lib.sh"
+plan 104
 
 D="$TMP/keys.$$"
 mkdir -p "$D"

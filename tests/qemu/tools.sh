@@ -3,13 +3,11 @@
 # a boot killed by its timeout becomes failed rows; bad arguments and bad
 # input give errors, never crashes.  About a minute on a 2-core host.
 . "$(dirname "$0")/../lib.sh"
+plan 112
 
 SL="$ROOT/tools/schedlab"
 D="$TMP/tools.$$"
 mkdir -p "$D"
-fail_with() { echo "FAIL $1: $2"; shift 2; [ $# -gt 0 ] && sed 's/^/    | /' "$@" | tail -15; }
-# ok_if NAME WHY-IF-NOT COMMAND...: a check that shows the log it was about on failure
-ok_if() { name=$1 why=$2; shift 2; if "$@"; then echo "ok $name"; else fail_with "$name" "$why" "$D/last.log"; fi; }
 csv_col() {  # csv_col FILE NAME: the values of column NAME (no quoted commas in these files)
     awk -F, -v n="$2" 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == n) c = i; next } c { print $c }' "$1"
 }
@@ -227,7 +225,7 @@ usage() {  # usage NAME EXPECTED-EXIT ARGS...
     name=$1 want=$2; shift 2
     "$SL" "$@" >"$D/last.log" 2>&1
     got=$?
-    if [ "$got" = "$want" ] && grep -q '^error: ' "$D/last.log"; then echo "ok tools-args-$name"; else
+    if [ "$got" = "$want" ] && grep -q '^error: ' "$D/last.log"; then pass "tools-args-$name"; else
         fail_with "tools-args-$name" "exit $got (wanted $want) or no error: line" "$D/last.log"; fi
 }
 usage no-verb 2

@@ -6,13 +6,12 @@
 # are the fixture tests/tools/run-a (no QEMU); four Chromium starts, 15-45 s.
 # run-all: host job
 . "$(dirname "$0")/../lib.sh"
+plan 28
 
 SL="$ROOT/tools/schedlab"
 TOOL="$ROOT/build/tools/schedlab-tool"
 D="$TMP/report.$$"
 mkdir -p "$D"
-fail_with() { echo "FAIL $1: $2"; shift 2; [ $# -gt 0 ] && sed 's/^/    | /' "$@" | tail -15; }
-ok_if() { name=$1 why=$2; shift 2; if "$@"; then echo "ok $name"; else fail_with "$name" "$why" "$D/last.log"; fi; }
 count() { grep -o "$1" "$2" | wc -l; }   # count PATTERN FILE: occurrences
 
 make -s -C "$ROOT" tools >"$D/last.log" 2>&1
@@ -115,6 +114,8 @@ d.setAttribute("data-probe","sw="+d.scrollWidth+" cw="+d.clientWidth+" over="+ov
     ok_if report-chromium-repro "the reproduction's report did not render (blank, or fewer than 4 tables)" \
         sh -c "[ \$(wc -c <'$D/repro-report.png') -gt $((blank * 5)) ] && [ \$(grep -o '<table' '$D/repro-report.dom' | wc -l) -ge 4 ]"
 else
-    echo "FAIL report-chromium: chromium is not installed (tools/deps.sh check)"
+    fail report-chromium-screenshot "chromium is not installed (tools/deps.sh check)"
+    for n in layout-before-report layout-after-report-vs-before layout-repro-report chromium-not-blank chromium-tables \
+        chromium-svg chromium-two chromium-repro; do skip "report-$n" "no chromium"; done
 fi
 rm -rf "$D"

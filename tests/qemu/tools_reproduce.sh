@@ -5,13 +5,12 @@
 # known), the cost= key, and one tiny real reproduction (seed001 pipe, 2
 # runs of 20,000 round trips: seconds, and no assertion on its speed).
 . "$(dirname "$0")/../lib.sh"
+plan 45
 
 SL="$ROOT/tools/schedlab"
 TOOL="$ROOT/build/tools/schedlab-tool"
 D="$TMP/reproduce.$$"
 mkdir -p "$D"
-fail_with() { echo "FAIL $1: $2"; shift 2; [ $# -gt 0 ] && sed 's/^/    | /' "$@" | tail -15; }
-ok_if() { name=$1 why=$2; shift 2; if "$@"; then echo "ok $name"; else fail_with "$name" "$why" "$D/last.log"; fi; }
 
 make -s -C "$ROOT" tools >"$D/last.log" 2>&1
 
@@ -207,5 +206,7 @@ if command -v setsid >/dev/null 2>&1; then
     ok_if reproduce-stop-stops-rows "after SIGTERM: $left processes left, or no 'interrupted; stopping the rows' line" \
         sh -c "[ $left = 0 ] && grep -q 'interrupted; stopping the rows that run' '$D/rint.err'"
     pkill -f "$D/rint" 2>/dev/null
+else
+    skip reproduce-stop-stops-rows "no setsid(1)"
 fi
 rm -rf "$D"

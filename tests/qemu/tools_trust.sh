@@ -6,14 +6,12 @@
 # --out errors, a broken KVM explained, tools/linux-peer.sh's arguments.
 # The fixture is tests/tools/run-a (known values; a timed-out boot).
 . "$(dirname "$0")/../lib.sh"
+plan 106
 
 SL="$ROOT/tools/schedlab"
 TOOL="$ROOT/build/tools/schedlab-tool"
 D="$TMP/trust.$$"
 mkdir -p "$D"
-fail_with() { echo "FAIL $1: $2"; shift 2; [ $# -gt 0 ] && sed 's/^/    | /' "$@" | tail -15; }
-# ok_if NAME WHY-IF-NOT COMMAND...: a check that shows the log it was about on failure
-ok_if() { name=$1 why=$2; shift 2; if "$@"; then echo "ok $name"; else fail_with "$name" "$why" "$D/last.log"; fi; }
 csv_col() {  # csv_col FILE NAME: the values of column NAME (no quoted commas in these columns)
     awk -F, -v n="$2" 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == n) c = i; next } c { print $c }' "$1"
 }

@@ -5,8 +5,9 @@
 # (schedlab-tool trace-check), dropped events with a tiny buffer, 8 vCPUs,
 # and the HTML timeline rendered by headless Chromium.
 . "$(dirname "$0")/../lib.sh"
+plan 71
 TOOL="$ROOT/build/tools/schedlab-tool"
-make -s -C "$ROOT/tools" >"$TMP/tools-build.log" 2>&1 || { echo "FAIL trace-tools-build: see $TMP/tools-build.log"; exit 0; }
+make -s -C "$ROOT/tools" >"$TMP/tools-build.log" 2>&1 || { fail trace-tools-build "see $TMP/tools-build.log"; exit 0; }
 S=$DEFAULT_SCHED
 build "$S" || exit 0
 build cfs || exit 0
@@ -95,7 +96,8 @@ if command -v chromium >/dev/null 2>&1 && command -v convert >/dev/null 2>&1; th
         -format '%[fx:int(1000*(1-mean))]' info: 2>/dev/null)
     check "trace-chromium-below-is-blank (${ink:-?} per mille)" [ "${ink:-1000}" -le 5 ]
 else
-    echo "FAIL trace-chromium: chromium or imagemagick missing (tools/deps.sh)"
+    fail trace-chromium-screenshot "chromium or imagemagick missing (tools/deps.sh)"
+    for n in lane0-not-blank lane1-not-blank below-is-blank; do skip "trace-chromium-$n" "no chromium"; done
 fi
 
 # ---- a tiny buffer: the oldest dropped and counted, the result intact ----

@@ -18,6 +18,7 @@
 #   - tools/schedlab run --set sched.<name>=a,b is one boot per value, and
 #     each result row carries its value.
 . "$(dirname "$0")/../lib.sh"
+plan 80
 
 for sched in o1 cfs mq goodness cfs23 nick; do
     boot "$sched" 1 'bench=list'

@@ -27,6 +27,9 @@
 #   - a deadlocked logical CPU is reported (spinlock cycle, watchdog), and
 #     bad combinations of keys and flags are refused with a message.
 . "$(dirname "$0")/../lib.sh"
+all=$(long)
+[ "${VSMP_ALL:-0}" != 1 ] || all=1
+plan $((21 + $(long) + 15 * $(nscheds) * all + 26 * (1 - $(limited))))
 
 vboot() {  # vboot SCHED N CMDLINE [TIMEOUT]: boot under --accel vsmp
     boot "$1" "$2" "$3" 64 "${4:-60}" vsmp

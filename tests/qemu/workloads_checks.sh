@@ -22,6 +22,7 @@
 #   - malformed parameters: an "error:" line naming the key, exit 1, no
 #     result line.
 . "$(dirname "$0")/../lib.sh"
+plan $((95 + 20 * $(long)))
 
 # Integrity.
 boot rr 1 'bench=hackbench groups=1 loops=20 corrupt=7'

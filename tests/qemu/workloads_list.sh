@@ -12,6 +12,8 @@
 #     (the suite's default under bench=all);
 #   - bench=list with another key, or inside a list, is an error (so is all).
 . "$(dirname "$0")/../lib.sh"
+set -- $(make -s -C "$ROOT" list-scheds)
+plan $((62 + $#))
 
 LIST="$TMP/list.$$"
 boot rr 1 'bench=list'
