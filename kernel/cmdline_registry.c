@@ -180,7 +180,7 @@ static void describe_tunable(const char *owner, const struct cmdline_key *k)
 {
     char line[480];
     size_t size = sizeof(line);
-    size_t n = (size_t)snprintf(line, size, "tunable sched=%s name=%s unit=%s", owner, k->name + strlen(SCHED_PREFIX),
+    size_t n = (size_t)snprintf(line, size, PROTO_FORMAT_BEGIN(TUNABLE), owner, k->name + strlen(SCHED_PREFIX),
                                 k->unit);
     n += (size_t)put_default(line + n, size - n, "default", k, false);
     if (n < size)
@@ -195,7 +195,7 @@ static void describe_presets(const char *owner, const struct cmdline_key *k)
     for (int i = 0; k->choices[i]; i++) {
         char line[480];
         size_t size = sizeof(line);
-        size_t n = (size_t)snprintf(line, size, "preset sched=%s name=%s", owner, k->choices[i]);
+        size_t n = (size_t)snprintf(line, size, PROTO_FORMAT_BEGIN(PRESET), owner, k->choices[i]);
         if (k->choice_info[i] && k->choice_info[i][0] && n < size)
             n += (size_t)snprintf(line + n, size - n, " %s", k->choice_info[i]);
         put_line(owner, k, line, n, size);
@@ -215,8 +215,7 @@ static void describe_key(const char *owner, const struct cmdline_key *k)
     char line[480];
     size_t size = sizeof(line);
     bool choices = k->type == CMDLINE_CHOICE || k->type == CMDLINE_CHOICE_LIST;
-    size_t n = (size_t)snprintf(line, size, "key workload=%s name=%s type=%s", owner, k->name,
-                                cmdline_type_name(k->type));
+    size_t n = (size_t)snprintf(line, size, PROTO_FORMAT_BEGIN(KEY), owner, k->name, cmdline_type_name(k->type));
     n += (size_t)put_default(line + n, size - n, "default", k, false);
     if (choices)
         n += (size_t)snprintf(line + n, size - n, " min=- max=-");

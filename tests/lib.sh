@@ -222,8 +222,22 @@ expect_not() {
 
 show_tail() { tail -5 "$OUT" 2>/dev/null | sed 's/^/    | /'; tail -3 "$OUT.err" 2>/dev/null | sed 's/^/    ! /'; }
 
-# field KEY LINE: the value of key=value in a result line
-field() { printf '%s\n' "$2" | tr ' ' '\n' | sed -n "s/^$1=//p" | head -1; }
+# ---- the kernel's lines, read by the tools' one parser (docs/protocol.md) ----
+# The program that reads them (built once per run of the suite, as kernels are).
+SCHEDLAB_BIN="$ROOT/build/tools/schedlab-tool"
+tools_built() {
+    _tb_stamp="$TMP/tools-built.$(printf '%s' "$ROOT" | cksum | cut -d' ' -f1)"
+    [ -e "$_tb_stamp" ] && [ -x "$SCHEDLAB_BIN" ] && return 0
+    mkdir -p "$ROOT/build"
+    ( flock 9; make -s -C "$ROOT/tools" >"$TMP/tools-build.log" 2>&1 ) 9>"$ROOT/build/.lock" || {
+        fail build-tools "make -C tools failed:"; sed 's/^/    /' "$TMP/tools-build.log" | tail -20; return 1; }
+    : >"$_tb_stamp"
+}
+# proto_field KEY [--kind K] [--where KEY=VALUE]... [FILE...]: schedlab field
+proto_field() { tools_built && "$SCHEDLAB_BIN" field "$@"; }
+
+# field KEY LINE: the value of key=value in a line
+field() { printf '%s\n' "$2" | proto_field "$1" | head -1; }
 
 # results BENCH: the result lines of that bench
 results() { grep -E "^result bench=$1 " "$OUT"; }
@@ -253,13 +267,17 @@ milli() { printf '%s\n' "$1" | sed -n 's/^\([0-9]*\)\.\([0-9][0-9][0-9]\)$/\1\2/
 in_range() { [ -n "$1" ] && [ "$1" -ge "$2" ] && [ "$1" -le "$3" ]; }
 
 # stat_field CPU KEY: KEY of that CPU's schedstat line
-stat_field() { grep -E "^schedstat cpu=$1 " "$OUT" | head -1 | tr ' ' '\n' | sed -n "s/^$2=//p"; }
+stat_field() { proto_field "$2" --kind schedstat --where "cpu=$1" "$OUT" | head -1; }
+# stat_of KIND CPU KEY: KEY of that CPU's line of KIND (schedstat, coststat, vsmpstat...)
+stat_of() { proto_field "$3" --kind "$1" --where "cpu=$2" "$OUT" | head -1; }
+# kind_sum KEY KIND: the sum of KEY over the lines of KIND (0 when there are none)
+kind_sum() { proto_field "$1" --kind "$2" "$OUT" | awk '{ s += $1 } END { printf "%d\n", s }'; }
 
 # cpuhog_shares: over the cpuhog result lines of $OUT, in thousandths of a CPU,
 # sets SHARES_N (lines with a share), SHARES_SUM, SHARES_MIN and SHARES_MAX.
 cpuhog_shares() {
     SHARES_N=0 SHARES_SUM=0 SHARES_MIN=100000 SHARES_MAX=0
-    for _share in $(results cpuhog | tr ' ' '\n' | sed -n 's/^share=//p'); do
+    for _share in $(proto_field share --kind result --where bench=cpuhog "$OUT"); do
         _m=$(milli "$_share")
         [ -n "$_m" ] || continue
         SHARES_SUM=$((SHARES_SUM + _m)) SHARES_N=$((SHARES_N + 1))

@@ -64,8 +64,8 @@
 . "$(dirname "$0")/../lib.sh"
 plan $((32 + 21 * $(long)))
 
-idle_ms() { grep -E "^schedstat cpu=$1 " "$OUT" | head -1 | tr ' ' '\n' | sed -n 's/^idle_ms=//p'; }
-ticks() { grep -E "^schedstat cpu=$1 " "$OUT" | head -1 | tr ' ' '\n' | sed -n 's/^ticks=//p'; }
+idle_ms() { stat_field "$1" idle_ms; }
+ticks() { stat_field "$1" ticks; }
 
 # nice_ratio TAG RATIO_LO RATIO_HI SUM_LO SUM_HI: checks the two cpuhog
 # shares of the last boot (an icount boot: both are asserted)

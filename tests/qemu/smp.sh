@@ -15,7 +15,7 @@ pingpong_ok() {  # pingpong_ok TAG HANDOFFS MASK: every run ok, every hand-off, 
     check "$1-exit0" [ "$RC" = 0 ]
     check "$1-three-runs-ok" [ "$(results pingpong | grep -c ' errors=0 .* status=ok$')" = 3 ]
     check "$1-handoffs" [ "$(results pingpong | grep -c " handoffs=$2 ")" = 3 ]
-    check "$1-within-bind" within_mask "$3" $(results pingpong | tr ' ' '\n' | sed -n 's/^cpus_used=//p')
+    check "$1-within-bind" within_mask "$3" $(proto_field cpus_used --kind result --where bench=pingpong "$OUT")
 }
 
 # The wake-up reproducer runs once a scheduler here, three times (as found) in

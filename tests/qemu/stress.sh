@@ -30,7 +30,7 @@ RC=$rc_a OUT="$W/plan-a.err" check "stress-plan" [ "$rc_a:$lines" = "0:$BOOTS" ]
 # The same draw again from the bench=list that run read (the script adds nothing random).
 draw() {  # draw SEED BOOTS
     awk -f "$ROOT/tools/stress/plan.awk" -v seed="$1" -v boots="$2" -v scheds="$(make -s -C "$ROOT" list-scheds)" \
-        -v smps="1 2 3 4 5 8" "$W/a/kernels/bench-list.txt"
+        -v smps="1 2 3 4 5 8" "$W/a/kernels/bench-list.tsv"
 }
 draw "$SEED" "$BOOTS" >"$W/plan-a2"
 draw "$SEED" 10 >"$W/plan-b"
@@ -57,8 +57,9 @@ judge_log() {
     name=$1 want=$2 rc=$3 intent=$4 smp=$5 cmd=$6
     shift 6
     printf '%s\n' "$@" >"$W/log.$name"
-    got=$(STRESS_RC=$rc STRESS_INTENT=$intent STRESS_SMP=$smp STRESS_CMDLINE=$cmd STRESS_TIMEOUT=180 \
-        awk -f "$CLASSIFY" "$W/log.$name")
+    tools_built
+    got=$("$SCHEDLAB_BIN" parse "$W/log.$name" --format tsv | STRESS_RC=$rc STRESS_INTENT=$intent STRESS_SMP=$smp \
+        STRESS_CMDLINE=$cmd STRESS_TIMEOUT=180 STRESS_LAST=$(tail -n 1 "$W/log.$name") awk -f "$CLASSIFY")
     verdict=$(printf '%s' "$got" | cut -f2)
     if [ "$verdict" = "$want" ]; then pass "stress-classify-$name"
     else fail "stress-classify-$name" "expected $want, got: $got"; fi

@@ -29,6 +29,7 @@ static const struct option_def {
     { "smp", OPT_SMP, NUMBER },       { "boot", OPT_BOOT, NUMBER },     { "rc", OPT_RC, NUMBER },
     { "allow-diff", OPT_ALLOW_DIFF, TEXT }, { "format", OPT_FORMAT, TEXT }, { "unit", OPT_UNIT, TEXT },
     { "log", OPT_LOG, TEXT },         { "columns", OPT_COLUMNS, TEXT },
+    { "kind", OPT_KIND, TEXT },       { "where", OPT_WHERE, TEXT },     { "rows", OPT_ROWS, FLAG },
 };
 #define NDEFS (sizeof(defs) / sizeof(defs[0]))
 #define HELP_VAL 1000   /* getopt's value for --help; option i returns i + 1 */
@@ -60,14 +61,16 @@ static void set_text(struct opts *o, const char *name, const char *val)
                         : !strcmp(name, "unit")   ? &o->unit
                         : !strcmp(name, "log")    ? &o->log
                         : !strcmp(name, "columns") ? &o->columns
+                        : !strcmp(name, "kind")   ? &o->kind
                                                    : &o->png_term;
     *slot = val;
 }
 
 /* The options that take one of a few words. */
-static int choice_check(const struct opts *o, const char *typed)
+static int choice_check(const struct opts *o, const char *typed, const struct verb_spec *spec)
 {
-    const char *checks[][2] = { { o->format, "text|html|lkml" }, { o->unit, "auto|run|boot" }, { o->log, "auto|yes|no" } };
+    const char *checks[][2] = { { o->format, spec->formats ? spec->formats : "text|html|lkml" },
+                                { o->unit, "auto|run|boot" }, { o->log, "auto|yes|no" } };
     for (size_t i = 0; i < 3; i++) {
         if (!checks[i][0])
             continue;
@@ -86,13 +89,16 @@ static int choice_check(const struct opts *o, const char *typed)
 }
 
 /* One recognised option; returns 0 or EXIT_USAGE. */
-static int take_option(struct opts *o, const struct option_def *d, const char *typed, const char *val)
+static int take_option(struct opts *o, const struct option_def *d, const char *typed, const char *val,
+                       const struct verb_spec *spec)
 {
     if (d->kind == FLAG) {
         if (d->bit == OPT_STDDEV)
             o->stddev = true;
         else if (d->bit == OPT_CV)
             o->cv = true;
+        else if (d->bit == OPT_ROWS)
+            o->rows = true;
         else
             o->html = true;
         return 0;
@@ -105,9 +111,17 @@ static int take_option(struct opts *o, const struct option_def *d, const char *t
         o->allow_diff = joined;
         return 0;
     }
+    if (d->bit == OPT_WHERE) {   /* may be given several times */
+        if (!strchr(val, '=') || *val == '=')
+            return usage_error("option '--where' needs KEY=VALUE, not '%s'", val);
+        char *joined = o->where ? xasprintf("%s\n%s", o->where, val) : xstrdup(val);
+        free(o->where);
+        o->where = joined;
+        return 0;
+    }
     if (d->kind == TEXT) {
         set_text(o, d->name, val);
-        return choice_check(o, typed);
+        return choice_check(o, typed, spec);
     }
     long n;
     if (!parse_long(val, &n))
@@ -149,7 +163,7 @@ int cli_parse(int argc, char **argv, struct opts *o, const struct verb_spec *spe
         } else if (c <= 0 || c > (int)NDEFS) {
             rc = usage_error("unknown option '%s' for this verb", arg);
         } else {
-            rc = take_option(o, &defs[c - 1], typed, optarg);
+            rc = take_option(o, &defs[c - 1], typed, optarg, spec);
         }
         free(typed);
     }
@@ -167,6 +181,8 @@ void cli_free(struct opts *o)
     free(o->dirs);
     free(o->allow_diff);
     o->allow_diff = NULL;
+    free(o->where);
+    o->where = NULL;
     o->sweep = NULL;
     o->dirs = NULL;
     o->nsweep = 0;

@@ -20,6 +20,7 @@ enum {
     OPT_CV = 1u << 8, OPT_HTML = 1u << 9, OPT_SCHED = 1u << 10, OPT_CMDLINE = 1u << 11,
     OPT_SMP = 1u << 12, OPT_BOOT = 1u << 13, OPT_RC = 1u << 14, OPT_ALLOW_DIFF = 1u << 15,
     OPT_FORMAT = 1u << 16, OPT_UNIT = 1u << 17, OPT_LOG = 1u << 18, OPT_COLUMNS = 1u << 19,
+    OPT_KIND = 1u << 20, OPT_WHERE = 1u << 21, OPT_ROWS = 1u << 22,
 };
 
 /* What a verb accepts: its name, its OPT_* mask and its usage (for --help). */
@@ -27,6 +28,7 @@ struct verb_spec {
     const char *name;
     unsigned allowed;
     const char *usage;
+    const char *formats;    /* --format's words, "a|b"; NULL: text|html|lkml */
 };
 
 struct opts {
@@ -35,6 +37,9 @@ struct opts {
     const char *unit;       /* --unit: auto (default), run, boot */
     const char *log;        /* --log: auto (default), yes, no */
     const char *columns;    /* --columns: a comma list of column names */
+    const char *kind;       /* --kind: a line kind of the serial protocol (parse, field) */
+    char *where;            /* every --where KEY=VALUE, joined with newlines (owned) */
+    bool rows;              /* --rows (parse) */
     char *allow_diff;       /* every --allow-diff, joined with commas (owned) */
     bool stddev, cv, html;
     const char **dirs;      /* the positional arguments */

@@ -25,7 +25,7 @@ static const struct verb_spec spec = {
     "  into DIR/results.csv (a row per expected run, failed ones with a reason, boots that never\n"
     "  started as status=not_run), DIR/boots.csv (a row per boot) and DIR/schedstat.csv (a row\n"
     "  per boot and CPU); every row carries its provenance (meta.txt, the boot: line).\n"
-    "  Exit: 0, 1 unreadable or malformed input, 2 usage error.\n",
+    "  Exit: 0, 1 unreadable or malformed input, 2 usage error.\n",    NULL,
 };
 
 /* ---------------------------------------------------------------- results.csv */

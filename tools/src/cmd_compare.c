@@ -35,7 +35,7 @@ static const struct verb_spec spec = {
     "  parameters, build settings, accel, memory, git revision, the boot line's fields) are\n"
     "  refused with the list of differences; --allow-diff KEY compares across KEY on purpose.\n"
     "  --format lkml: one LKP-style line per cell (base +- %stddev, %change, new +- %stddev).\n"
-    "  Failed runs are not in the statistics.  Exit: 0, 1 bad input or not comparable, 2 usage error.\n",
+    "  Failed runs are not in the statistics.  Exit: 0, 1 bad input or not comparable, 2 usage error.\n",    NULL,
 };
 
 enum { ST_MIN, ST_MEDIAN, ST_AMEAN, ST_HMEAN, ST_STDDEV, ST_CV, ST_MAX, ST_N };

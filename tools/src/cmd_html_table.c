@@ -15,7 +15,7 @@ static const struct verb_spec spec = {
     "html-table", OPT_COLUMNS,
     "usage: schedlab-tool html-table CSV [--columns A,B,...]\n"
     "  The CSV file as an HTML <table> on stdout (every column, or those named, in that\n"
-    "  order; names the file does not have are left out).  Exit: 0, 1 unreadable, 2 usage error.\n",
+    "  order; names the file does not have are left out).  Exit: 0, 1 unreadable, 2 usage error.\n",    NULL,
 };
 
 int cmd_html_table(int argc, char **argv)

@@ -24,7 +24,7 @@ static const struct verb_spec spec = {
     "  \"results\", one entry per cell (bench, sched, smp and every parameter equal) with\n"
     "  mean, stddev, median, min, max of the ok runs, \"runs\" (every run: boot, run,\n"
     "  status, value, reason), \"exit_codes\" of its boots, \"parameters\" and \"provenance\".\n"
-    "  The metric is the workload's own (--metric another).  Exit: 0, 1 bad input, 2 usage error.\n",
+    "  The metric is the workload's own (--metric another).  Exit: 0, 1 bad input, 2 usage error.\n",    NULL,
 };
 
 static void json_string(FILE *f, const char *s)

@@ -42,7 +42,7 @@ static const struct verb_spec spec = {
     "  exist) and prints their names; tools/schedlab plot runs gnuplot on them.  Plots: the\n"
     "  metric against the swept parameter per CPU count (runs as points, mean, stddev bars),\n"
     "  the ratio to the baseline, the metric against the CPU count, per-run series.\n"
-    "  Exit: 0, 1 bad input or not comparable, 2 usage error.\n",
+    "  Exit: 0, 1 bad input or not comparable, 2 usage error.\n",    NULL,
 };
 
 /* Colours of the series (Okabe-Ito: distinguishable with colour blindness too). */

@@ -27,7 +27,7 @@ static const struct verb_spec spec = {
     "  they must match in everything but the directory (workload parameters, build settings,\n"
     "  accel, memory, git revision, the boot line's fields), or --allow-diff KEY names what may\n"
     "  differ.  DIR may also be a CSV file (results.csv, schedstat.csv).  --format html: an\n"
-    "  HTML <table> (for the report).  Exit: 0, 1 bad input or not comparable, 2 usage error.\n",
+    "  HTML <table> (for the report).  Exit: 0, 1 bad input or not comparable, 2 usage error.\n",    NULL,
 };
 
 /* A table line: a label and one text per column, or a heading/rule (no cells). */

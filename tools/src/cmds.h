@@ -3,7 +3,8 @@
 #define SCHEDLAB_CMDS_H
 
 int cmd_collect(int argc, char **argv);
-int cmd_parse(int argc, char **argv);
+int cmd_parse(int argc, char **argv);       /* cmd_parse.c: the serial protocol's lines of a log */
+int cmd_field(int argc, char **argv);
 int cmd_table(int argc, char **argv);
 int cmd_compare(int argc, char **argv);
 int cmd_plot(int argc, char **argv);

@@ -1,5 +1,6 @@
 /* Serial log parsing and the per-boot verdict (see logparse.h). */
 #include "logparse.h"
+#include "proto.h"
 #include "util.h"
 
 #include <stdlib.h>
@@ -141,7 +142,7 @@ static void add_word(struct kvline *l, const char *w, size_t wl)
 /* What a complete result line must have. */
 static void check_fields(struct kvline *l)
 {
-    static const char *const required[] = { "bench", "sched", "cpus", "run", "status", NULL };
+    static const char *const required[] = { PROTO_KEY_NAMES(RESULT) PROTO_STATUS_KEY, NULL };
     for (int r = 0; required[r]; r++)
         if (!kv_get(l, required[r]))
             kv_problem(l, xasprintf("no %s=", required[r]));
@@ -151,7 +152,8 @@ static void check_fields(struct kvline *l)
         kv_problem(l, xasprintf("run=%s is not a run index", v));
     if ((v = kv_get(l, "cpus")) && (!parse_long(v, &num) || num < 1))
         kv_problem(l, xasprintf("cpus=%s is not a CPU count", v));
-    if ((v = kv_get(l, "status")) && strcmp(v, "ok") && strcmp(v, "error") && strcmp(v, "oom"))
+    if ((v = kv_get(l, PROTO_STATUS_KEY)) && strcmp(v, PROTO_STATUS_OK) && strcmp(v, PROTO_STATUS_ERROR) &&
+        strcmp(v, PROTO_STATUS_OOM))
         kv_problem(l, xasprintf("status=%s is not ok, error or oom", v));
     for (size_t k = 0; k < l->n; k++) {
         char *why = NULL;
@@ -177,7 +179,7 @@ static void parse_result_line(const char *line, size_t len, bool truncated, stru
         }
     if (truncated)
         kv_problem(l, xstrdup("result line cut off (log ends inside it)"));
-    size_t i = strlen("result");
+    size_t i = strlen(PROTO_WORD_RESULT);
     while (i < len) {
         while (i < len && (line[i] == ' ' || line[i] == '\t'))
             i++;
@@ -412,25 +414,33 @@ static void result_line(struct walk *w, const char *line, size_t ll, bool trunca
     kv_free(&l);
 }
 
+/* Is the line's first word the kind's (kernel/protocol.h)? */
+static bool of_kind(const char *line, size_t ll, const char *word)
+{
+    size_t n = strlen(word);
+    return ll >= n && memcmp(line, word, n) == 0 && (ll == n || line[n] == ' ');
+}
+
 static void one_line(struct walk *w, const char *line, size_t ll, bool truncated)
 {
+    static const char done_exit[] = PROTO_WORD_DONE " exit=";   /* PROTO_DONE_KEYS */
     for (size_t i = 0; i < ll; i++)
         w->garbage += !printable((unsigned char)line[i]);
-    if (ll >= 6 && memcmp(line, "boot: ", 6) == 0) {
+    if (of_kind(line, ll, PROTO_WORD_BOOT) && ll > strlen(PROTO_WORD_BOOT)) {
         note_boot_line(&w->v->boot_line, line, ll, truncated);
-    } else if (ll >= 6 && memcmp(line, "panic:", 6) == 0) {
+    } else if (of_kind(line, ll, PROTO_WORD_PANIC)) {
         note_first(&w->panic, line, ll);
-    } else if (ll >= 9 && memcmp(line, "watchdog:", 9) == 0) {
+    } else if (of_kind(line, ll, PROTO_WORD_WATCHDOG)) {
         note_first(&w->watchdog, line, ll);
-    } else if (ll >= 6 && memcmp(line, "error:", 6) == 0) {
+    } else if (of_kind(line, ll, PROTO_WORD_ERROR)) {
         note_first(&w->error, line, ll);
-    } else if (ll >= 11 && memcmp(line, "done: exit=", 11) == 0 && !truncated) {
-        char *t = xstrndup(line + 11, ll - 11);
+    } else if (ll >= strlen(done_exit) && memcmp(line, done_exit, strlen(done_exit)) == 0 && !truncated) {
+        char *t = xstrndup(line + strlen(done_exit), ll - strlen(done_exit));
         long x;
         if (parse_long(t, &x))
             w->done_exit = x;
         free(t);
-    } else if (ll >= 7 && memcmp(line, "result ", 7) == 0) {
+    } else if (of_kind(line, ll, PROTO_WORD_RESULT) && ll > strlen(PROTO_WORD_RESULT)) {
         result_line(w, line, ll, truncated);
     }
 }

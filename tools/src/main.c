@@ -4,7 +4,8 @@
  * per file (cmd_<verb>.c):
  *
  *   collect DIR           serial logs of a run matrix -> DIR/results.csv, DIR/boots.csv
- *   parse LOG ...         one serial log -> CSV on stdout (debugging, tests)
+ *   parse LOG...          console logs' protocol lines as TSV or JSON (--rows: results.csv rows)
+ *   field KEY [LOG...]    the values of one key of the protocol's lines
  *   table DIR...          the seed's table layout (means; --stddev, --cv)
  *   compare DIR...        mmtests-style statistics with Welch's t-test
  *   plot --out D DIR...   gnuplot scripts (PNG + SVG) into D
@@ -33,7 +34,7 @@ static const struct verb {
     const char *name;
     int (*run)(int argc, char **argv);
 } verbs[] = {
-    { "collect", cmd_collect }, { "parse", cmd_parse },       { "table", cmd_table },           { "compare", cmd_compare },
+    { "collect", cmd_collect }, { "parse", cmd_parse },       { "field", cmd_field },       { "table", cmd_table },           { "compare", cmd_compare },
     { "plot", cmd_plot },       { "failures", cmd_failures }, { "seed-table", cmd_seed_table },
     { "trace", cmd_trace },     { "trace-check", cmd_trace_check },   /* cmd_trace.c: scheduler traces */
     { "json", cmd_json },       { "html-table", cmd_html_table }, { "scorecard", cmd_scorecard },
@@ -42,7 +43,7 @@ static const struct verb {
 };
 
 static const char usage[] =
-    "usage: schedlab-tool collect|parse|table|compare|plot|failures|seed-table|json|html-table|scorecard|report|repro-report|plan|progress|trace|trace-check ... (see tools/schedlab help)\n";
+    "usage: schedlab-tool collect|parse|field|table|compare|plot|failures|seed-table|json|html-table|scorecard|report|repro-report|plan|progress|trace|trace-check ... (see tools/schedlab help)\n";
 
 int main(int argc, char **argv)
 {

@@ -1,5 +1,6 @@
 /* The workloads' metrics (see metric.h). */
 #include "metric.h"
+#include "proto.h"
 #include "util.h"
 
 #include <math.h>
@@ -11,34 +12,35 @@
  * them, schedlab marks the run failed); a share or a count is not negative. */
 enum sign { POSITIVE, NONNEGATIVE };
 
-/* Metric keys of issue 4's workloads and of the scheduler benchmarks. */
+/* The words for the metrics of the result lines (which ones there are, and
+ * their sense, are the protocol's: kernel/protocol.h PROTO_METRICS), and
+ * the metrics collect derives for schedstat.csv, with their sense here. */
 static const struct metric {
     const char *key;
-    int direction;
-    enum sign sign;
     const char *words, *axis;
-    bool rate;
+    int direction;        /* derived metrics only: the protocol's say theirs */
+    enum sign sign;
 } metrics[] = {
-    { "time_s", -1, POSITIVE, "seconds", "time (s)", false },
-    { "usec_per_op", -1, POSITIVE, "microseconds per round trip", "round trip (\xc2\xb5s)", false },
-    { "usec_per_switch", -1, POSITIVE, "microseconds per context switch", "context switch (\xc2\xb5s)", false },
-    { "mb_per_s", +1, POSITIVE, "MB/s", "throughput (MB/s)", true },
-    { "ops_per_s", +1, POSITIVE, "round trips per second", "round trips per second", true },
-    { "messages_per_s", +1, POSITIVE, "messages per second", "messages per second", true },
-    { "jobs_per_min", +1, POSITIVE, "jobs per minute", "jobs per minute", true },
-    { "cycles_per_pick", -1, POSITIVE, "cycles per scheduling decision", "cycles per pick", false },
-    { "share", 0, NONNEGATIVE, "CPU share", "CPU share", false },
-    { "p50_us", -1, POSITIVE, "median wake-up latency, us", "median wake-up latency (\xc2\xb5s)", false },
-    { "p90_us", -1, POSITIVE, "90th percentile wake-up latency, us", "p90 wake-up latency (\xc2\xb5s)", false },
-    { "p99_us", -1, POSITIVE, "99th percentile wake-up latency, us", "p99 wake-up latency (\xc2\xb5s)", false },
-    { "p999_us", -1, POSITIVE, "99.9th percentile wake-up latency, us", "p99.9 wake-up latency (\xc2\xb5s)", false },
-    { "max_groups", +1, NONNEGATIVE, "largest group count that completed", "groups", false },
+    { "time_s", "seconds", "time (s)", 0, 0 },
+    { "usec_per_op", "microseconds per round trip", "round trip (\xc2\xb5s)", 0, 0 },
+    { "usec_per_switch", "microseconds per context switch", "context switch (\xc2\xb5s)", 0, 0 },
+    { "mb_per_s", "MB/s", "throughput (MB/s)", 0, 0 },
+    { "ops_per_s", "round trips per second", "round trips per second", 0, 0 },
+    { "messages_per_s", "messages per second", "messages per second", 0, 0 },
+    { "jobs_per_min", "jobs per minute", "jobs per minute", 0, 0 },
+    { "cycles_per_pick", "cycles per scheduling decision", "cycles per pick", 0, 0 },
+    { "share", "CPU share", "CPU share", 0, 0 },
+    { "p50_us", "median wake-up latency, us", "median wake-up latency (\xc2\xb5s)", 0, 0 },
+    { "p90_us", "90th percentile wake-up latency, us", "p90 wake-up latency (\xc2\xb5s)", 0, 0 },
+    { "p99_us", "99th percentile wake-up latency, us", "p99 wake-up latency (\xc2\xb5s)", 0, 0 },
+    { "p999_us", "99.9th percentile wake-up latency, us", "p99.9 wake-up latency (\xc2\xb5s)", 0, 0 },
+    { "max_groups", "largest group count that completed", "groups", 0, 0 },
     /* schedstat.csv (collect): per CPU of a boot, over the whole boot */
-    { "switches_per_s", 0, NONNEGATIVE, "context switches per second", "context switches per second", false },
-    { "migrations_per_s", 0, NONNEGATIVE, "migrations per second", "migrations per second", false },
-    { "wakeups_per_s", 0, NONNEGATIVE, "wake-ups per second", "wake-ups per second", false },
-    { "idle_share", 0, NONNEGATIVE, "share of the time idle", "idle (share of the time)", false },
-    { "pick_cycles", -1, NONNEGATIVE, "cycles per pick-next (mean of the boot)", "cycles per pick", false },
+    { "switches_per_s", "context switches per second", "context switches per second", 0, NONNEGATIVE },
+    { "migrations_per_s", "migrations per second", "migrations per second", 0, NONNEGATIVE },
+    { "wakeups_per_s", "wake-ups per second", "wake-ups per second", 0, NONNEGATIVE },
+    { "idle_share", "share of the time idle", "idle (share of the time)", 0, NONNEGATIVE },
+    { "pick_cycles", "cycles per pick-next (mean of the boot)", "cycles per pick", -1, NONNEGATIVE },
 };
 #define NMETRICS (sizeof(metrics) / sizeof(metrics[0]))
 
@@ -48,6 +50,16 @@ static const struct metric *find_metric(const char *key)
         if (strcmp(key, metrics[i].key) == 0)
             return &metrics[i];
     return NULL;
+}
+
+/* A metric's sense: the protocol's for a result line's, else the table's. */
+static int direction_of(const struct metric *m)
+{
+    return proto_is_metric(m->key) ? proto_metric_better(m->key) : m->direction;
+}
+static enum sign sign_of(const struct metric *m)
+{
+    return proto_is_metric(m->key) ? (proto_metric_positive(m->key) ? POSITIVE : NONNEGATIVE) : m->sign;
 }
 
 /* Columns that describe a run rather than a workload parameter. */
@@ -63,17 +75,18 @@ bool is_fixed_column(const char *name)
 }
 
 /* Per-run counters and secondary measurements the workloads print beside
- * the metric (the workloads sources): never parameters, never copied between runs. */
+ * the metric (kernel/protocol.h PROTO_COUNTERS), and the raw counters of
+ * schedstat.csv: never parameters, never copied between runs. */
 bool is_counter_key(const char *name)
 {
     static const char *const counters[] = {
-        "tasks_started", "messages", "sent", "received", "jobs", "cpus_used", "attempts", "first_failure", "reason", "created", "runtime_ms",
-        "bytes", "ops", "max_latency_ms", "overhead_us", "picks", "cycles_per_pick_mean", "samples", "max_us",
-        "dropped", "cpus_used_count",
+        "reason", "cpus_used_count",
         /* the raw counters of schedstat.csv */
         "schedule_calls", "context_switches", "migrations", "wakeups", "idle_ms", "pick_cycles_total",
         "pick_cycles_avg", "ticks", "resched_ipis", "seconds", NULL,
     };
+    if (proto_is_counter(name))
+        return true;
     for (int i = 0; counters[i]; i++)
         if (strcmp(name, counters[i]) == 0)
             return true;
@@ -82,27 +95,18 @@ bool is_counter_key(const char *name)
 
 bool is_metric_key(const char *key)
 {
-    return find_metric(key) != NULL;
+    return proto_is_metric(key) || find_metric(key) != NULL;
 }
 
 const char *default_metric(const char *bench)
 {
-    static const char *const map[][2] = {
-        { "hackbench", "time_s" },         { "pipe", "usec_per_op" },   { "lat_ctx", "usec_per_switch" },
-        { "tbench", "mb_per_s" },          { "schedcost", "cycles_per_pick" }, { "cpuhog", "share" },
-        { "wakeup", "p99_us" },            { "maxgroups", "max_groups" },  { "volano", "messages_per_s" },
-        { "aim7", "jobs_per_min" },
-    };
-    for (size_t i = 0; bench && i < sizeof(map) / sizeof(map[0]); i++)
-        if (strcmp(bench, map[i][0]) == 0)
-            return map[i][1];
-    return NULL;
+    return proto_workload_metric(bench);
 }
 
 int metric_direction(const char *metric)
 {
     const struct metric *m = find_metric(metric);
-    return m ? m->direction : 0;
+    return m ? direction_of(m) : proto_metric_better(metric);
 }
 
 const char *metric_words(const char *metric)
@@ -117,10 +121,10 @@ const char *metric_axis_label(const char *metric)
     return m ? m->axis : metric;
 }
 
+/* A rate: higher is better and positive (mb_per_s, ops_per_s, messages_per_s, jobs_per_min). */
 bool metric_is_rate(const char *metric)
 {
-    const struct metric *m = find_metric(metric);
-    return m && m->rate;
+    return proto_metric_better(metric) > 0 && proto_metric_positive(metric);
 }
 
 bool is_provenance_column(const char *name)
@@ -155,11 +159,11 @@ enum metric_verdict metric_check(const char *key, const char *value, double *x, 
     }
     if (x)
         *x = v;
-    if (m && m->sign == POSITIVE && !(v > 0)) {
+    if (m && sign_of(m) == POSITIVE && !(v > 0)) {
         *why = xasprintf("non-positive %s=%.40s", key, value);
         return METRIC_BAD_VALUE;
     }
-    if (m && m->sign == NONNEGATIVE && v < 0) {
+    if (m && sign_of(m) == NONNEGATIVE && v < 0) {
         *why = xasprintf("negative %s=%.40s", key, value);
         return METRIC_BAD_VALUE;
     }
