@@ -217,7 +217,7 @@ help:
 	@echo "  test-long     make test and the long checks (docs/testing.md)"
 	@echo "  test-host     the host unit tests only (cmocka)"
 	@echo "  test-qemu     the QEMU tests only"
-	@echo "  tools         build/tools/schedlab-tool (tools/schedlab builds it too)"
+	@echo "  tools         build/tools/schedlab (tools/schedlab builds it too)"
 	@echo "  seed-table    seed 000's hackbench table, reproduced beside the seed's numbers"
 	@echo "  stress        N random boots from SEED (make stress N=1000 SEED=7; docs/testing.md)"
 	@echo "  list-scheds   the schedulers (one sched/<name>.c each)"

@@ -224,7 +224,7 @@ show_tail() { tail -5 "$OUT" 2>/dev/null | sed 's/^/    | /'; tail -3 "$OUT.err"
 
 # ---- the kernel's lines, read by the tools' one parser (docs/protocol.md) ----
 # The program that reads them (built once per run of the suite, as kernels are).
-SCHEDLAB_BIN="$ROOT/build/tools/schedlab-tool"
+SCHEDLAB_BIN="$ROOT/build/tools/schedlab"
 tools_built() {
     _tb_stamp="$TMP/tools-built.$(printf '%s' "$ROOT" | cksum | cut -d' ' -f1)"
     [ -e "$_tb_stamp" ] && [ -x "$SCHEDLAB_BIN" ] && return 0

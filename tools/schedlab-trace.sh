@@ -10,7 +10,7 @@
 #       e.g. o1-smp2-boot1, or "first"), into DIR/traces/NAME/
 #
 # The kernel records with trace=1 (docs/tracing.md) and writes its buffers
-# on a channel of its own (tools/qemu-run.sh --trace-out); schedlab-tool
+# on a channel of its own (tools/qemu-run.sh --trace-out); schedlab
 # trace turns them into the files above.
 
 TRACE_BOOT="" TRACE_WORDS="" TRACE_DIR="" TRACE_TOOL_ARGS=""
@@ -91,7 +91,7 @@ trace_after_run() {
         return 1
     fi
     # shellcheck disable=SC2086  # TRACE_TOOL_ARGS: fixed words set by trace_cmd
-    "$TOOL" trace "$TRACE_DIR/trace.bin" --out "$TRACE_DIR" --title "$TRACE_BOOT: $CMDLINE" $TRACE_TOOL_ARGS \
+    "$TOOL" trace-convert "$TRACE_DIR/trace.bin" --out "$TRACE_DIR" --title "$TRACE_BOOT: $CMDLINE" $TRACE_TOOL_ARGS \
         >"$TRACE_DIR/files.txt" || return 1
     "$TOOL" trace-check "$TRACE_DIR/trace.bin" --text "$TRACE_DIR/trace.txt" --log "$log" >"$TRACE_DIR/check.txt"
     rc=$?
@@ -120,7 +120,7 @@ $tr_d"
         # The SVG inline (its script needs that), with ids of its own in this page.
         sed -e '1{/^<?xml/d}' -e "s/\"timeline\"/\"timeline$i\"/; s/timeline-clip/timeline$i-clip/g; s/getElementById('timeline')/getElementById('timeline$i')/" \
             "$tr_d/timeline.svg"
-        # per-CPU utilisation over time (schedlab-tool trace: heatmap.svg, trace_heatmap.c)
+        # per-CPU utilisation over time (schedlab trace: heatmap.svg, trace_heatmap.c)
         [ -f "$tr_d/heatmap.svg" ] && { echo '<figure class="heatmap">'; cat "$tr_d/heatmap.svg"; echo '</figure>'; }
         # a table as a table (the report has no <pre>); perf sched latency's text stays in its file
         [ -f "$tr_d/summary.csv" ] && { echo "<p>Per CPU (summary.csv):</p>"; "$TOOL" html-table "$tr_d/summary.csv"; }

@@ -30,7 +30,7 @@ usage() {  # usage [STATUS]: the usage block at the top of this file
 }
 die() { echo "error: $*" >&2; exit 2; }
 fail() { echo "stress: error: $*" >&2; exit 1; }
-SCHEDLAB=$ROOT/build/tools/schedlab-tool   # reads the console logs (docs/protocol.md)
+SCHEDLAB=$ROOT/build/tools/schedlab   # reads the console logs (docs/protocol.md)
 # classify LOG RC INTENT SMP CMDLINE: CLASS VERDICT REASON of one boot
 # (tools/stress/classify.awk over the log as the tools' parser splits it)
 classify() {
@@ -160,11 +160,11 @@ worker() {  # worker W
 }
 
 echo "stress: $BOOTS boots, seed $SEED, $JOBS at a time, timeout $TIMEOUT s, schedulers: $SCHEDS; logs in $OUT" >&2
-# The status line (schedlab-tool progress, as tools/schedlab run's): boots
+# The status line (schedlab progress, as tools/schedlab run's): boots
 # done / total, elapsed, the ETA from recorded boot times; each boot's line
 # clears it first on a terminal.
 CLEAR= PROGRESS_PID=
-TOOL=$ROOT/build/tools/schedlab-tool
+TOOL=$ROOT/build/tools/schedlab
 if ( flock 9; make -s -C "$ROOT" tools ) 9>"$ROOT/build/.lock" >"$OUT/tools-build.log" 2>&1 &&
     "$TOOL" plan stress "$OUT" >"$OUT/.plan" 2>>"$OUT/tools-build.log"; then
     q=
@@ -174,7 +174,7 @@ if ( flock 9; make -s -C "$ROOT" tools ) 9>"$ROOT/build/.lock" >"$OUT/tools-buil
     PROGRESS_PID=$!
     [ -n "$q" ] || [ ! -t 2 ] || CLEAR=$(printf '\r\033[K')
 else
-    echo "stress: no status line (building schedlab-tool failed: $OUT/tools-build.log)" >&2
+    echo "stress: no status line (building schedlab failed: $OUT/tools-build.log)" >&2
 fi
 PIDS=
 w=0

@@ -43,7 +43,7 @@ sl() {
 rejected() {
     name=$1 re=$2; shift 2
     sl "$name" 2 --sched rr --smp 1 -j 1 --out "$D/$name.out" "$@"
-    expect "keys-$name-message" "^error: $re"
+    expect "keys-$name-message" "^schedlab( [a-z-]+)?: error: $re"
     check "keys-$name-nothing-booted" [ ! -e "$D/$name.out" ]
 }
 
@@ -76,7 +76,7 @@ OUT="$D/nolist.log"
 PATH="$D/fakebin:$PATH" "$SL" run --sched rr --bench hackbench --groups 1 --out "$D/nolist.out" >"$OUT" 2>&1
 RC=$?
 check "keys-unreadable-list-exit1" [ "$RC" = 1 ]
-expect "keys-unreadable-list-message" '^error: cannot read the workloads and keys of .*bench=list'
+expect "keys-unreadable-list-message" '^schedlab( [a-z-]+)?: error: cannot read the workloads and keys of .*bench=list'
 check "keys-unreadable-list-nothing-booted" [ ! -e "$D/nolist.out" ]
 check "keys-unreadable-list-no-cache" [ ! -e "$CACHE" ]
 printf '#!/bin/sh\nexit 1\n' >"$D/fakebin/qemu-system-i386"                                  # QEMU fails
@@ -84,11 +84,11 @@ OUT="$D/noqemu.log"
 PATH="$D/fakebin:$PATH" "$SL" run --sched rr --bench hackbench --out "$D/noqemu.out" >"$OUT" 2>&1
 RC=$?
 check "keys-qemu-fails-exit1" [ "$RC" = 1 ]
-expect "keys-qemu-fails-message" '^error: cannot read the workloads and keys of .*exited 6'
+expect "keys-qemu-fails-message" '^schedlab( [a-z-]+)?: error: cannot read the workloads and keys of .*exited 6'
 
 # --- flags checked against the list, before anything boots
 sl unknown-bench 1 --sched rr --bench hackbenh --out "$D/unknown-bench.out"
-expect "keys-unknown-bench-message" '^error: --bench hackbenh: no such workload in this kernel \(have: .*hackbench'
+expect "keys-unknown-bench-message" '^schedlab( [a-z-]+)?: error: --bench hackbenh: no such workload in this kernel \(have: .*hackbench'
 rejected unknown-key '--frobnicate 3: frobnicate is not a key of bench=boot \(its keys: none; the kernel.s: watchdog [a-z0-9_ ]*bind[a-z0-9_ ]*\)' \
     --bench boot --frobnicate 3
 rejected foreign-key '--nice 0: nice is not a key of bench=hackbench \(its keys: groups loops' --bench hackbench --nice 0

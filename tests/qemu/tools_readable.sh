@@ -9,7 +9,7 @@
 plan 13
 
 SL="$ROOT/tools/schedlab"
-TOOL="$ROOT/build/tools/schedlab-tool"
+TOOL="$ROOT/build/tools/schedlab"
 D="$TMP/readable.$$"
 mkdir -p "$D"
 

@@ -9,7 +9,7 @@
 plan 28
 
 SL="$ROOT/tools/schedlab"
-TOOL="$ROOT/build/tools/schedlab-tool"
+TOOL="$ROOT/build/tools/schedlab"
 D="$TMP/report.$$"
 mkdir -p "$D"
 count() { grep -o "$1" "$2" | wc -l; }   # count PATTERN FILE: occurrences
@@ -43,7 +43,7 @@ ok_if report-two-exit0 "report A B exited $rc" sh -c "[ $rc = 0 ] && [ -s '$H2' 
 ok_if report-two-title "the before/after title" grep -q '<h1>schedlab report: before (before) and after (after)</h1>' "$H2"
 ok_if report-two-series "the two directories are not the series" grep -q '<th class="line">before</th>' "$H2"
 
-# ---- a reproduction's report (schedlab-tool scorecard --html, repro-report), from the fixture:
+# ---- a reproduction's report (schedlab scorecard --html, repro-report), from the fixture:
 # seed000's hackbench table with run-a's goodness and o1 rows
 R="$D/repro"
 mkdir -p "$R/cost-none/hackbench" "$R/plots"

@@ -1,4 +1,4 @@
-# tools/schedlab reproduce and schedlab-tool scorecard: the error paths
+# tools/schedlab reproduce and schedlab scorecard: the error paths
 # (unknown seed, bad flags, a malformed INC:MAX, a scheduler or preset that
 # is not in the tree), the scorecard of fixed fake runs (the fixture
 # tests/tools/run-a: its cells, deviations and machine-readable line are
@@ -8,7 +8,7 @@
 plan 45
 
 SL="$ROOT/tools/schedlab"
-TOOL="$ROOT/build/tools/schedlab-tool"
+TOOL="$ROOT/build/tools/schedlab"
 D="$TMP/reproduce.$$"
 mkdir -p "$D"
 

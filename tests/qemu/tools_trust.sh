@@ -9,7 +9,7 @@
 plan 106
 
 SL="$ROOT/tools/schedlab"
-TOOL="$ROOT/build/tools/schedlab-tool"
+TOOL="$ROOT/build/tools/schedlab"
 D="$TMP/trust.$$"
 mkdir -p "$D"
 csv_col() {  # csv_col FILE NAME: the values of column NAME (no quoted commas in these columns)
@@ -73,7 +73,7 @@ printf '%s\n' "$META" | sed 's/^git_revision: aaaa/git_revision: bbbb/' >"$I/met
 "$SL" compare "$R" "$I" >"$D/last.log" 2>&1
 rc=$?
 ok_if trust-refuse-compare "compare of loops=100 and loops=50 exited $rc, not 1 listing loops and git_revision" \
-    sh -c "[ $rc = 1 ] && grep -q '^error: hackbench time_s: the results directories are not comparable' '$D/last.log' &&
+    sh -c "[ $rc = 1 ] && grep -q '^schedlab[ a-z-]*: error: hackbench time_s: the results directories are not comparable' '$D/last.log' &&
         grep -qx '  loops: r1 100; int1 50' '$D/last.log' && grep -qx '  git_revision: r1 aaaa; int1 bbbb' '$D/last.log' &&
         ! grep -q Amean '$D/last.log'"
 "$SL" table "$R" "$I" >"$D/last.log" 2>&1
@@ -132,7 +132,7 @@ ok_if trust-lkml "no LKP line for 100 groups on 1 CPU" \
 ok_if trust-lkml-header "no LKP header" grep -q '%stddev     %change         %stddev' "$D/last.log"
 "$SL" compare "$R" --format xml >"$D/last.log" 2>&1
 rc=$?
-ok_if trust-format-bad "--format xml exited $rc" sh -c "[ $rc = 2 ] && grep -q '^error: --format xml: expected text|html|lkml' '$D/last.log'"
+ok_if trust-format-bad "--format xml exited $rc" sh -c "[ $rc = 2 ] && grep -q '^schedlab[ a-z-]*: error: --format xml: expected text|html|lkml' '$D/last.log'"
 H="$D/hmean"
 mkdir -p "$H"
 { echo 'sched,smp,boot,run,bench,clients,mb_per_s,cpus,status,reason,oversubscribed,log'
@@ -228,19 +228,19 @@ ok_if trust-help-flags "help lacks failures --html or run --force" sh -c "grep -
 for verb in collect parse table compare plot failures seed-table json html-table scorecard; do
     "$TOOL" $verb --help >"$D/last.log" 2>&1
     rc=$?
-    ok_if "trust-tool-help-$verb" "schedlab-tool $verb --help exited $rc" sh -c "[ $rc = 0 ] && grep -q '^usage: schedlab-tool $verb' '$D/last.log'"
+    ok_if "trust-tool-help-$verb" "schedlab $verb --help exited $rc" sh -c "[ $rc = 0 ] && grep -q '^usage: schedlab $verb' '$D/last.log'"
 done
 
 # --- --out errors: one clear line, no shell leaks
 touch "$D/afile"
 "$SL" plot "$R" --out "$D/afile" >"$D/last.log" 2>&1
-ok_if trust-out-file-plot "plot --out FILE: not one error line" sh -c "[ \$(grep -c . '$D/last.log') = 1 ] && grep -q '^error: .*afile exists and is not a directory' '$D/last.log'"
+ok_if trust-out-file-plot "plot --out FILE: not one error line" sh -c "[ \$(grep -c . '$D/last.log') = 1 ] && grep -q '^schedlab[ a-z-]*: error: .*afile exists and is not a directory' '$D/last.log'"
 "$SL" report "$R" --out /nonexistent/x.html >"$D/last.log" 2>&1
 rc=$?
 ok_if trust-out-report "report --out /nonexistent/x.html exited $rc or leaked a shell message" \
-    sh -c "[ $rc = 1 ] && grep -q '^error: cannot write /nonexistent/x.html' '$D/last.log' && ! grep -q 'cannot create' '$D/last.log'"
+    sh -c "[ $rc = 1 ] && grep -q '^schedlab[ a-z-]*: error: cannot write /nonexistent/x.html' '$D/last.log' && ! grep -q 'cannot create' '$D/last.log'"
 "$SL" json "$R" --out "$D" >"$D/last.log" 2>&1
-ok_if trust-out-json-dir "json --out DIR: no error" grep -q '^error: .* is a directory' "$D/last.log"
+ok_if trust-out-json-dir "json --out DIR: no error" grep -q '^schedlab[ a-z-]*: error: .* is a directory' "$D/last.log"
 
 # --- ACCEL=kvm where /dev/kvm is there but KVM cannot run guests (a fake QEMU as QEMU 7.2 does it)
 mkdir -p "$D/fakebin"

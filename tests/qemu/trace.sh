@@ -2,11 +2,11 @@
 # Scheduler tracing end to end (docs/tracing.md): the trace keys, the trace
 # channel, tools/schedlab trace and run --trace-boot, trace.dat read back by
 # trace-cmd report, the invariants and the kernel's own counters
-# (schedlab-tool trace-check), dropped events with a tiny buffer, 8 vCPUs,
+# (schedlab trace-check), dropped events with a tiny buffer, 8 vCPUs,
 # and the HTML timeline rendered by headless Chromium.
 . "$(dirname "$0")/../lib.sh"
 plan 71
-TOOL="$ROOT/build/tools/schedlab-tool"
+TOOL="$ROOT/build/tools/schedlab"
 make -s -C "$ROOT/tools" >"$TMP/tools-build.log" 2>&1 || { fail trace-tools-build "see $TMP/tools-build.log"; exit 0; }
 S=$DEFAULT_SCHED
 build "$S" || exit 0
@@ -138,15 +138,15 @@ expect_not "trace-run-filter" ': sched_(process_fork|wakeup_new|migrate_task|eve
 "$ROOT/tools/schedlab" run --sched rr --smp 1 --bench pipe --trace-boot rr-smp2-boot1 --out "$TMP/m2" >"$TMP/m2.out" 2>&1
 RC=$? OUT="$TMP/m2.out"
 check "trace-run-bad-boot-exit2" [ "$RC" = 2 ]
-expect "trace-run-bad-boot-error" '^error: --trace-boot rr-smp2-boot1: not a boot of this matrix'
+expect "trace-run-bad-boot-error" '^schedlab( [a-z-]+)?: error: --trace-boot rr-smp2-boot1: not a boot of this matrix'
 "$ROOT/tools/schedlab" run --sched rr --smp 1 --bench pipe --trace-events switch --out "$TMP/m3" >"$TMP/m3.out" 2>&1
 RC=$? OUT="$TMP/m3.out"
 check "trace-run-events-need-boot" [ "$RC" = 2 ]
 
 # ---- a stream cut off is an error, not a partial picture ----
 head -c 5000 "$D/trace.bin" >"$TMP/cut.bin"
-"$TOOL" trace "$TMP/cut.bin" --out "$TMP/cut" >"$TMP/cut.out" 2>&1
+"$TOOL" trace-convert "$TMP/cut.bin" --out "$TMP/cut" >"$TMP/cut.out" 2>&1
 RC=$? OUT="$TMP/cut.out"
 check "trace-cut-exit1" [ "$RC" = 1 ]
-expect "trace-cut-error" '^error: .*cut.bin: cut off'
+expect "trace-cut-error" '^schedlab( [a-z-]+)?: error: .*cut.bin: cut off'
 check "trace-cut-no-files" [ ! -e "$TMP/cut/trace.txt" ]

@@ -3,16 +3,98 @@
 #include "util.h"
 
 #include <getopt.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+static const char *cur_verb;
+static const struct verb_spec *cur_spec;
+
+void cli_set_verb(const char *name, const struct verb_spec *spec)
+{
+    cur_verb = name;
+    cur_spec = spec;
+}
+
+const char *cli_verb(void)
+{
+    return cur_verb;
+}
+
+/* The first line of the verb's usage: "usage: schedlab VERB ...". */
+static void print_usage_line(void)
+{
+    if (cur_spec && cur_spec->usage) {
+        size_t n = strcspn(cur_spec->usage, "\n");
+        fprintf(stderr, "%.*s\n", (int)n, cur_spec->usage);
+        fprintf(stderr, "(schedlab %s --help: every flag)\n", cur_verb ? cur_verb : cur_spec->name);
+    } else {
+        fprintf(stderr, "usage: schedlab %s ...   (schedlab %s --help)\n", cur_verb ? cur_verb : "VERB",
+                cur_verb ? cur_verb : "--help");
+    }
+}
+
+int verb_usage_error(const char *fmt, ...)
+{
+    va_list ap;
+    fprintf(stderr, "schedlab%s%s: error: ", cur_verb ? " " : "", cur_verb ? cur_verb : "");
+    va_start(ap, fmt);
+    vfprintf(stderr, fmt, ap);
+    va_end(ap);
+    fputc('\n', stderr);
+    print_usage_line();
+    return EXIT_USAGE;
+}
+
 int usage_error(const char *fmt, const char *arg)
 {
-    fputs("error: ", stderr);
-    fprintf(stderr, fmt, arg);
-    fprintf(stderr, "\n(see: tools/schedlab help)\n");
-    return EXIT_USAGE;
+    return verb_usage_error(fmt, arg);
+}
+
+/* Levenshtein distance, at most 64 characters a word (longer ones are far). */
+static size_t distance(const char *a, const char *b)
+{
+    size_t la = strlen(a), lb = strlen(b);
+    if (la > 64 || lb > 64)
+        return 99;
+    size_t d[65][65];
+    for (size_t i = 0; i <= la; i++)
+        d[i][0] = i;
+    for (size_t j = 0; j <= lb; j++)
+        d[0][j] = j;
+    for (size_t i = 1; i <= la; i++)
+        for (size_t j = 1; j <= lb; j++) {
+            size_t sub = d[i - 1][j - 1] + (a[i - 1] != b[j - 1]), del = d[i - 1][j] + 1, ins = d[i][j - 1] + 1;
+            d[i][j] = sub < del ? (sub < ins ? sub : ins) : (del < ins ? del : ins);
+            if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] && d[i - 2][j - 2] + 1 < d[i][j])
+                d[i][j] = d[i - 2][j - 2] + 1;   /* two letters swapped */
+        }
+    return d[la][lb];
+}
+
+const char *suggest(const char *word, const char *const *names)
+{
+    const char *best = NULL;
+    size_t bestd = 99, len = strlen(word);
+    /* a typo: one or two edits, fewer in a short word; or the word a prefix of one name only */
+    size_t limit = len <= 3 ? 1 : len <= 6 ? 2 : 3;
+    const char *prefix_of = NULL;
+    int prefixes = 0;
+    for (size_t i = 0; names && names[i]; i++) {
+        size_t d = distance(word, names[i]);
+        if (d < bestd) {
+            bestd = d;
+            best = names[i];
+        }
+        if (len >= 3 && !strncmp(names[i], word, len)) {
+            prefix_of = names[i];
+            prefixes++;
+        }
+    }
+    if (best && bestd && bestd <= limit)
+        return best;
+    return prefixes == 1 ? prefix_of : NULL;
 }
 
 /* Every option any verb knows; a verb's spec picks some of them. */
@@ -104,7 +186,7 @@ static int take_option(struct opts *o, const struct option_def *d, const char *t
         return 0;
     }
     if (!val || !val[0])
-        return usage_error("option '%s' needs a value", typed);
+        return usage_error("%s needs a value", typed);
     if (d->bit == OPT_ALLOW_DIFF) {   /* may be given several times */
         char *joined = o->allow_diff ? xasprintf("%s,%s", o->allow_diff, val) : xstrdup(val);
         free(o->allow_diff);
@@ -113,7 +195,7 @@ static int take_option(struct opts *o, const struct option_def *d, const char *t
     }
     if (d->bit == OPT_WHERE) {   /* may be given several times */
         if (!strchr(val, '=') || *val == '=')
-            return usage_error("option '--where' needs KEY=VALUE, not '%s'", val);
+            return usage_error("--where needs KEY=VALUE, not '%s'", val);
         char *joined = o->where ? xasprintf("%s\n%s", o->where, val) : xstrdup(val);
         free(o->where);
         o->where = joined;
@@ -125,7 +207,7 @@ static int take_option(struct opts *o, const struct option_def *d, const char *t
     }
     long n;
     if (!parse_long(val, &n))
-        return usage_error("option '%s' needs a number", typed);
+        return usage_error("%s needs a number", typed);
     if (d->bit == OPT_SMP)
         o->smp = n;
     else if (d->bit == OPT_BOOT)
@@ -141,8 +223,29 @@ static char *typed_name(const char *arg)
     return xstrndup(arg, strcspn(arg, "="));
 }
 
+/* An unknown flag, with the verb's nearest flag when it looks like a typo of it. */
+static int unknown_option(const char *arg, const struct verb_spec *spec)
+{
+    const char *names[NDEFS + 2];
+    size_t n = 0;
+    for (size_t i = 0; i < NDEFS; i++)
+        if (spec->allowed & defs[i].bit)
+            names[n++] = defs[i].name;
+    names[n++] = "help";
+    names[n] = NULL;
+    char *word = xstrndup(arg + strspn(arg, "-"), strcspn(arg + strspn(arg, "-"), "="));
+    const char *near = suggest(word, names);
+    free(word);
+    char *typed = xstrndup(arg, strcspn(arg, "="));
+    int rc = near ? verb_usage_error("unknown flag '%s' (did you mean --%s?)", typed, near)
+                  : verb_usage_error("unknown flag '%s'", typed);
+    free(typed);
+    return rc;
+}
+
 int cli_parse(int argc, char **argv, struct opts *o, const struct verb_spec *spec)
 {
+    cli_set_verb(cli_verb() ? cli_verb() : spec->name, spec);
     memset(o, 0, sizeof(*o));
     o->dirs = xcalloc((size_t)argc + 1, sizeof(char *));
     o->smp = 1;
@@ -159,9 +262,9 @@ int cli_parse(int argc, char **argv, struct opts *o, const struct verb_spec *spe
             printf("%s", spec->usage);
             rc = CLI_HELP;
         } else if (c == ':') {
-            rc = usage_error("option '%s' needs a value", typed);
+            rc = usage_error("%s needs a value", typed);
         } else if (c <= 0 || c > (int)NDEFS) {
-            rc = usage_error("unknown option '%s' for this verb", arg);
+            rc = unknown_option(arg, spec);
         } else {
             rc = take_option(o, &defs[c - 1], typed, optarg, spec);
         }

@@ -1,9 +1,14 @@
 /*
- * Command-line options shared by every verb of schedlab-tool.  Each verb
+ * Command-line options shared by every verb of schedlab.  Each verb
  * names the options it takes (a mask of OPT_* bits) and its usage text;
  * cli_parse() reads them with getopt_long_only, so "--metric=time_s",
  * "--metric time_s" and the old single-dash "-metric time_s" all work, and
  * every verb answers --help (or -h) with its own usage on stdout.
+ *
+ * Errors are said one way by every verb: "schedlab VERB: error: WHAT" on
+ * stderr; a usage error (usage_error, verb_usage_error) adds the verb's
+ * usage line and exits 2, with "did you mean X?" where a flag, key,
+ * scheduler or seed was mistyped (suggest()).
  */
 #ifndef SCHEDLAB_CLI_H
 #define SCHEDLAB_CLI_H
@@ -53,13 +58,21 @@ struct opts {
     bool sweep_known;
 };
 
+/* The verb that runs (for messages) and its usage (for usage errors); main and the verbs set it. */
+void cli_set_verb(const char *name, const struct verb_spec *spec);
+const char *cli_verb(void);
+/* The nearest of names (NULL-terminated) to word when it is near enough to be a typo, else NULL. */
+const char *suggest(const char *word, const char *const *names);
+/* "schedlab VERB: error: ..." and the verb's usage line; returns EXIT_USAGE. */
+int verb_usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
 /* Parses argv[1..argc) (argv[0] is the verb).  Returns 0, CLI_HELP after
  * printing the usage, or EXIT_USAGE after an "error: ..." line.  Call
  * cli_free() in every case. */
 int cli_parse(int argc, char **argv, struct opts *o, const struct verb_spec *spec);
 void cli_free(struct opts *o);
 
-/* Prints "error: <fmt with arg>" and the help hint; returns EXIT_USAGE. */
+/* verb_usage_error with one string argument (the older form). */
 int usage_error(const char *fmt, const char *arg);
 
 /* What a verb returns for a cli_parse() answer other than 0. */

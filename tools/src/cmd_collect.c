@@ -20,7 +20,7 @@
 
 static const struct verb_spec spec = {
     "collect", 0,
-    "usage: schedlab-tool collect DIR\n"
+    "usage: schedlab collect DIR\n"
     "  Re-reads the serial logs of the run matrix in DIR (matrix.txt, jobs.txt, logs/, meta.txt)\n"
     "  into DIR/results.csv (a row per expected run, failed ones with a reason, boots that never\n"
     "  started as status=not_run), DIR/boots.csv (a row per boot) and DIR/schedstat.csv (a row\n"

@@ -22,8 +22,8 @@
 
 static const struct verb_spec spec = {
     "compare", OPT_BENCH | OPT_METRIC | OPT_ACROSS | OPT_BASE | OPT_LABELS | OPT_ALLOW_DIFF | OPT_FORMAT | OPT_UNIT,
-    "usage: schedlab-tool compare DIR [--base SCHED]          schedulers within one directory\n"
-    "       schedlab-tool compare DIR_A DIR_B [--labels A,B]  the same runs in two directories (A is the baseline)\n"
+    "usage: schedlab compare DIR [--base SCHED]          schedulers within one directory\n"
+    "       schedlab compare DIR_A DIR_B [--labels A,B]  the same runs in two directories (A is the baseline)\n"
     "         [--bench B] [--metric M] [--across KEY] [--allow-diff KEY[,KEY]] [--unit auto|run|boot]\n"
     "         [--format text|lkml|html]\n"
     "  Min, Median, Amean (and Hmean for rates), Stddev, CoeffVar, Max and the gain against\n"

@@ -14,7 +14,7 @@
 
 static const struct verb_spec spec = {
     "failures", OPT_HTML | OPT_LABELS,
-    "usage: schedlab-tool failures DIR... [--html] [--labels A,B,...]\n"
+    "usage: schedlab failures DIR... [--html] [--labels A,B,...]\n"
     "  Every run that did not end with status=ok, with its parameters and reason, and\n"
     "  every failed boot (boots.csv).  --html: the same as HTML tables (for the report).\n"
     "  Exit: 0, 1 bad input, 2 usage error.\n",    NULL,

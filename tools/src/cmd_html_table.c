@@ -13,7 +13,7 @@
 
 static const struct verb_spec spec = {
     "html-table", OPT_COLUMNS,
-    "usage: schedlab-tool html-table CSV [--columns A,B,...]\n"
+    "usage: schedlab html-table CSV [--columns A,B,...]\n"
     "  The CSV file as an HTML <table> on stdout (every column, or those named, in that\n"
     "  order; names the file does not have are left out).  Exit: 0, 1 unreadable, 2 usage error.\n",    NULL,
 };

@@ -19,7 +19,7 @@
 
 static const struct verb_spec spec = {
     "json", OPT_BENCH | OPT_METRIC,
-    "usage: schedlab-tool json DIR [--bench B] [--metric M]\n"
+    "usage: schedlab json DIR [--bench B] [--metric M]\n"
     "  DIR as JSON on stdout (hyperfine's --export-json shape): \"meta\" (meta.txt) and\n"
     "  \"results\", one entry per cell (bench, sched, smp and every parameter equal) with\n"
     "  mean, stddev, median, min, max of the ok runs, \"runs\" (every run: boot, run,\n"

@@ -78,8 +78,8 @@ static char *read_log(const char *path, size_t *len)
 
 static const struct verb_spec parse_spec = {
     "parse", OPT_KIND | OPT_WHERE | OPT_FORMAT | OPT_ROWS | OPT_SCHED | OPT_SMP | OPT_BOOT | OPT_RC | OPT_CMDLINE,
-    "usage: schedlab-tool parse LOG... [--kind KIND] [--where KEY=VALUE]... [--format tsv|json]\n"
-    "       schedlab-tool parse LOG --rows --sched S [--smp N] [--boot B] [--rc RC] [--cmdline '...']\n"
+    "usage: schedlab parse LOG... [--kind KIND] [--where KEY=VALUE]... [--format tsv|json]\n"
+    "       schedlab parse LOG --rows --sched S [--smp N] [--boot B] [--rc RC] [--cmdline '...']\n"
     "  The lines of console logs that follow the serial protocol (docs/protocol.md), split into\n"
     "  their keys: TSV (a header: file, line, kind, problem, text, then every key seen, in the\n"
     "  order first seen; an empty cell where a line lacks the key) or JSON (an array of objects:\n"
@@ -298,7 +298,7 @@ int cmd_parse(int argc, char **argv)
 
 static const struct verb_spec field_spec = {
     "field", OPT_KIND | OPT_WHERE,
-    "usage: schedlab-tool field KEY [--kind KIND] [--where KEY=VALUE]... [LOG...]\n"
+    "usage: schedlab field KEY [--kind KIND] [--where KEY=VALUE]... [LOG...]\n"
     "  The value of KEY on every line of the logs (default: stdin) that has it, one a line, in\n"
     "  order: the serial protocol's lines (docs/protocol.md) split as parse splits them.\n"
     "  --kind: only lines of that kind (result, schedstat, boot, maxgroups...); --where: only\n"

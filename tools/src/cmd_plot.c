@@ -36,7 +36,7 @@
 
 static const struct verb_spec spec = {
     "plot", OPT_BENCH | OPT_METRIC | OPT_ACROSS | OPT_BASE | OPT_LABELS | OPT_OUT | OPT_PNG_TERM | OPT_LOG | OPT_ALLOW_DIFF,
-    "usage: schedlab-tool plot --out PLOTDIR DIR... [--bench B] [--metric M] [--across KEY] [--base SCHED]\n"
+    "usage: schedlab plot --out PLOTDIR DIR... [--bench B] [--metric M] [--across KEY] [--base SCHED]\n"
     "                          [--labels A,B] [--log auto|yes|no] [--allow-diff KEY[,KEY]] [--png-term TERM]\n"
     "  Writes one gnuplot script (PNG and SVG output) per plot into PLOTDIR (which must\n"
     "  exist) and prints their names; tools/schedlab plot runs gnuplot on them.  Plots: the\n"

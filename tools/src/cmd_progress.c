@@ -27,15 +27,15 @@
 #include <unistd.h>
 
 static const char plan_usage[] =
-    "usage: schedlab-tool plan run DIR | plan row DIR RUN-FLAGS... | plan stress DIR\n"
+    "usage: schedlab plan run DIR | plan row DIR RUN-FLAGS... | plan stress DIR\n"
     "  The boots a run will make, one a line: DONE-FILE START-FILE SLOTS KEY (tab-separated),\n"
-    "  for schedlab-tool progress.  row: from the flags of tools/schedlab run (comma lists are\n"
+    "  for schedlab progress.  row: from the flags of tools/schedlab run (comma lists are\n"
     "  swept inside one boot, as reproduce's are).  Exit: 0, 1 unreadable input, 2 usage error.\n";
 
 static const char progress_usage[] =
-    "usage: schedlab-tool progress PLAN [--label TEXT] [--slots N] [--pid PID] [--times FILE]\n"
+    "usage: schedlab progress PLAN [--label TEXT] [--slots N] [--pid PID] [--times FILE]\n"
     "                              [--reference FILE] [--interval S] [--quiet] [--estimate]\n"
-    "  The progress of the boots of PLAN (schedlab-tool plan) on stderr: boots done / total,\n"
+    "  The progress of the boots of PLAN (schedlab plan) on stderr: boots done / total,\n"
     "  running, elapsed and the ETA from the recorded times of earlier boots (--times, then\n"
     "  --reference), one line updated in place on a terminal, a plain line every --interval\n"
     "  seconds (10) otherwise; until process PID ends or a signal comes, then a last line.\n"
@@ -438,7 +438,7 @@ int cmd_progress(int argc, char **argv)
         plan_path = a;
     }
     if (!plan_path)
-        return usage_error("%s", "progress needs a plan file (schedlab-tool plan)");
+        return usage_error("%s", "progress needs a plan file (schedlab plan)");
     struct plan p = { 0 };
     if (!plan_read(plan_path, &p)) {
         errorf("%s: cannot be read", plan_path);

@@ -23,7 +23,7 @@
 #include <unistd.h>
 
 static const char usage[] =
-    "usage: schedlab-tool report DIR [DIR_B] --out FILE [--plots PLOTDIR] [--include FILE]... [--base SCHED]\n"
+    "usage: schedlab report DIR [DIR_B] --out FILE [--plots PLOTDIR] [--include FILE]... [--base SCHED]\n"
     "                            [--allow-diff KEY[,KEY...]]\n"
     "  One HTML page (FILE) of a results directory, or of two (before and after): what ran, tables,\n"
     "  the comparison, the plots of PLOTDIR (*.svg, inline), failures, boots, scheduler statistics, the\n"

@@ -2,7 +2,7 @@
  * repro-report DIR [--command TEXT] [--out FILE]: the report of a reproduction
  * (tools/schedlab reproduce) as one self-contained HTML page for people:
  * which post, the question it asked and a one-line verdict; an overview of
- * every table's scorecard; each table's section (schedlab-tool scorecard
+ * every table's scorecard; each table's section (schedlab scorecard
  * --html: what ran here and in the post, the scorecard with its cells
  * coloured by deviation, the notes, the post's table beside ours, the
  * plots); and the provenance (revision, build, accelerator, cost model,
@@ -19,7 +19,7 @@
 #include <time.h>
 
 static const char usage[] =
-    "usage: schedlab-tool repro-report DIR [--command TEXT] [--out FILE]\n"
+    "usage: schedlab repro-report DIR [--command TEXT] [--out FILE]\n"
     "  DIR: a directory of tools/schedlab reproduce (scorecard.txt, scorecard.csv, cost-C/TABLE.html,\n"
     "  cost-C/TABLE/rows).  Writes DIR/report.html (or FILE): one page that needs nothing else.\n"
     "  Exit: 0, 1 unreadable input, 2 usage error.\n";

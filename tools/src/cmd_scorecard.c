@@ -22,7 +22,7 @@
 #include <string.h>
 
 static const char usage[] =
-    "usage: schedlab-tool scorecard SEED TABLE [--cost MODEL] [--csv FILE] [--html FILE] [--plots DIR] [--notes FILE]\n"
+    "usage: schedlab scorecard SEED TABLE [--cost MODEL] [--csv FILE] [--html FILE] [--plots DIR] [--notes FILE]\n"
     "                               ROW=DIR[#SCHED]|ROW=!WHY ...\n"
     "  SEED TABLE: seed000 hackbench|maxgroups|nick, seed001 lat_ctx|hackbench|pipe|lat_ctx-bound|hackbench-bound|\n"
     "  pipe-bound, seed003 tbench|aim7|volano.  ROW: a kernel of that table (seed000: goodness o1 [nick]; seed001: rc1 rc6 cfs;\n"
@@ -1384,7 +1384,7 @@ int cmd_scorecard(int argc, char **argv)
         }
     }
     if (!seed || !tname)
-        return usage_error("%s", "scorecard needs SEED and TABLE (schedlab-tool scorecard --help)");
+        return usage_error("%s", "scorecard needs SEED and TABLE (schedlab scorecard --help)");
     for (size_t i = 0; i < nrows; i++)
         for (size_t j = 0; j < i; j++)
             if (!strcmp(rows[i].key, rows[j].key))

@@ -15,7 +15,7 @@
 
 static const struct verb_spec spec = {
     "seed-table", 0,
-    "usage: schedlab-tool seed-table DIR\n"
+    "usage: schedlab seed-table DIR\n"
     "  DIR's hackbench time_s table (goodness and o1, groups by CPU count) beside seed 000's\n"
     "  numbers (Craig Thomas, OSDL, LKML Nov 2003), with o1/goodness ratios and the growth\n"
     "  with groups.  tools/schedlab seed-table runs the matrix first.  Exit: 0, 1 bad input.\n",    NULL,

@@ -19,7 +19,7 @@
 static const struct verb_spec spec = {
     "table", OPT_BENCH | OPT_METRIC | OPT_ACROSS | OPT_BASE | OPT_STDDEV | OPT_CV | OPT_LABELS | OPT_ALLOW_DIFF |
                  OPT_FORMAT,
-    "usage: schedlab-tool table DIR... [--stddev] [--cv] [--bench B] [--metric M] [--across KEY] [--base SCHED]\n"
+    "usage: schedlab table DIR... [--stddev] [--cv] [--bench B] [--metric M] [--across KEY] [--base SCHED]\n"
     "                           [--labels A,B,...] [--allow-diff KEY[,KEY]] [--format text|html]\n"
     "  The seed's layout: the swept parameter across, a block per CPU count, a line per\n"
     "  scheduler (mean of its ok runs) and a ratio line.  Failed runs are marked with *,\n"

@@ -21,7 +21,7 @@
 #include <sys/stat.h>
 
 static const char trace_usage[] =
-    "usage: schedlab-tool trace IN --out DIR [--arrows] [--color auto|task|group] [--title TEXT]\n"
+    "usage: schedlab trace-convert IN --out DIR [--arrows] [--color auto|task|group] [--title TEXT]\n"
     "  IN: the kernel's trace stream (tools/qemu-run.sh --trace-out FILE with trace=1), or ftrace text.\n"
     "  Writes DIR/trace.txt (ftrace's text: the Perfetto UI opens it), DIR/trace.dat (trace-cmd report,\n"
     "  KernelShark), DIR/timeline.svg and DIR/timeline.html (zoomable; --arrows draws wake-ups),\n"
@@ -30,7 +30,7 @@ static const char trace_usage[] =
     "  Exit: 0, 1 unreadable input, 2 usage error.\n";
 
 static const char check_usage[] =
-    "usage: schedlab-tool trace-check IN [--text TRACE.TXT] [--log CONSOLE.LOG]\n"
+    "usage: schedlab trace-check IN [--text TRACE.TXT] [--log CONSOLE.LOG]\n"
     "  The invariants of a trace: on each CPU every switch's prev is the previous switch's next and\n"
     "  records are in time order; no task runs on two CPUs; a task that blocked runs again only after a\n"
     "  wake-up, which comes first; each exited task's slices add up to the kernel's own count.\n"
@@ -78,7 +78,7 @@ static bool finish(FILE *f, const char *path)
     return ok;
 }
 
-int cmd_trace(int argc, char **argv)
+int cmd_trace_convert(int argc, char **argv)
 {
     static const struct option lo[] = {
         { "out", required_argument, NULL, 'o' },   { "arrows", no_argument, NULL, 'a' },
@@ -106,11 +106,11 @@ int cmd_trace(int argc, char **argv)
                 return usage_error("--color %s: expected auto, task or group", optarg);
             break;
         case 'h': fputs(trace_usage, stdout); return 0;
-        default: return usage_error("%s: unknown flag or missing value for trace", argv[optind - 1]);
+        default: return usage_error("%s: unknown flag or missing value for trace-convert", argv[optind - 1]);
         }
     }
     if (optind != argc - 1 || !out)
-        return usage_error("%s", "trace IN --out DIR [--arrows] [--color auto|task|group] [--title TEXT]");
+        return usage_error("%s", "trace-convert IN --out DIR [--arrows] [--color auto|task|group] [--title TEXT]");
     struct trace t;
     if (!load(argv[optind], &t))
         return 1;

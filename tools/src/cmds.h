@@ -1,4 +1,4 @@
-/* The verbs of schedlab-tool, one file each (cmd_<verb>.c); main.c dispatches. */
+/* The verbs of schedlab, one file each (cmd_<verb>.c); main.c dispatches. */
 #ifndef SCHEDLAB_CMDS_H
 #define SCHEDLAB_CMDS_H
 
@@ -10,7 +10,7 @@ int cmd_compare(int argc, char **argv);
 int cmd_plot(int argc, char **argv);
 int cmd_failures(int argc, char **argv);
 int cmd_seed_table(int argc, char **argv);
-int cmd_trace(int argc, char **argv);        /* cmd_trace.c */
+int cmd_trace_convert(int argc, char **argv); /* cmd_trace.c: a trace stream into its files */
 int cmd_trace_check(int argc, char **argv);
 int cmd_json(int argc, char **argv);
 int cmd_html_table(int argc, char **argv);

@@ -1,62 +1,96 @@
 /*
- * schedlab-tool: the C half of tools/schedlab.  The shell script runs
- * QEMU and gnuplot; this program does everything that reads data, one verb
- * per file (cmd_<verb>.c):
- *
- *   collect DIR           serial logs of a run matrix -> DIR/results.csv, DIR/boots.csv
- *   parse LOG...          console logs' protocol lines as TSV or JSON (--rows: results.csv rows)
- *   field KEY [LOG...]    the values of one key of the protocol's lines
- *   table DIR...          the seed's table layout (means; --stddev, --cv)
- *   compare DIR...        mmtests-style statistics with Welch's t-test
- *   plot --out D DIR...   gnuplot scripts (PNG + SVG) into D
- *   failures DIR...       every run that did not end with status=ok, and every failed boot
- *   seed-table DIR        the hackbench table beside the seed's (LKML, Nov 2003) numbers
- *   trace IN --out DIR    a kernel trace (trace=1) -> ftrace text, trace.dat, timeline, latency, summary
- *   trace-check IN        a trace's invariants, its text round trip, its counts against the console
- *   json DIR              a JSON export (hyperfine's --export-json shape)
- *   html-table CSV        a CSV file as an HTML table (for the report)
- *   scorecard SEED TABLE  a seed post's table beside ours, and its fidelity scorecard
- *   plan run|row|stress   the boots a run will make (for progress)
- *   progress PLAN         a status line with the ETA from recorded boot times
- *   repro-report DIR      a reproduction's report.html, for people
- *   report DIR [DIR_B]    a results directory's report.html (tools/schedlab report)
+ * schedlab: runs benchmark matrices of the schedlab kernel under QEMU and
+ * turns their console logs into tables, comparisons, plots, JSON, HTML
+ * reports and the seed posts' scorecards.  One program, a verb per file
+ * (cmd_<verb>.c), in the manner of git and perf: `schedlab VERB --help`
+ * says what a verb takes; `schedlab --help` lists them.  tools/schedlab is
+ * a wrapper that builds this program when its sources changed and runs it.
  *
  * Every input may be truncated or malformed: nothing here trusts a file.
- * Usage errors exit 2, unreadable input exits 1; every verb answers --help.
+ * Errors are one line, "schedlab VERB: error: ..."; a usage error adds the
+ * verb's usage line and exits 2, other errors exit 1.
  */
 #include "cli.h"
 #include "cmds.h"
+#include "util.h"
 
 #include <stdio.h>
 #include <string.h>
 
+/* The verbs: those people type, then the plumbing the others and scripts use. */
 static const struct verb {
     const char *name;
     int (*run)(int argc, char **argv);
+    const char *summary;
+    bool plumbing;
 } verbs[] = {
-    { "collect", cmd_collect }, { "parse", cmd_parse },       { "field", cmd_field },       { "table", cmd_table },           { "compare", cmd_compare },
-    { "plot", cmd_plot },       { "failures", cmd_failures }, { "seed-table", cmd_seed_table },
-    { "trace", cmd_trace },     { "trace-check", cmd_trace_check },   /* cmd_trace.c: scheduler traces */
-    { "json", cmd_json },       { "html-table", cmd_html_table }, { "scorecard", cmd_scorecard },
-    { "plan", cmd_plan },       { "progress", cmd_progress },     /* cmd_progress.c: status lines, ETA */
-    { "repro-report", cmd_repro_report }, { "report", cmd_report },
+    { "collect", cmd_collect, "re-read a results directory's logs into results.csv, boots.csv, schedstat.csv", false },
+    { "table", cmd_table, "the seed posts' table layout: a block per CPU count, means, a ratio line", false },
+    { "compare", cmd_compare, "mmtests-style statistics and Welch's t-test between schedulers or directories", false },
+    { "plot", cmd_plot, "PNG and SVG plots (gnuplot): per CPU count, scaling, ratio, per run", false },
+    { "report", cmd_report, "one self-contained HTML page of a results directory, or of a before/after pair", false },
+    { "json", cmd_json, "a JSON export (hyperfine's --export-json shape)", false },
+    { "failures", cmd_failures, "every run that did not end with status=ok, and every failed boot", false },
+    { "seed-table", cmd_seed_table, "seed 000's hackbench table measured here, beside the seed's numbers", false },
+    { "parse", cmd_parse, "the serial protocol's lines of console logs, as TSV or JSON", true },
+    { "field", cmd_field, "the values of one key of the serial protocol's lines", true },
+    { "trace-convert", cmd_trace_convert, "a kernel trace stream into trace.txt, trace.dat, timeline, summaries", true },
+    { "trace-check", cmd_trace_check, "a trace's invariants, its text round trip, its counts against the console", true },
+    { "scorecard", cmd_scorecard, "a seed post's table beside ours, and its fidelity scorecard", true },
+    { "repro-report", cmd_repro_report, "a reproduction's report.html", true },
+    { "html-table", cmd_html_table, "a CSV file as an HTML table", true },
+    { "plan", cmd_plan, "the boots a run will make (for progress)", true },
+    { "progress", cmd_progress, "a status line with the ETA from recorded boot times", true },
 };
+#define NVERBS (sizeof(verbs) / sizeof(verbs[0]))
 
-static const char usage[] =
-    "usage: schedlab-tool collect|parse|field|table|compare|plot|failures|seed-table|json|html-table|scorecard|report|repro-report|plan|progress|trace|trace-check ... (see tools/schedlab help)\n";
+static void list_verbs(FILE *f)
+{
+    fprintf(f, "usage: schedlab VERB [flags]     (schedlab VERB --help: one verb; man schedlab-VERB)\n\n");
+    for (int plumbing = 0; plumbing < 2; plumbing++) {
+        fprintf(f, "%s\n", plumbing ? "\nplumbing (used by the verbs above, by scripts and the tests):" : "verbs:");
+        for (size_t i = 0; i < NVERBS; i++)
+            if (verbs[i].plumbing == plumbing)
+                fprintf(f, "  %-14s %s\n", verbs[i].name, verbs[i].summary);
+    }
+    fprintf(f, "\nDocumentation: docs/tools.md, docs/reproduce.md, docs/tracing.md, docs/protocol.md.\n");
+}
 
 int main(int argc, char **argv)
 {
+    cli_set_verb(NULL, NULL);
     if (argc < 2) {
-        fprintf(stderr, "%s", usage);
+        list_verbs(stderr);
         return EXIT_USAGE;
     }
-    if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") || !strcmp(argv[1], "help")) {
-        printf("%s  schedlab-tool VERB --help: that verb's usage\n", usage);
+    const char *v = argv[1];
+    if (!strcmp(v, "--help") || !strcmp(v, "-h") || !strcmp(v, "help")) {
+        if (argc >= 3 && strcmp(v, "help") == 0) {   /* help VERB: that verb's --help */
+            for (size_t i = 0; i < NVERBS; i++)
+                if (!strcmp(argv[2], verbs[i].name)) {
+                    char *av[] = { argv[2], "--help", NULL };
+                    return verbs[i].run(2, av);
+                }
+        }
+        list_verbs(stdout);
         return 0;
     }
-    for (size_t i = 0; i < sizeof(verbs) / sizeof(verbs[0]); i++)
-        if (!strcmp(argv[1], verbs[i].name))
+    if (!strcmp(v, "--version")) {
+        printf("schedlab %s\n", SCHEDLAB_VERSION);
+        return 0;
+    }
+    for (size_t i = 0; i < NVERBS; i++)
+        if (!strcmp(v, verbs[i].name)) {
+            cli_set_verb(verbs[i].name, NULL);
             return verbs[i].run(argc - 1, argv + 1);   /* argv[0] is now the verb, as getopt expects */
-    return usage_error("unknown verb '%s'", argv[1]);
+        }
+    const char *names[NVERBS + 1];
+    for (size_t i = 0; i < NVERBS; i++)
+        names[i] = verbs[i].name;
+    names[NVERBS] = NULL;
+    const char *near = suggest(v, names);
+    fprintf(stderr, "schedlab: error: unknown verb '%s'%s%s%s\n", v, near ? " (did you mean " : "", near ? near : "",
+            near ? "?)" : "");
+    fprintf(stderr, "usage: schedlab VERB [flags]     (schedlab --help lists the verbs)\n");
+    return EXIT_USAGE;
 }

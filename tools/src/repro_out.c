@@ -364,7 +364,7 @@ int np_render(const struct nplot *p, const char *dir)
             with += isfinite(p->s[s].ours[x]) || isfinite(p->s[s].post[x]);
         labels = labels && with <= 1;
     }
-    fprintf(f, "# %s (written by schedlab-tool scorecard)\n", p->title);
+    fprintf(f, "# %s (written by schedlab scorecard)\n", p->title);
     double step = p->ns > 1 ? 0.08 : 0;
     for (size_t s = 0; s < p->ns; s++) {
         const struct np_series *se = &p->s[s];

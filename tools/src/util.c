@@ -1,5 +1,6 @@
 /* Helpers for the schedlab host tool (see util.h). */
 #include "util.h"
+#include "cli.h"
 
 #include <errno.h>
 #include <math.h>
@@ -183,7 +184,8 @@ bool streq(const char *a, const char *b)
 void errorf(const char *fmt, ...)
 {
     va_list ap;
-    fputs("error: ", stderr);
+    const char *verb = cli_verb();
+    fprintf(stderr, "schedlab%s%s: error: ", verb ? " " : "", verb ? verb : "");
     va_start(ap, fmt);
     vfprintf(stderr, fmt, ap);
     va_end(ap);
