@@ -2,6 +2,10 @@
 #ifndef SCHEDLAB_CMDS_H
 #define SCHEDLAB_CMDS_H
 
+int cmd_run(int argc, char **argv);         /* run/cmd_run.c: a matrix of boots */
+int cmd_resume(int argc, char **argv);
+int cmd_boot(int argc, char **argv);        /* run/cmd_boot.c: boots of a prepared matrix; merge */
+int cmd_merge(int argc, char **argv);
 int cmd_collect(int argc, char **argv);
 int cmd_parse(int argc, char **argv);       /* cmd_parse.c: the serial protocol's lines of a log */
 int cmd_field(int argc, char **argv);

@@ -24,7 +24,11 @@ static const struct verb {
     const char *summary;
     bool plumbing;
 } verbs[] = {
+    { "run", cmd_run, "boot every combination of schedulers x vCPUs x boots and collect the results", false },
+    { "resume", cmd_resume, "finish an interrupted matrix: boot what never finished, then collect", false },
+    { "boot", cmd_boot, "boot named boots of a prepared matrix in the foreground (what GNU parallel and Slurm run)", false },
     { "collect", cmd_collect, "re-read a results directory's logs into results.csv, boots.csv, schedstat.csv", false },
+    { "merge", cmd_merge, "combine partial results directories of one matrix", false },
     { "table", cmd_table, "the seed posts' table layout: a block per CPU count, means, a ratio line", false },
     { "compare", cmd_compare, "mmtests-style statistics and Welch's t-test between schedulers or directories", false },
     { "plot", cmd_plot, "PNG and SVG plots (gnuplot): per CPU count, scaling, ratio, per run", false },
