@@ -101,33 +101,6 @@ trace_after_run() {
     return $rc
 }
 
-# The report's section: every trace of a results directory (DIR itself, DIR/traces/*).
-trace_report_section() {   # (its variables are tr_*: it runs inside report_cmd, which has its own)
-    tr_dirs=""
-    [ -f "$1/timeline.svg" ] && tr_dirs="$1"
-    for tr_d in "$1"/traces/*; do
-        [ -f "$tr_d/timeline.svg" ] && tr_dirs="$tr_dirs
-$tr_d"
-    done
-    [ -n "$tr_dirs" ] || return 0
-    echo '<h2 id="traces">Scheduler traces</h2><p>What ran on each CPU of a traced boot (wheel: zoom, drag: pan,'
-    echo 'double-click: whole trace); trace.txt and trace.dat beside it open in the Perfetto UI and KernelShark.</p>'
-    i=0
-    printf '%s\n' "$tr_dirs" | while IFS= read -r tr_d; do
-        [ -n "$tr_d" ] || continue
-        i=$((i + 1))
-        echo "<h3>$(basename "$(cd "$tr_d" && pwd)" | html_escape)</h3>"
-        # The SVG inline (its script needs that), with ids of its own in this page.
-        sed -e '1{/^<?xml/d}' -e "s/\"timeline\"/\"timeline$i\"/; s/timeline-clip/timeline$i-clip/g; s/getElementById('timeline')/getElementById('timeline$i')/" \
-            "$tr_d/timeline.svg"
-        # per-CPU utilisation over time (schedlab trace: heatmap.svg, trace_heatmap.c)
-        [ -f "$tr_d/heatmap.svg" ] && { echo '<figure class="heatmap">'; cat "$tr_d/heatmap.svg"; echo '</figure>'; }
-        # a table as a table (the report has no <pre>); perf sched latency's text stays in its file
-        [ -f "$tr_d/summary.csv" ] && { echo "<p>Per CPU (summary.csv):</p>"; "$TOOL" html-table "$tr_d/summary.csv"; }
-        [ -f "$tr_d/latency.txt" ] && echo "<p>Per task wake-up latency as perf sched latency prints it: <code>$(printf '%s' "$tr_d" | html_escape)/latency.txt</code>.</p>"
-    done
-}
-
 # tools/schedlab trace: one boot of run, traced, its files in DIR itself.
 trace_cmd() {
     sched="" smp=1 tdir="" TRACE_TOOL_ARGS=""

@@ -219,12 +219,13 @@ for verb in run resume boot collect merge table compare plot report json failure
     "$SL" $verb --help >"$D/last.log" 2>&1
     rc=$?
     ok_if "trust-help-$verb" "$verb --help exited $rc or did not describe $verb" \
-        sh -c "[ $rc = 0 ] && grep -q '^$(echo "$verb" | sed 's/^help$/usage/')' '$D/last.log'"
+        sh -c "[ $rc = 0 ] && grep -q '^usage: schedlab $(echo "$verb" | sed 's/^help$//')' '$D/last.log'"
 done
 "$SL" >"$D/last.log" 2>&1
 ok_if trust-usage-line "the short usage line omits failures or json" grep -q '^usage: .*|json|failures|' "$D/last.log"
-"$SL" help >"$D/last.log" 2>&1
-ok_if trust-help-flags "help lacks failures --html or run --force" sh -c "grep -q -- '--html' '$D/last.log' && grep -q -- '--force' '$D/last.log' && grep -q -- '--engine' '$D/last.log'"
+{ "$SL" help; "$SL" failures --help; "$SL" run --help; } >"$D/last.log" 2>&1
+ok_if trust-help-flags "help does not list failures and json, or failures --help lacks --html, or run --help --force or --engine" \
+    sh -c "grep -q 'failures' '$D/last.log' && grep -q 'json' '$D/last.log' && grep -q -- '--html' '$D/last.log' && grep -q -- '--force' '$D/last.log' && grep -q -- '--engine' '$D/last.log'"
 for verb in collect parse table compare plot failures seed-table json html-table scorecard; do
     "$TOOL" $verb --help >"$D/last.log" 2>&1
     rc=$?

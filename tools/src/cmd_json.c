@@ -13,14 +13,18 @@
 #include "stats.h"
 #include "util.h"
 
+#include <errno.h>
 #include <math.h>
+#include <stdio.h>
+#include <sys/stat.h>
 #include <stdlib.h>
 #include <string.h>
 
 static const struct verb_spec spec = {
-    "json", OPT_BENCH | OPT_METRIC,
-    "usage: schedlab json DIR [--bench B] [--metric M]\n"
-    "  DIR as JSON on stdout (hyperfine's --export-json shape): \"meta\" (meta.txt) and\n"
+    "json", OPT_BENCH | OPT_METRIC | OPT_OUT,
+    "usage: schedlab json DIR [--out FILE|-] [--bench B] [--metric M]\n"
+    "  DIR as JSON into FILE (default DIR/results.json; - for stdout), in hyperfine's\n"
+    "  --export-json shape: \"meta\" (meta.txt) and\n"
     "  \"results\", one entry per cell (bench, sched, smp and every parameter equal) with\n"
     "  mean, stddev, median, min, max of the ok runs, \"runs\" (every run: boot, run,\n"
     "  status, value, reason), \"exit_codes\" of its boots, \"parameters\" and \"provenance\".\n"
@@ -219,12 +223,27 @@ int cmd_json(int argc, char **argv)
     struct opts o;
     int rc = cli_parse(argc, argv, &o, &spec);
     if (!rc && o.ndirs != 1)
-        rc = usage_error("%s", "json needs exactly one results directory");
+        rc = usage_error("%s", o.ndirs ? "json takes one results directory" : "json needs a results directory");
     struct table t = { 0 };
     if (!rc)
         rc = load(&o, &t, NULL);
+    char *out = NULL, *part = NULL;
+    FILE *f = stdout;
+    if (!rc && !streq(o.out, "-")) {   /* a file: written beside, renamed into place */
+        out = o.out ? xstrdup(o.out) : xasprintf("%s/results.json", o.dirs[0]);
+        struct stat st;
+        if (stat(out, &st) == 0 && S_ISDIR(st.st_mode)) {
+            errorf("%s is a directory (--out needs a file name)", out);
+            rc = 1;
+        } else {
+            part = xasprintf("%s.part", out);
+            if (!(f = fopen(part, "w"))) {
+                errorf("cannot write %s: %s", out, strerror(errno));
+                rc = 1;
+            }
+        }
+    }
     if (!rc) {
-        FILE *f = stdout;
         size_t nb;
         const char **benches = selected_benches(&o, &t, &nb);
         fputs("{\n  \"schedlab_json\": 1,\n  \"source\": ", f);
@@ -257,6 +276,19 @@ int cmd_json(int argc, char **argv)
         if (ferror(f))
             rc = 1;
     }
+    if (part && f && f != stdout) {
+        if (fclose(f) != 0 || rc || rename(part, out) != 0) {
+            if (!rc)
+                errorf("cannot write %s", out);
+            remove(part);
+            rc = rc ? rc : 1;
+        } else {
+            struct stat st;
+            fprintf(stderr, "schedlab: %s (%lld bytes)\n", out, stat(out, &st) == 0 ? (long long)st.st_size : 0LL);
+        }
+    }
+    free(out);
+    free(part);
     table_free(&t);
     cli_free(&o);
     return cli_exit(rc);

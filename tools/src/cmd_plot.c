@@ -33,17 +33,32 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
+
+#include "run/spawn.h"
 
 static const struct verb_spec spec = {
     "plot", OPT_BENCH | OPT_METRIC | OPT_ACROSS | OPT_BASE | OPT_LABELS | OPT_OUT | OPT_PNG_TERM | OPT_LOG | OPT_ALLOW_DIFF,
-    "usage: schedlab plot --out PLOTDIR DIR... [--bench B] [--metric M] [--across KEY] [--base SCHED]\n"
-    "                          [--labels A,B] [--log auto|yes|no] [--allow-diff KEY[,KEY]] [--png-term TERM]\n"
-    "  Writes one gnuplot script (PNG and SVG output) per plot into PLOTDIR (which must\n"
-    "  exist) and prints their names; tools/schedlab plot runs gnuplot on them.  Plots: the\n"
-    "  metric against the swept parameter per CPU count (runs as points, mean, stddev bars),\n"
-    "  the ratio to the baseline, the metric against the CPU count, per-run series.\n"
-    "  Exit: 0, 1 bad input or not comparable, 2 usage error.\n",    NULL,
+    "usage: schedlab plot DIR... [--out PLOTDIR] [--bench B] [--metric M] [--across KEY] [--base SCHED]\n"
+    "                     [--labels A,B] [--log auto|yes|no] [--allow-diff KEY[,KEY]]\n"
+    "  PNG and SVG (gnuplot) into PLOTDIR (default: the first DIR's plots/): the metric\n"
+    "  against the swept parameter, one file per CPU count, each run as a point beside\n"
+    "  its series' mean with stddev error bars (dodged), n in the legend; the scaling\n"
+    "  plot against the CPU count; the ratio to the baseline; per-run series (run index\n"
+    "  across, as in seed 001) for pipe, lat_ctx and any workload with one column.\n"
+    "  A log scale with --log yes, and by itself (auto) when lines differ by more than 10x.\n"
+    "  Each plot's gnuplot script (PLOTDIR/NAME.gp) stays beside it.\n"
+    "  Exit: 0, 1 bad input, not comparable or gnuplot failed, 2 usage error.\n",
+    NULL,
 };
+
+const struct verb_spec *plot_spec(void)
+{
+    return &spec;
+}
+
+/* Where the names of the scripts written go (a file the verb reads back). */
+static FILE *plot_list;
 
 /* Colours of the series (Okabe-Ito: distinguishable with colour blindness too). */
 static const char *const colour[] = { "#0072B2", "#D55E00", "#009E73", "#CC79A7", "#E69F00", "#56B4E9", "#000000", "#F0E442" };
@@ -389,7 +404,7 @@ static int write_mean_plot(const struct plot_ctx *x, const struct block *b)
         fprintf(f, logy ? "set logscale y\nset autoscale y\n" : "set autoscale y\nset offsets 0, 0, graph 0.05, graph 0.05\n");
         gp_terminals(f, x->term, stem, plot.s);
         fclose(f);
-        printf("%s\n", path);
+        fprintf(plot_list, "%s\n", path);
         (*x->count)++;
     }
     free(why);
@@ -451,7 +466,7 @@ static int write_ratio_plot(const struct plot_ctx *x, const struct block *b)
             sb_add(&plot, ", 1 with lines lw 2 dt 2 lc rgb '#555555' title 'same as baseline'");
             gp_terminals(f, x->term, stem, plot.s);
             fclose(f);
-            printf("%s\n", path);
+            fprintf(plot_list, "%s\n", path);
             (*x->count)++;
         }
     }
@@ -562,7 +577,7 @@ static int write_scaling_plots(const struct plot_ctx *x)
                 fprintf(f, ")\nset offsets graph 0.05, graph 0.05, graph 0.05, graph 0.05\nset autoscale y\n");
                 gp_terminals(f, x->term, fstem, plot.s);
                 fclose(f);
-                printf("%s\n", path);
+                fprintf(plot_list, "%s\n", path);
                 (*x->count)++;
             }
             free(fstem);
@@ -626,7 +641,7 @@ static int write_run_plot(const struct plot_ctx *x, const struct block *b, size_
     fprintf(f, "set xtics 1\nset autoscale y\nset offsets graph 0.02, graph 0.02, graph 0.1, graph 0.1\n");
     gp_terminals(f, x->term, clean, plot.s);
     fclose(f);
-    printf("%s\n", path);
+    fprintf(plot_list, "%s\n", path);
     (*x->count)++;
     sb_free(&plot);
     free(path);
@@ -696,7 +711,7 @@ static int write_cell_plot(const struct plot_ctx *x, const struct block *b, size
     fprintf(f, ")\nset yrange [0:*]\nset offsets 0, 0, graph 0.15, 0\n");
     gp_terminals(f, x->term, clean, plot.s);
     fclose(f);
-    printf("%s\n", path);
+    fprintf(plot_list, "%s\n", path);
     (*x->count)++;
     sb_free(&plot);
     free(path);
@@ -796,7 +811,7 @@ static int write_percentile_plots(const struct plot_ctx *x)
                     fprintf(f, ")\nset logscale y\nset autoscale y\nset offsets 0, 0, graph 0.05, graph 0.05\n");
                     gp_terminals(f, x->term, stem, plot.s);
                     fclose(f);
-                    printf("%s\n", path);
+                    fprintf(plot_list, "%s\n", path);
                     (*x->count)++;
                 }
                 free(bstem);
@@ -874,6 +889,107 @@ static int plot_bench(const struct opts *o, const struct table *t, const char *b
     return rc;
 }
 
+/* Writes the scripts of every selected workload into o->out; their names into plot_list. */
+static int write_scripts(struct opts *o)
+{
+    struct table t = { 0 };
+    int rc = load(o, &t, NULL);
+    size_t nb = 0, count = 0;
+    const char **benches = rc ? NULL : selected_benches(o, &t, &nb);
+    if (!rc && nb == 0) {
+        errorf(o->bench ? "no %s results" : "no results at all%s", o->bench ? o->bench : "");
+        rc = 1;
+    }
+    for (size_t i = 0; !rc && i < nb; i++)
+        rc = plot_bench(o, &t, benches[i], &count);
+    free(benches);
+    table_free(&t);
+    return rc;
+}
+
+/* pngcairo when gnuplot has it (anti-aliased), else png */
+static const char *png_terminal(void)
+{
+    char *argv[] = { "gnuplot", NULL };
+    char path[] = "/tmp/schedlab-gpterm.XXXXXX";
+    int fd = mkstemp(path);
+    if (fd < 0)
+        return "png";
+    if (write(fd, "set terminal pngcairo\n", 22) != 22) {
+        close(fd);
+        unlink(path);
+        return "png";
+    }
+    close(fd);
+    struct spawn_io io = { .in = path, .out = "/dev/null", .err = "/dev/null" };
+    int rc = spawn_run(argv, &io);
+    unlink(path);
+    return rc == 0 ? "pngcairo" : "png";
+}
+
+int plot_into(struct opts *o, const char *pdir, FILE *pngs)
+{
+    struct stat st;
+    if (stat(pdir, &st) == 0 && !S_ISDIR(st.st_mode)) {
+        errorf("%s exists and is not a directory", pdir);
+        return 1;
+    }
+    char *mk[] = { "mkdir", "-p", "--", (char *)pdir, NULL };
+    struct spawn_io quiet = { .out = "/dev/null", .err = "/dev/null" };
+    if (spawn_run(mk, &quiet) != 0) {
+        errorf("cannot create the directory %s", pdir);
+        return 1;
+    }
+    char *which[] = { "sh", "-c", "command -v gnuplot >/dev/null 2>&1", NULL };
+    if (spawn_run(which, NULL) != 0) {
+        errorf("gnuplot not found (make deps)");
+        return 1;
+    }
+    o->out = pdir;
+    if (!o->png_term)
+        o->png_term = png_terminal();
+    plot_list = tmpfile();
+    if (!plot_list) {
+        errorf("tmpfile: %s", strerror(errno));
+        return 1;
+    }
+    int rc = write_scripts(o);
+    rewind(plot_list);
+    char line[4096];
+    while (fgets(line, sizeof(line), plot_list)) {
+        line[strcspn(line, "\n")] = 0;
+        if (!*line)
+            continue;
+        const char *slash = strrchr(line, '/');
+        char *base = xstrdup(slash ? slash + 1 : line);
+        size_t bl = strlen(base);
+        if (bl > 3 && !strcmp(base + bl - 3, ".gp"))
+            base[bl - 3] = 0;
+        char *gp = xasprintf("%s.gp", base), *logf = xasprintf("%s/%s.gnuplot.log", pdir, base);
+        char *argv[] = { "gnuplot", gp, NULL };
+        struct spawn_io io = { .out = logf, .err_to_out = true, .dir = pdir };
+        if (spawn_run(argv, &io) == 0) {
+            unlink(logf);
+            if (pngs)
+                fprintf(pngs, "%s/%s.png\n", pdir, base);
+        } else {
+            size_t len;
+            char *log = read_file(logf, &len);
+            errorf("gnuplot failed on %s:", line);
+            for (char *l = log; l && *l; l = strchr(l, '\n') ? strchr(l, '\n') + 1 : NULL)
+                fprintf(stderr, "    %.*s\n", (int)strcspn(l, "\n"), l);
+            free(log);
+            rc = 1;
+        }
+        free(gp);
+        free(logf);
+        free(base);
+    }
+    fclose(plot_list);
+    plot_list = NULL;
+    return rc;
+}
+
 int cmd_plot(int argc, char **argv)
 {
     struct opts o;
@@ -882,28 +998,41 @@ int cmd_plot(int argc, char **argv)
         cli_free(&o);
         return cli_exit(rc);
     }
-    if (!o.out) {
+    if (o.ndirs == 0) {
         cli_free(&o);
-        return usage_error("%s", "plot needs --out PLOTDIR");
+        return usage_error("%s", "plot needs a results directory");
     }
+    /* DIR/plots, or beside a CSV file given instead of a directory */
     struct stat st;
-    if (stat(o.out, &st) != 0 || !S_ISDIR(st.st_mode)) {
-        errorf("%s: not a directory", o.out);
-        cli_free(&o);
-        return 1;
+    char *pdir = o.out ? xstrdup(o.out) : NULL;
+    if (!pdir) {
+        if (stat(o.dirs[0], &st) == 0 && S_ISDIR(st.st_mode))
+            pdir = xasprintf("%s/plots", o.dirs[0]);
+        else {
+            char *d = xstrdup(o.dirs[0]);
+            char *slash = strrchr(d, '/');
+            if (slash)
+                *slash = 0;
+            pdir = xasprintf("%s/plots", slash ? d : ".");
+            free(d);
+        }
     }
-    struct table t = { 0 };
-    rc = load(&o, &t, NULL);
-    size_t nb = 0, count = 0;
-    const char **benches = rc ? NULL : selected_benches(&o, &t, &nb);
-    if (!rc && nb == 0) {
-        errorf(o.bench ? "no %s results" : "no results at all%s", o.bench ? o.bench : "");
-        rc = 1;
+    FILE *pngs = tmpfile();
+    rc = plot_into(&o, pdir, pngs);
+    size_t count = 0;
+    if (pngs) {
+        rewind(pngs);
+        char line[4096];
+        while (fgets(line, sizeof(line), pngs)) {
+            line[strcspn(line, "\n")] = 0;
+            printf("%s (and .svg)\n", line);
+            count++;
+        }
+        fclose(pngs);
     }
-    for (size_t i = 0; !rc && i < nb; i++)
-        rc = plot_bench(&o, &t, benches[i], &count);
-    free(benches);
-    table_free(&t);
+    if (!rc || count)
+        fprintf(stderr, "schedlab: %zu plot(s) in %s\n", count, pdir);
+    free(pdir);
     cli_free(&o);
     return rc;
 }

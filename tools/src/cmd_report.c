@@ -11,11 +11,15 @@
  */
 #define _DEFAULT_SOURCE
 #include "cmds.h"
+#include "load.h"
+#include "run/spawn.h"
 #include "cli.h"
 #include "repro_out.h"
 #include "util.h"
 
+#include <dirent.h>
 #include <fcntl.h>
+#include <sys/stat.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
@@ -23,13 +27,16 @@
 #include <unistd.h>
 
 static const char usage[] =
-    "usage: schedlab report DIR [DIR_B] --out FILE [--plots PLOTDIR] [--include FILE]... [--base SCHED]\n"
-    "                            [--allow-diff KEY[,KEY...]]\n"
-    "  One HTML page (FILE) of a results directory, or of two (before and after): what ran, tables,\n"
-    "  the comparison, the plots of PLOTDIR (*.svg, inline), failures, boots, scheduler statistics, the\n"
-    "  scorecard (DIR/scorecard.html or .csv), provenance.  --include: an HTML fragment (a trace's\n"
-    "  section) placed after the plots.  tools/schedlab report draws the plots and calls this.\n"
+    "usage: schedlab report DIR [DIR_B] [--out FILE] [--base SCHED] [--allow-diff KEY[,KEY]]\n"
+    "  one self-contained HTML file (default DIR/report.html; with two directories\n"
+    "  DIR_B/report-vs-<DIR>.html): metadata, the tables, the comparison, the plots\n"
+    "  (inline SVG, drawn by gnuplot), failures, boots, schedstat, the traces of DIR\n"
+    "  (timeline.svg, DIR/traces/*) and DIR/scorecard.csv when there is one.  Two\n"
+    "  directories: a before/after report of DIR (before) and DIR_B (after).\n"
+    "  --plots PLOTDIR (plots already drawn) and --include FILE (an HTML fragment, as\n"
+    "  the traces' section) are for the verbs that draw their own.\n"
     "  Exit: 0, 1 unreadable or not comparable input, 2 usage error.\n";
+static const struct verb_spec report_spec = { "report", 0, usage, NULL };
 
 static const char css[] =
     "body{font-family:sans-serif;max-width:1180px;margin:1.5em auto;padding:0 1em;color:#222;line-height:1.4}\n"
@@ -268,8 +275,116 @@ static size_t inline_plots(FILE *f, const char *pdir)
     return n;
 }
 
+/* A trace's SVG inline, with ids of its own in this page (its script looks them up). */
+static void inline_timeline(FILE *f, const char *path, int i)
+{
+    size_t len;
+    char *svg = read_file(path, &len);
+    if (!svg)
+        return;
+    char *p = svg;
+    if (!strncmp(p, "<?xml", 5) && strchr(p, '\n'))
+        p = strchr(p, '\n') + 1;
+    char *id = xasprintf("\"timeline%d\"", i), *clip = xasprintf("timeline%d-clip", i),
+         *get = xasprintf("getElementById('timeline%d')", i);
+    bool first_id = true;   /* the first "timeline" only: the SVG's own id */
+    while (*p) {
+        if (first_id && !strncmp(p, "\"timeline\"", 10)) {
+            fputs(id, f);
+            p += 10;
+            first_id = false;
+        } else if (!strncmp(p, "timeline-clip", 13)) {
+            fputs(clip, f);
+            p += 13;
+        } else if (!strncmp(p, "getElementById('timeline')", 26)) {
+            fputs(get, f);
+            p += 26;
+        } else {
+            fputc(*p++, f);
+        }
+    }
+    free(id), free(clip), free(get);
+    free(svg);
+}
+
+/* The section of every trace of a results directory (DIR itself, DIR/traces/ *): into f; how many. */
+static int trace_sections(FILE *f, const char *dir, int *n)
+{
+    char **tdirs = NULL;
+    size_t nt = 0;
+    struct stat st;
+    char *own = xasprintf("%s/timeline.svg", dir);
+    if (stat(own, &st) == 0) {
+        tdirs = xrealloc(tdirs, (nt + 1) * sizeof(char *));
+        tdirs[nt++] = xstrdup(dir);
+    }
+    free(own);
+    char *td = xasprintf("%s/traces", dir);
+    DIR *dh = opendir(td);
+    struct dirent *e;
+    char **names = NULL;
+    size_t nn = 0;
+    while (dh && (e = readdir(dh)))
+        if (e->d_name[0] != '.') {
+            names = xrealloc(names, (nn + 1) * sizeof(char *));
+            names[nn++] = xstrdup(e->d_name);
+        }
+    if (dh)
+        closedir(dh);
+    qsort(names, nn, sizeof(char *), cmp_str);
+    for (size_t i = 0; i < nn; i++) {
+        char *d = xasprintf("%s/%s", td, names[i]), *svg = xasprintf("%s/timeline.svg", d);
+        if (stat(svg, &st) == 0) {
+            tdirs = xrealloc(tdirs, (nt + 1) * sizeof(char *));
+            tdirs[nt++] = d;
+        } else {
+            free(d);
+        }
+        free(svg);
+        free(names[i]);
+    }
+    free(names);
+    free(td);
+    if (nt && *n == 0)
+        fputs("<h2 id=\"traces\">Scheduler traces</h2><p>What ran on each CPU of a traced boot (wheel: zoom, drag: pan,\n"
+              "double-click: whole trace); trace.txt and trace.dat beside it open in the Perfetto UI and KernelShark.</p>\n",
+              f);
+    for (size_t i = 0; i < nt; i++) {
+        (*n)++;
+        char real[4096];
+        const char *rp = realpath(tdirs[i], real) ? real : tdirs[i];
+        const char *base = strrchr(rp, '/') ? strrchr(rp, '/') + 1 : rp;
+        fputs("<h3>", f);
+        html_text(f, base);
+        fputs("</h3>\n", f);
+        char *svg = xasprintf("%s/timeline.svg", tdirs[i]), *heat = xasprintf("%s/heatmap.svg", tdirs[i]);
+        char *csv = xasprintf("%s/summary.csv", tdirs[i]), *lat = xasprintf("%s/latency.txt", tdirs[i]);
+        inline_timeline(f, svg, *n);
+        if (stat(heat, &st) == 0) {   /* per-CPU utilisation over time (trace_heatmap.c) */
+            fputs("<figure class=\"heatmap\">", f);
+            copy_file(f, heat);
+            fputs("</figure>\n", f);
+        }
+        if (stat(csv, &st) == 0) {   /* a table as a table; perf sched latency's text stays in its file */
+            fputs("<p>Per CPU (summary.csv):</p>\n", f);
+            char *av[] = { "html-table", csv, NULL };
+            run_verb(f, stderr, cmd_html_table, av);
+        }
+        if (stat(lat, &st) == 0) {
+            fputs("<p>Per task wake-up latency as perf sched latency prints it: <code>", f);
+            html_text(f, tdirs[i]);
+            fputs("/latency.txt</code>.</p>\n", f);
+        }
+        free(svg), free(heat), free(csv), free(lat);
+        free(tdirs[i]);
+    }
+    free(tdirs);
+    return 0;
+}
+
 int cmd_report(int argc, char **argv)
 {
+    cli_set_verb("report", &report_spec);
     const char *dirs[2] = { NULL, NULL }, *out = NULL, *pdir = NULL, *base = NULL;
     const char **incl = NULL;
     size_t ndirs = 0, nincl = 0, icap = 0;
@@ -298,16 +413,97 @@ int cmd_report(int argc, char **argv)
                 sb_printf(&allow, "%s%s", allow.len ? "," : "", v);
             continue;
         }
-        if (a[0] == '-')
-            return usage_error("unknown flag '%s' for report", a);
+        if (a[0] == '-') {
+            static const char *const flags[] = { "out", "base", "allow-diff", "plots", "include", "help", NULL };
+            const char *near = suggest(a + strspn(a, "-"), flags);
+            return near ? verb_usage_error("unknown flag '%s' (did you mean --%s?)", a, near)
+                        : verb_usage_error("unknown flag '%s'", a);
+        }
         if (ndirs == 2)
             return usage_error("report takes one or two results directories (got '%s' too)", a);
         dirs[ndirs++] = a;
     }
     if (!ndirs)
         return usage_error("%s", "report needs a results directory");
-    if (!out)
-        return usage_error("%s", "report needs --out FILE");
+    if (ndirs == 2 && base)
+        return usage_error("%s", "--base chooses a scheduler within one directory; with two directories the first is the baseline");
+    for (size_t d = 0; d < ndirs; d++)
+        if (!results_dir_ok(dirs[d]))
+            return 1;
+    char *out_owned = NULL;
+    if (!out) {
+        char real[4096];
+        const char *ra = realpath(dirs[0], real) ? real : dirs[0];
+        const char *an = strrchr(ra, '/') ? strrchr(ra, '/') + 1 : ra;
+        out = out_owned = ndirs > 1 ? xasprintf("%s/report-vs-%s.html", dirs[1], an) : xasprintf("%s/report.html", dirs[0]);
+    }
+    {   /* the file can be written: a directory that exists, no directory of that name */
+        struct stat st;
+        char *parent = xstrdup(out), *slash = strrchr(parent, '/');
+        if (slash)
+            *slash = 0;
+        if (stat(out, &st) == 0 && S_ISDIR(st.st_mode)) {
+            errorf("%s is a directory (--out needs a file name)", out);
+            free(parent);
+            free(out_owned);
+            return 1;
+        }
+        if (slash && stat(parent, &st) != 0) {
+            errorf("cannot write %s: no directory %s", out, parent);
+            free(parent);
+            free(out_owned);
+            return 1;
+        }
+        free(parent);
+    }
+    /* the plots and the traces' section, when the caller did not make them */
+    char *tmp = NULL, *plots_err = NULL;
+    if (!pdir || !nincl) {
+        char tmpl[] = "/tmp/schedlab-report.XXXXXX";
+        tmp = mkdtemp(tmpl) ? xstrdup(tmpl) : NULL;
+    }
+    if (tmp && !pdir) {
+        char *pd = xasprintf("%s/plots", tmp);
+        plots_err = xasprintf("%s/plots.err", tmp);
+        struct opts po;
+        char *av[6] = { "plot", NULL };
+        int an = 1;
+        if (allow.s) {
+            av[an++] = "--allow-diff";
+            av[an++] = allow.s;
+        }
+        av[an++] = (char *)dirs[0];
+        if (ndirs > 1)
+            av[an++] = (char *)dirs[1];
+        /* plot's errors (a plot gnuplot could not draw) do not stop the report: said after it */
+        fflush(stderr);
+        int saved = dup(2), fd = open(plots_err, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+        if (fd >= 0)
+            dup2(fd, 2);
+        if (cli_parse(an, av, &po, plot_spec()) == 0)
+            plot_into(&po, pd, NULL);
+        cli_free(&po);
+        fflush(stderr);
+        if (saved >= 0) {
+            dup2(saved, 2);
+            close(saved);
+        }
+        if (fd >= 0)
+            close(fd);
+        cli_set_verb("report", &report_spec);
+        pdir = pd;   /* (freed with tmp) */
+    }
+    if (tmp && !nincl) {
+        char *tp = xasprintf("%s/traces.html", tmp);
+        FILE *tf = fopen(tp, "w");
+        int n = 0;
+        for (size_t d = 0; tf && d < ndirs; d++)
+            trace_sections(tf, dirs[d], &n);
+        if (tf)
+            fclose(tf);
+        grow(&incl, &icap, nincl, sizeof(*incl));
+        incl[nincl++] = tp;
+    }
     /* the flags the data verbs share */
     const char *common[4] = { NULL, NULL, NULL, NULL };
     size_t nc = 0;
@@ -520,6 +716,29 @@ int cmd_report(int argc, char **argv)
     free(na);
     free(nb);
     free(title);
+    if (plots_err) {   /* plot's messages, as plot said them */
+        size_t len;
+        char *e = read_file(plots_err, &len);
+        for (char *l = e; l && *l; l = strchr(l, '\n') ? strchr(l, '\n') + 1 : NULL)
+            fprintf(stderr, "schedlab: plot: %.*s\n", (int)strcspn(l, "\n"), l);
+        free(e);
+    }
+    if (!rc) {
+        struct stat st;
+        fprintf(stderr, "schedlab: report written to %s (%lld bytes)\n", out, stat(out, &st) == 0 ? (long long)st.st_size : 0LL);
+    }
+    if (tmp) {
+        if (!strncmp(pdir ? pdir : "", tmp, strlen(tmp)))
+            free((char *)pdir);
+        for (size_t i = 0; i < nincl; i++)
+            if (!strncmp(incl[i], tmp, strlen(tmp)))
+                free((char *)incl[i]);
+        char *rm[] = { "rm", "-rf", tmp, NULL };
+        spawn_run(rm, NULL);
+        free(tmp);
+    }
+    free(plots_err);
+    free(out_owned);
     free(incl);
     sb_free(&allow);
     return rc;

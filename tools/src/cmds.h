@@ -2,6 +2,8 @@
 #ifndef SCHEDLAB_CMDS_H
 #define SCHEDLAB_CMDS_H
 
+#include <stdio.h>
+
 int cmd_run(int argc, char **argv);         /* run/cmd_run.c: a matrix of boots */
 int cmd_resume(int argc, char **argv);
 int cmd_boot(int argc, char **argv);        /* run/cmd_boot.c: boots of a prepared matrix; merge */
@@ -12,6 +14,11 @@ int cmd_field(int argc, char **argv);
 int cmd_table(int argc, char **argv);
 int cmd_compare(int argc, char **argv);
 int cmd_plot(int argc, char **argv);
+struct opts;
+struct verb_spec;
+/* plot's work: PNG and SVG of o's directories into pdir (created), their PNG paths into pngs (may be NULL). */
+int plot_into(struct opts *o, const char *pdir, FILE *pngs);
+const struct verb_spec *plot_spec(void);
 int cmd_failures(int argc, char **argv);
 int cmd_seed_table(int argc, char **argv);
 int cmd_trace_convert(int argc, char **argv); /* cmd_trace.c: a trace stream into its files */

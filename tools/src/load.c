@@ -1,5 +1,8 @@
 /* Reading results directories (see load.h). */
 #include "load.h"
+
+#include <sys/stat.h>
+#include <unistd.h>
 #include "logparse.h"
 #include "metric.h"
 #include "util.h"
@@ -251,6 +254,25 @@ static void load_boots(struct table *boots, const char *dir, const char *label)
     free(bp);
 }
 
+bool results_dir_ok(const char *dir)
+{
+    struct stat st;
+    if (stat(dir, &st) != 0) {
+        errorf("%s: no such results directory (schedlab run ... --out %s makes one)", dir, dir);
+        return false;
+    }
+    if (S_ISDIR(st.st_mode)) {
+        char *csv = xasprintf("%s/results.csv", dir);
+        bool ok = access(csv, R_OK) == 0;
+        if (!ok)
+            errorf("%s: no results.csv here (not a results directory: schedlab run ... --out DIR makes one; "
+                   "schedlab collect %s makes it from logs/)", dir, dir);
+        free(csv);
+        return ok;
+    }
+    return true;   /* a CSV file given for the directory */
+}
+
 int load(struct opts *o, struct table *t, struct table *boots)
 {
     o->sweep_known = true;
@@ -261,6 +283,10 @@ int load(struct opts *o, struct table *t, struct table *boots)
         return EXIT_USAGE;
     int rc = 0;
     for (size_t d = 0; d < o->ndirs && rc == 0; d++) {
+        if (!results_dir_ok(o->dirs[d])) {
+            rc = 1;
+            break;
+        }
         rc = load_results(t, o->dirs[d], labels[d]);
         if (is_dir(o->dirs[d]))
             load_sweep(o, o->dirs[d]);

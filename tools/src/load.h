@@ -27,6 +27,9 @@ void matrix_free(struct matrix *m);
 /* Appends key[0..len) to *list unless it is there. */
 void add_key(char ***list, size_t *n, const char *key, size_t len);
 
+/* DIR is a results directory (has results.csv) or a file; false after the one error every verb gives. */
+bool results_dir_ok(const char *dir);
+
 /* Reads every directory of o into t (with a "source" column: the
  * directory's label) and, when boots is not NULL, their boots.csv into
  * boots; learns the swept keys from their matrix.txt.  Returns 0 or an exit
