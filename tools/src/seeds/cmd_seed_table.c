@@ -4,6 +4,7 @@
  * groups that can be compared across machines.
  */
 #include "cmds.h"
+#include "scoring.h"
 #include "cli.h"
 #include "load.h"
 #include "present.h"
@@ -21,21 +22,7 @@ static const struct verb_spec spec = {
     "  with groups.  tools/schedlab seed-table runs the matrix first.  Exit: 0, 1 bad input.\n",    NULL,
 };
 
-/* Seed 000: Craig Thomas (OSDL), "Process scheduler improvements in
- * 2.6.0-test9", LKML, November 2003: hackbench, mean of five runs, seconds. */
-static const int seed_groups[4] = { 50, 100, 150, 200 };
-static const int seed_cpus[4] = { 1, 2, 4, 8 };
-static const double seed_24[4][4] = {   /* 2.4.18: the goodness() scheduler */
-    { 15.52, 37.63, 74.34, 110.62 }, { 10.50, 30.42, 64.26, 112.46 },
-    { 7.07, 22.75, 54.10, 101.45 },  { 7.02, 24.63, 61.48, 114.93 },
-};
-static const double seed_26[4][4] = {   /* 2.6.0-test9: the O(1) scheduler */
-    { 9.91, 17.86, 27.55, 39.77 }, { 7.44, 13.45, 19.68, 26.68 },
-    { 5.16, 9.25, 13.64, 18.65 },  { 4.08, 7.15, 10.31, 13.84 },
-};
-static const char *const names[2] = { "goodness", "o1" };
-static const char *const seednames[2] = { "2.4.18", "2.6.0-test9" };
-static const double (*const seed[2])[4] = { seed_24, seed_26 };
+/* Seed 000's numbers (seeds/seed000.c): hackbench, mean of five runs, seconds, 2.4.18 (goodness) and 2.6.0-test9 (O(1)). */
 
 #define W 8          /* column width */
 #define MAXCOLS 16   /* columns whose means are kept for the ratios */
@@ -73,7 +60,7 @@ static void print_header(const struct seed_ctx *x)
         printf("%*s", W, a < x->v->nacross ? x->v->across_v[a] : "");
     printf("   | %-11s", "seed:");
     for (int a = 0; a < 4; a++)
-        printf("%*d", W, seed_groups[a]);
+        printf("%*d", W, seed000_groups[a]);
     printf("\n");
     print_rule(x);
 }
@@ -83,14 +70,14 @@ static void print_sched_line(const struct seed_ctx *x, const struct block *b, in
 {
     const struct view *v = x->v;
     size_t si = s == 0 ? 0 : x->o1, na = v->nacross;
-    printf("   %-25s", names[s]);
+    printf("   %-25s", seed000_kernels[s]);
     for (size_t a = 0; a < x->cols; a++) {
         mean[a < MAXCOLS ? a : MAXCOLS - 1] = NAN;
         if (a >= na) {
             printf("%*s", W, "");
             continue;
         }
-        if (!b || si >= v->nseries || strcmp(v->series[si], names[s])) {
+        if (!b || si >= v->nseries || strcmp(v->series[si], seed000_kernels[s])) {
             printf("%*s", W, "-");
             continue;
         }
@@ -102,9 +89,9 @@ static void print_sched_line(const struct seed_ctx *x, const struct block *b, in
         printf("%*s", W, txt);
         free(txt);
     }
-    printf("   | %-11s", seednames[s]);
+    printf("   | %-11s", seed000_kernel_names[s]);
     for (int a = 0; a < 4; a++)
-        printf("%*.2f", W, seed[s][ci][a]);
+        printf("%*.2f", W, seed000_hackbench_seconds[s][ci][a]);
     printf("\n");
 }
 
@@ -131,21 +118,21 @@ static void print_cpu_block(const struct seed_ctx *x, int ci)
 {
     const struct view *v = x->v;
     char smp[16];
-    snprintf(smp, sizeof(smp), "%d", seed_cpus[ci]);
+    snprintf(smp, sizeof(smp), "%d", seed000_cpus[ci]);
     const struct block *b = NULL;
     for (size_t k = 0; k < v->nblk && !b; k++)
         if (!strcmp(v->blk[k].smp, smp))
             b = &v->blk[k];
-    printf("%d CPU%s%s\n", seed_cpus[ci], ci ? "s" : "",
+    printf("%d CPU%s%s\n", seed000_cpus[ci], ci ? "s" : "",
            b && b->oversub ? "  (here oversubscribed: more vCPUs than host cores)" : "");
     double here[2][MAXCOLS];
     for (int s = 0; s < 2; s++)
         print_sched_line(x, b, s, ci, here[s]);
-    print_ratio_line(x, "o1/goodness", here[1], here[0], false, "2.6/2.4", seed_26[ci], seed_24[ci]);
+    print_ratio_line(x, "o1/goodness", here[1], here[0], false, "2.6/2.4", seed000_hackbench_seconds[1][ci], seed000_hackbench_seconds[0][ci]);
     for (int s = 0; s < 2; s++) {
         char lab[64];
-        snprintf(lab, sizeof(lab), "%s growth (x col 1)", names[s]);
-        print_ratio_line(x, lab, here[s], here[s], true, seednames[s], seed[s][ci], seed[s][ci]);
+        snprintf(lab, sizeof(lab), "%s growth (x col 1)", seed000_kernels[s]);
+        print_ratio_line(x, lab, here[s], here[s], true, seed000_kernel_names[s], seed000_hackbench_seconds[s][ci], seed000_hackbench_seconds[s][ci]);
     }
     print_rule(x);
 }
@@ -164,7 +151,7 @@ static void print_seed_table(const struct view *v, const struct table *t, const 
     bool marks = false;
     for (int ci = 0; ci < 4; ci++) {   /* only the CPU counts that were run */
         char smp[16];
-        snprintf(smp, sizeof(smp), "%d", seed_cpus[ci]);
+        snprintf(smp, sizeof(smp), "%d", seed000_cpus[ci]);
         bool have = false;
         for (size_t k = 0; k < v->nblk && !have; k++)
             have = !strcmp(v->blk[k].smp, smp);
