@@ -21,11 +21,14 @@ int plot_into(struct opts *o, const char *pdir, FILE *pngs);
 const struct verb_spec *plot_spec(void);
 int cmd_failures(int argc, char **argv);
 int cmd_seed_table(int argc, char **argv);
+int cmd_trace(int argc, char **argv);        /* run/cmd_trace.c: one boot, traced; trace-png */
+int cmd_trace_png(int argc, char **argv);
 int cmd_trace_convert(int argc, char **argv); /* cmd_trace.c: a trace stream into its files */
 int cmd_trace_check(int argc, char **argv);
 int cmd_json(int argc, char **argv);
 int cmd_html_table(int argc, char **argv);
-int cmd_scorecard(int argc, char **argv);   /* cmd_scorecard.c: a seed table beside ours, and its scorecard */
+int cmd_scorecard(int argc, char **argv);
+int cmd_reproduce(int argc, char **argv);  /* seeds/reproduce.c: a seed post end to end */   /* cmd_scorecard.c: a seed table beside ours, and its scorecard */
 
 int cmd_report(int argc, char **argv);       /* cmd_report.c: report.html of results directories */
 int cmd_repro_report(int argc, char **argv); /* cmd_repro_report.c: report.html of a reproduction */

@@ -4,6 +4,7 @@
  * groups that can be compared across machines.
  */
 #include "cmds.h"
+#include "run/spawn.h"
 #include "scoring.h"
 #include "cli.h"
 #include "load.h"
@@ -16,10 +17,18 @@
 
 static const struct verb_spec spec = {
     "seed-table", 0,
-    "usage: schedlab seed-table DIR\n"
-    "  DIR's hackbench time_s table (goodness and o1, groups by CPU count) beside seed 000's\n"
-    "  numbers (Craig Thomas, OSDL, LKML Nov 2003), with o1/goodness ratios and the growth\n"
-    "  with groups.  tools/schedlab seed-table runs the matrix first.  Exit: 0, 1 bad input.\n",    NULL,
+    "usage: schedlab seed-table [--out DIR] [--runs R] [--boots B] [--groups LIST] [--loops L] [--smp LIST] [-j N]\n"
+    "                           [--timeout S] [--quiet]\n"
+    "       schedlab seed-table DIR\n"
+    "  reproduces seed 000's hackbench table (goodness vs o1, groups by CPU count) on this\n"
+    "  machine and prints it beside the seed's numbers (what `make seed-table` runs), with\n"
+    "  o1/goodness ratios and the growth with groups; defaults: 3 runs in one boot per cell (a\n"
+    "  spread in every cell), groups 10..40, loops 25, 1,2,4,8 CPUs, 150 s a boot, into\n"
+    "  build/seed-table.  --groups takes a comma list or INC:MAX (25:200 is 25,50,...,200, the STP\n"
+    "  request's form).  --quiet: no status line (run's: boots done / total, elapsed, ETA).\n"
+    "  DIR: the table of a results directory run made before (goodness and o1, hackbench).\n"
+    "  Exit: 0, 1 some boot failed or bad input, 2 usage error.\n",
+    NULL,
 };
 
 /* Seed 000's numbers (seeds/seed000.c): hackbench, mean of five runs, seconds, 2.4.18 (goodness) and 2.6.0-test9 (O(1)). */
@@ -167,14 +176,16 @@ static void print_seed_table(const struct view *v, const struct table *t, const 
     print_failed_boots(stdout, boots, false);
 }
 
-int cmd_seed_table(int argc, char **argv)
+/* The table of an existing results directory. */
+static int table_of(const char *dir)
 {
     struct opts o;
-    int rc = cli_parse(argc, argv, &o, &spec);
-    if (rc || o.ndirs != 1) {
-        cli_free(&o);
-        return rc ? cli_exit(rc) : usage_error("%s", "seed-table needs one results directory");
-    }
+    memset(&o, 0, sizeof(o));
+    const char *dirs[1] = { dir };
+    o.dirs = dirs;
+    o.ndirs = 1;
+    o.smp = 1;
+    int rc;
     struct table t = { 0 }, boots = { 0 };
     rc = load(&o, &t, &boots);
     struct view v;
@@ -195,6 +206,98 @@ int cmd_seed_table(int argc, char **argv)
         view_free(&v);
     table_free(&t);
     table_free(&boots);
-    cli_free(&o);
+    return rc;
+}
+
+int cmd_seed_table(int argc, char **argv)
+{
+    cli_set_verb("seed-table", &spec);
+    struct seed_table_sizes z;
+    seed000_table_defaults(&z);
+    const char *out = NULL, *dir = NULL;
+    static const char *const flags[] = { "out", "runs", "boots", "groups", "loops", "smp", "jobs", "timeout", "quiet",
+                                         "help", NULL };
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
+            fputs(spec.usage, stdout);
+            return 0;
+        }
+        if (!strcmp(a, "--quiet")) {
+            z.quiet = true;
+            continue;
+        }
+        if (a[0] != '-') {
+            if (dir)
+                return verb_usage_error("seed-table takes one results directory (got '%s' and '%s')", dir, a);
+            dir = a;
+            continue;
+        }
+        char *opt = xstrndup(a, strcspn(a, "="));
+        const char *val = strchr(a, '=') ? strchr(a, '=') + 1 : NULL;
+        bool known = false;
+        for (int k = 0; flags[k]; k++)
+            known |= (!strncmp(opt, "--", 2) && !strcmp(opt + 2, flags[k])) || !strcmp(opt, "-j");
+        if (!known) {
+            const char *near = suggest(opt + strspn(opt, "-"), flags);
+            int rc = near ? verb_usage_error("unknown flag '%s' (did you mean --%s?)", opt, near)
+                          : verb_usage_error("unknown flag '%s'", opt);
+            free(opt);
+            return rc;
+        }
+        if (!val) {
+            if (i + 1 >= argc || !strncmp(argv[i + 1], "--", 2)) {
+                int rc = verb_usage_error("%s needs a value", opt);
+                free(opt);
+                return rc;
+            }
+            val = argv[++i];
+        }
+        const char **slot = !strcmp(opt, "--out")      ? &out
+                            : !strcmp(opt, "--runs")   ? &z.runs
+                            : !strcmp(opt, "--boots")  ? &z.boots
+                            : !strcmp(opt, "--groups") ? &z.groups
+                            : !strcmp(opt, "--loops")  ? &z.loops
+                            : !strcmp(opt, "--smp")    ? &z.smp
+                            : !strcmp(opt, "--timeout") ? &z.timeout
+                                                        : &z.jobs;
+        *slot = val;
+        z.given = true;
+        free(opt);
+    }
+    if (dir) {
+        if (out || z.given)
+            return verb_usage_error("seed-table DIR prints DIR's table; the flags go with measuring it (no DIR)");
+        return table_of(dir);
+    }
+    const char *root = schedlab_root();
+    char *dflt = root ? xasprintf("%s/build/seed-table", root) : NULL;
+    if (!out)
+        out = dflt;
+    if (!out) {
+        errorf("seed-table needs the schedlab tree to measure (SCHEDLAB_ROOT)");
+        return 1;
+    }
+    char *scaled = NULL;
+    int rc = seed000_table_measure(&z, out, &scaled);
+    if (rc > 1) {
+        free(scaled);
+        free(dflt);
+        return rc;
+    }
+    printf("\nscaled:%s\n", scaled ? scaled : " nothing");
+    fflush(stdout);
+    int trc = table_of(out);
+    if (trc) {
+        free(scaled);
+        free(dflt);
+        return 1;
+    }
+    if (rc) {
+        fprintf(stderr, "seed-table: some boots failed (FAILED cells above, reasons listed; logs in %s/logs/)\n", out);
+        rc = 1;
+    }
+    free(scaled);
+    free(dflt);
     return rc;
 }

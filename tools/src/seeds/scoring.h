@@ -101,5 +101,13 @@ const struct seed *seed_find(const char *name);   /* seed000, 000 or 0; NULL whe
 extern const double seed000_hackbench_seconds[2][4][4];
 extern const int seed000_cpus[4], seed000_groups[4];
 extern const char *const seed000_kernels[2], *const seed000_kernel_names[2];
+/* seed-table: seed 000's hackbench table measured here, scaled to fit (seed000.c) */
+struct seed_table_sizes {
+    const char *runs, *boots, *groups, *loops, *smp, *timeout, *jobs;
+    bool quiet, given;
+};
+void seed000_table_defaults(struct seed_table_sizes *z);
+/* Checks, says how it is scaled, runs the matrix into out (its stdout discarded); *scaled: the words.  run's exit status. */
+int seed000_table_measure(struct seed_table_sizes *z, const char *out, char **scaled);
 
 #endif

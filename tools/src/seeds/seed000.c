@@ -7,6 +7,10 @@
  * how reproduce measures them.
  */
 #include "scoring.h"
+#include "reproduce.h"
+
+#include <fcntl.h>
+#include <unistd.h>
 #include "cli.h"
 #include "metric.h"
 #include "util.h"
@@ -362,10 +366,151 @@ static int seed000_nick(const char *table)
     return 0;
 }
 
+/* ---------------------------------------------------------------- how reproduce measures it */
+
+/* Every row before any table is scored, all in one pool; the tables scored in the post's order. */
+static void recipe(struct repro *R)
+{
+    const char *smps = R->smp ? R->smp : "1,2,4,8";
+    char runs[24];
+    if (repro_want(R, "maxgroups")) {
+        /* Guest memory is what the cells count, and the post does not say its machines' memory:
+         * 128 MiB puts the 1-CPU cell where the post's is (200 groups for both kernels); the
+         * other cells are compared.  quick: 48 MiB, fewer loops.  Counts of groups, not times:
+         * in the default configuration they run under TCG, whose vCPUs are host threads. */
+        const char *mem = R->quick ? "48" : "128", *loops = R->quick ? "5" : "10";
+        R->row_accel = R->accel_default ? "tcg" : NULL;
+        const char *g[] = { "--bench", "maxgroups", "--mem", mem, "--step", "25", "--loops", loops, "--sock-model", "2.4.18", NULL };
+        const char *o[] = { "--bench", "maxgroups", "--mem", mem, "--step", "25", "--loops", loops, "--sock-model", "2.6.0", NULL };
+        repro_row(R, "maxgroups", "goodness", "goodness", NULL, smps, g);
+        repro_row(R, "maxgroups", "o1", "o1", NULL, smps, o);
+        R->row_accel = NULL;
+    }
+    if (repro_want(R, "nick")) {   /* Nick Piggin's patch on the 8-way: groups 20..100 */
+        char *groups = repro_groups("20:100");
+        snprintf(runs, sizeof(runs), "%ld", repro_runs(R, R->quick ? 2 : 5));
+        const char *f[] = { "--bench", "hackbench", "--groups", groups, "--loops", R->quick ? "25" : "100", "--runs", runs,
+                            "--sock-model", "2.6.0", NULL };
+        repro_row(R, "nick", "nick", "nick", NULL, "8", f);
+        free(groups);
+    }
+    if (repro_want(R, "hackbench")) {
+        char *groups = repro_groups(R->groups ? R->groups : R->quick ? "10:40" : "50:200");
+        const char *loops = R->quick ? "25" : "100";
+        snprintf(runs, sizeof(runs), "%ld", repro_runs(R, R->quick ? 2 : 5));
+        const char *g[] = { "--bench", "hackbench", "--groups", groups, "--loops", loops, "--runs", runs,
+                            "--sock-model", "2.4.18", NULL };
+        const char *o[] = { "--bench", "hackbench", "--groups", groups, "--loops", loops, "--runs", runs,
+                            "--sock-model", "2.6.0", NULL };
+        repro_row(R, "hackbench", "goodness", "goodness", NULL, smps, g);
+        repro_row(R, "hackbench", "o1", "o1", NULL, smps, o);
+        free(groups);
+    }
+    static const char *const order[] = { "hackbench", "maxgroups", "nick", NULL };
+    for (int i = 0; order[i]; i++)
+        if (repro_want(R, order[i]))
+            repro_score(R, order[i], NULL);
+}
+
+/* ---------------------------------------------------------------- seed-table: the hackbench table alone */
+
+void seed000_table_defaults(struct seed_table_sizes *z)
+{
+    memset(z, 0, sizeof(*z));
+    z->runs = "3";
+    z->boots = "1";
+    z->smp = "1,2,4,8";
+    z->timeout = "150";
+    z->groups = getenv("SEED_GROUPS") && *getenv("SEED_GROUPS") ? getenv("SEED_GROUPS") : NULL;
+    z->loops = getenv("SEED_LOOPS") && *getenv("SEED_LOOPS") ? getenv("SEED_LOOPS") : NULL;
+}
+
+/* Scaled down from the seed (5 runs of groups 50..200, loops=100, on real SMP
+ * machines) so that the boots fit in about 10 minutes on a 2-core host under
+ * TCG: groups /5, loops /4, 3 runs in one boot (so every cell has a spread; a
+ * boot per cell more would double the time spent in the goodness boots that
+ * hit the limit on 4 and 8 vCPUs), each boot killed (and its missing runs
+ * marked FAILED) after --timeout seconds. */
+int seed000_table_measure(struct seed_table_sizes *z, const char *out, char **scaled)
+{
+    char *groups = expand_groups(z->groups ? z->groups : "10,20,30,40");
+    if (!groups)
+        return EXIT_USAGE;
+    const char *loops = z->loops ? z->loops : "25";
+    /* what it needs, said plainly when it is missing */
+    char **known = list_scheds();
+    char *missing = NULL;
+    for (int k = 0; k < 2; k++) {
+        bool found = false;
+        for (size_t i = 0; known && known[i]; i++)
+            found |= !strcmp(known[i], seed000_kernels[k]);
+        if (!found) {
+            char *m = xasprintf("%s scheduler %s (sched/%s.c);", missing ? missing : "", seed000_kernels[k], seed000_kernels[k]);
+            free(missing);
+            missing = m;
+        }
+    }
+    for (size_t i = 0; known && known[i]; i++)
+        free(known[i]);
+    free(known);
+    if (missing) {
+        errorf("make seed-table needs pieces that are not there yet:%s", missing);
+        free(missing);
+        free(groups);
+        return 1;
+    }
+    struct strbuf b = { 0 };
+    if (strcmp(groups, "50,100,150,200"))
+        sb_printf(&b, " groups=%s (seed: 50,100,150,200);", groups);
+    if (strcmp(loops, "100"))
+        sb_printf(&b, " loops=%s (seed: 100);", loops);
+    if (strcmp(z->runs, "5") || strcmp(z->boots, "1"))
+        sb_printf(&b, " %s run(s) x %s boot(s) per cell (seed: mean of 5 runs);", z->runs, z->boots);
+    sb_printf(&b, " each boot stopped after %s s;", z->timeout);
+    *scaled = b.s;
+    fprintf(stderr, "seed-table: scaled to fit this machine:%s\n", b.s);
+    char *av[32];
+    int n = 0;
+    const char *fixed[] = { "run", "--sched", "goodness,o1", "--smp", z->smp, "--bench", "hackbench", "--groups", groups,
+                            "--loops", loops, "--runs", z->runs, "--boots", z->boots, "--timeout", z->timeout, "--out", out,
+                            "--force", NULL };
+    for (int i = 0; fixed[i]; i++)
+        av[n++] = (char *)fixed[i];
+    if (z->jobs) {
+        av[n++] = "-j";
+        av[n++] = (char *)z->jobs;
+    }
+    if (z->quiet)
+        av[n++] = "--quiet";
+    av[n] = NULL;
+    /* run's table goes nowhere: the seed's layout follows */
+    fflush(stdout);
+    int saved = dup(1), null = open("/dev/null", O_WRONLY);
+    if (null >= 0)
+        dup2(null, 1);
+    struct run_req r;
+    run_req_init(&r);
+    bool help;
+    cli_set_verb("seed-table", NULL);
+    int rc = run_req_parse(&r, n, av, &help);
+    if (!rc)
+        rc = run_matrix(&r);
+    run_req_free(&r);
+    fflush(stdout);
+    if (saved >= 0) {
+        dup2(saved, 1);
+        close(saved);
+    }
+    if (null >= 0)
+        close(null);
+    free(groups);
+    return rc;
+}
+
 static const struct seed_table tables000[] = {
     { "hackbench", " goodness o1 ", seed000_hackbench },
     { "maxgroups", " goodness o1 ", seed000_maxgroups },
     { "nick", " nick ", seed000_nick },
     { NULL, NULL, NULL },
 };
-const struct seed seed000 = { "seed000", "hackbench,maxgroups,nick", tables000, NULL };
+const struct seed seed000 = { "seed000", "hackbench,maxgroups,nick", tables000, recipe };

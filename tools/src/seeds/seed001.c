@@ -5,6 +5,7 @@
  * six tables are scored, and how reproduce measures them.
  */
 #include "scoring.h"
+#include "reproduce.h"
 #include "cli.h"
 #include "metric.h"
 #include "util.h"
@@ -232,6 +233,50 @@ static int seed001_table(const char *table)
     return 0;
 }
 
+/* ---------------------------------------------------------------- how reproduce measures it */
+
+/* Each benchmark unbound, then bound to CPU 0 (the bound table also scores
+ * each kernel's bound/unbound ratio); rc1 and rc6 are sched/cfs23.c's presets. */
+static void recipe(struct repro *R)
+{
+    static const char *const quick[3][8] = { { "--procs", "2", "--size", "0", "--loops", "1000", "--reps", "3" },
+                                             { "--groups", "10", "--loops", "25" },
+                                             { "--loops", "20000" } };
+    static const char *const full[3][8] = { { "--procs", "2", "--size", "0" },
+                                            { "--groups", "50", "--loops", "100" },
+                                            { "--loops", "1000000" } };
+    char runs[24];
+    snprintf(runs, sizeof(runs), "%ld", repro_runs(R, 10));
+    for (int b = 0; b < 3; b++) {
+        if (!repro_want(R, s001_bench[b]))
+            continue;
+        for (int bound = 0; bound < 2; bound++) {
+            const char *f[24];
+            size_t n = 0;
+            f[n++] = "--bench";
+            f[n++] = s001_bench[b];
+            f[n++] = "--runs";
+            f[n++] = runs;
+            f[n++] = "--pipe-wake";
+            f[n++] = "sync";
+            f[n++] = "--sock-model";
+            f[n++] = "2.6.24";
+            if (bound) {
+                f[n++] = "--bind";
+                f[n++] = "0";
+            }
+            for (int i = 0; i < 8 && (R->quick ? quick : full)[b][i]; i++)
+                f[n++] = (R->quick ? quick : full)[b][i];
+            f[n] = NULL;
+            const char *t = s001_tables[b + 3 * bound];
+            repro_row(R, t, "rc1", "cfs23", "rc1", "2", f);
+            repro_row(R, t, "rc6", "cfs23", "rc6", "2", f);
+            repro_row(R, t, "cfs", "cfs", NULL, "2", f);
+            repro_score(R, t, bound ? s001_bench[b] : NULL);
+        }
+    }
+}
+
 static const struct seed_table tables001[] = {
     { "lat_ctx", " rc1 rc6 cfs ", seed001_table },
     { "hackbench", " rc1 rc6 cfs ", seed001_table },
@@ -241,4 +286,4 @@ static const struct seed_table tables001[] = {
     { "pipe-bound", " rc1 rc6 cfs rc1-unbound rc6-unbound cfs-unbound ", seed001_table },
     { NULL, NULL, NULL },
 };
-const struct seed seed001 = { "seed001", "lat_ctx,hackbench,pipe", tables001, NULL };
+const struct seed seed001 = { "seed001", "lat_ctx,hackbench,pipe", tables001, recipe };
