@@ -9,6 +9,7 @@ int cmd_resume(int argc, char **argv);
 int cmd_boot(int argc, char **argv);        /* run/cmd_boot.c: boots of a prepared matrix; merge */
 int cmd_merge(int argc, char **argv);
 int cmd_collect(int argc, char **argv);
+int cmd_complete(int argc, char **argv);    /* main.c: bash completion */
 int cmd_parse(int argc, char **argv);       /* cmd_parse.c: the serial protocol's lines of a log */
 int cmd_field(int argc, char **argv);
 int cmd_table(int argc, char **argv);
