@@ -14,9 +14,9 @@
  * and run for a bounded time by tests/qemu/tools_fuzz.sh; docs/tools.md has
  * the command for a longer run.
  */
-#include "../../tools/src/logparse.h"
-#include "../../tools/src/table.h"
-#include "../../tools/src/util.h"
+#include "logparse.h"
+#include "table.h"
+#include "util.h"
 
 #include <stdint.h>
 #include <stdio.h>

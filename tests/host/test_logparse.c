@@ -14,9 +14,9 @@
 #include <unistd.h>
 #include <cmocka.h>
 
-#include "../../tools/src/logparse.h"
-#include "../../tools/src/table.h"
-#include "../../tools/src/util.h"
+#include "logparse.h"
+#include "table.h"
+#include "util.h"
 
 #ifndef FIXTURES
 #error "FIXTURES (the tests/tools directory) must be defined by the Makefile"

@@ -12,7 +12,7 @@
 #include <cmocka.h>
 
 #include "run/pool.h"
-#include "run/spawn.h"
+#include "run/procs.h"
 
 #include <math.h>
 #include <signal.h>

@@ -14,7 +14,7 @@
 
 #include <cmocka.h>
 
-#include "tools/src/progress.h"
+#include "progress.h"
 
 static void test_boot_key_order(void **state)
 {

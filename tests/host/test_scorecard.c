@@ -7,7 +7,7 @@
 #include <stdint.h>
 #include <cmocka.h>
 
-#include "tools/src/scorecard.h"
+#include "scorecard.h"
 
 #include <math.h>
 #include <stdio.h>

@@ -25,7 +25,7 @@
 #include <cmocka.h>
 #include "simenv.h"
 #include "../../kernel/trace.h"
-#include "../../tools/src/trace_data.h"
+#include "trace_data.h"
 
 #define ALL 0
 

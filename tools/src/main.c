@@ -15,7 +15,7 @@
 #include "cmds.h"
 #include "run/benchlist.h"
 #include "run/build.h"
-#include "run/spawn.h"
+#include "run/procs.h"
 #include "util.h"
 
 #include <dirent.h>

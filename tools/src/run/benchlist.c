@@ -2,7 +2,7 @@
 #define _DEFAULT_SOURCE
 #include "benchlist.h"
 #include "proto.h"
-#include "spawn.h"
+#include "procs.h"
 #include "util.h"
 
 #include <errno.h>

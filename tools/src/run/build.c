@@ -1,7 +1,7 @@
 /* Building kernel images (see build.h). */
 #define _DEFAULT_SOURCE
 #include "build.h"
-#include "spawn.h"
+#include "procs.h"
 #include "util.h"
 
 #include <errno.h>

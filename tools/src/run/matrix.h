@@ -12,7 +12,7 @@
 #ifndef SCHEDLAB_MATRIX_H
 #define SCHEDLAB_MATRIX_H
 
-#include "spawn.h"
+#include "procs.h"
 
 #include <stdbool.h>
 #include <stddef.h>

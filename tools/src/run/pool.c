@@ -1,7 +1,7 @@
 /* The job pool (see pool.h). */
 #define _DEFAULT_SOURCE
 #include "pool.h"
-#include "spawn.h"
+#include "procs.h"
 #include "util.h"
 
 #include <errno.h>

@@ -4,7 +4,7 @@
  * groups that can be compared across machines.
  */
 #include "cmds.h"
-#include "run/spawn.h"
+#include "run/procs.h"
 #include "scoring.h"
 #include "cli.h"
 #include "load.h"

@@ -9,7 +9,7 @@
 #ifndef SCHEDLAB_PROTO_H
 #define SCHEDLAB_PROTO_H
 
-#include "../../kernel/protocol.h"
+#include "kernel/protocol.h"
 
 #include <stdbool.h>
 #include <stddef.h>

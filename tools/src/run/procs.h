@@ -4,8 +4,8 @@
  * they are (a path with a space or a quote is one argument).  A boot runs
  * in a process group of its own so that stopping it stops QEMU too.
  */
-#ifndef SCHEDLAB_SPAWN_H
-#define SCHEDLAB_SPAWN_H
+#ifndef SCHEDLAB_PROCS_H
+#define SCHEDLAB_PROCS_H
 
 #include <stdbool.h>
 #include <stddef.h>

@@ -35,7 +35,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "run/spawn.h"
+#include "run/procs.h"
 
 static const struct verb_spec spec = {
     "plot", OPT_BENCH | OPT_METRIC | OPT_ACROSS | OPT_BASE | OPT_LABELS | OPT_OUT | OPT_PNG_TERM | OPT_LOG | OPT_ALLOW_DIFF,

@@ -1,6 +1,6 @@
-/* Running other programs (see spawn.h). */
+/* Running other programs (see procs.h). */
 #define _GNU_SOURCE
-#include "spawn.h"
+#include "procs.h"
 #include "util.h"
 
 #include <dirent.h>
@@ -155,23 +155,34 @@ static size_t parents(pid_t **pids, pid_t **ppids)
     return n;
 }
 
-static void stop_tree(pid_t pid, const pid_t *pids, const pid_t *ppids, size_t n, int depth)
+/* pid and every process below it, into *tree */
+static void collect_tree(pid_t pid, const pid_t *pids, const pid_t *ppids, size_t n, pid_t **tree, size_t *nt, int depth)
 {
+    *tree = xrealloc(*tree, (*nt + 1) * sizeof(pid_t));
+    (*tree)[(*nt)++] = pid;
     for (size_t i = 0; i < n && depth < 16; i++)
         if (ppids[i] == pid)
-            stop_tree(pids[i], pids, ppids, n, depth + 1);   /* deepest first */
-    kill(pid, SIGTERM);
+            collect_tree(pids[i], pids, ppids, n, tree, nt, depth + 1);
 }
 
 void spawn_stop(pid_t pid)
 {
     if (pid <= 0)
         return;
-    /* the boot and every process below it: timeout(1) runs QEMU in a process
-     * group of its own, so the boot's group is not enough */
-    pid_t *pids, *ppids;
-    size_t n = parents(&pids, &ppids);
-    stop_tree(pid, pids, ppids, n, 0);
+    /* the boot and every process below it (timeout(1) runs QEMU in a process
+     * group of its own, so the boot's group is not enough): all frozen first,
+     * so that none goes on to its next command (a shell whose child was
+     * stopped would), then each sent SIGTERM, then let go to act on it */
+    pid_t *pids, *ppids, *tree = NULL;
+    size_t n = parents(&pids, &ppids), nt = 0;
+    collect_tree(pid, pids, ppids, n, &tree, &nt, 0);
+    for (size_t i = 0; i < nt; i++)
+        kill(tree[i], SIGSTOP);
+    for (size_t i = 0; i < nt; i++)
+        kill(tree[i], SIGTERM);
+    for (size_t i = 0; i < nt; i++)
+        kill(tree[i], SIGCONT);
+    free(tree);
     free(pids);
     free(ppids);
 }

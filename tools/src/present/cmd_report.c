@@ -12,7 +12,7 @@
 #define _DEFAULT_SOURCE
 #include "cmds.h"
 #include "load.h"
-#include "run/spawn.h"
+#include "run/procs.h"
 #include "cli.h"
 #include "repro_out.h"
 #include "util.h"

@@ -14,7 +14,7 @@
 #ifndef SCHEDLAB_TRACE_DATA_H
 #define SCHEDLAB_TRACE_DATA_H
 
-#include "../../kernel/trace_format.h"
+#include "kernel/trace_format.h"
 
 #include <stdbool.h>
 #include <stddef.h>
