@@ -125,6 +125,34 @@ size_t row_across(struct row *r, const char *bench, int smp, const char *across,
     return n;
 }
 
+/* The distinct cpus_used values of bench's ok runs in a row, "/"-joined into buf ("-" when none). */
+const char *row_cpus_used(struct row *r, const char *bench, char *buf, size_t size)
+{
+    snprintf(buf, size, "-");
+    if (!row_load(r))
+        return buf;
+    struct table *t = &r->t;
+    int cb = table_col(t, "bench"), cst = table_col(t, "status"), cu = table_col(t, "cpus_used");
+    size_t len = 0;
+    for (size_t i = 0; cu >= 0 && i < t->nrows; i++) {
+        const char *v = table_get(t, i, cu);
+        if (!streq(table_get(t, i, cb), bench) || !streq(table_get(t, i, cst), "ok") || !v || !*v ||
+            (r->sched && !streq(table_get(t, i, table_col(t, "sched")), r->sched)))
+            continue;
+        char key[40];
+        snprintf(key, sizeof(key), "/%s/", v);
+        char have[256];
+        snprintf(have, sizeof(have), "/%s/", len ? buf : "");
+        if (strstr(have, key))
+            continue;
+        int n = snprintf(buf + len, size - len, "%s%s", len ? "/" : "", v);
+        if (n < 0 || (size_t)n >= size - len)
+            break;
+        len += (size_t)n;
+    }
+    return buf;
+}
+
 /* A cell's mean here; sets *why when there is none. */
 double cell_here(struct row *r, const char *bench, const char *metric, int smp, const char *across, long aval,
                         bool *over, const char **why)

@@ -39,6 +39,7 @@ size_t row_values(struct row *r, const char *bench, const char *metric, int smp,
                   double *out, size_t max, size_t *nfail, bool *over);
 double mean(const double *x, size_t n);
 size_t row_across(struct row *r, const char *bench, int smp, const char *across, long *out, size_t max);
+const char *row_cpus_used(struct row *r, const char *bench, char *buf, size_t size);
 double cell_here(struct row *r, const char *bench, const char *metric, int smp, const char *across, long aval, bool *over,
                  const char **why);
 /* The cost= word of the runs' result lines ("none" when they have none); NULL if they differ; dflt when no row has runs. */

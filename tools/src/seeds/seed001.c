@@ -118,6 +118,14 @@ static int seed001_table(const char *table)
     for (int k = 0; k < 3; k++)
         print_val(sm[k], 10, 3);
     printf("\n");
+    /* Which CPUs each kernel's runs used (the boot's cpus_used): the post's
+     * unbound rows ran on both cores of its dual core, the bound ones on one. */
+    printf("  %-4s ", "cpus");
+    for (int k = 0; k < 3; k++) {
+        char cu[64];
+        printf("%10s", row_cpus_used(r[k], bench, cu, sizeof(cu)));
+    }
+    printf("   |   (cpus_used; the post: %s)\n", ti >= 3 ? "bound to one core" : "unbound on a dual core");
     if (over)
         printf("  (here oversubscribed: more vCPUs than host cores)\n");
     /* the post's runs and ours, side by side; the unit in the caption */
@@ -158,6 +166,12 @@ static int seed001_table(const char *table)
     for (int k = 0; k < 3; k++) {
         ht_num(post_t, sm[k], 3);
         ht_num(ours_t, m[k], 3);
+    }
+    ht_row(ours_t);                      /* which CPUs each kernel's runs used */
+    ht_cell(ours_t, "cpus_used", NULL);
+    for (int k = 0; k < 3; k++) {
+        char cu[64];
+        ht_cell(ours_t, row_cpus_used(r[k], bench, cu, sizeof(cu)), NULL);
     }
     /* the plots: each kernel's mean over rc1's (the post's convention: the first column), a point per kernel;
      * ours with the spread of its runs when there are several */

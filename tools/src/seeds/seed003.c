@@ -21,6 +21,10 @@ static const double s003[4][2] = {
     { 100.86, 29.93 }, { 101.76, 32.75 }, { (105.89 + 108.23) / 2, (103.98 + 104.98) / 2 }, { NAN, NAN } };
 static const int s003_clients[2] = { 64, 192 };
 static const char *const s003_seednames[4] = { "2.4.19-pre7", "2.4.19-pre7-aa1", "-ac2/-jam6 (mean)", "(no number)" };
+/* The post's other pair with and without -aa (both -aa rows ran 30_dyn-sched-5): 2.4.19-pre5 and
+ * -pre5-aa1 at 192 clients; at 64 the post has -pre5-aa1 (102.43) but no stock -pre5. */
+static const double s003_pre5[2] = { 29.01, 29.22 };
+static const double s003_pre5aa1_64 = 102.43;
 
 /* ---------------------------------------------------------------- seed 003 */
 
@@ -109,12 +113,16 @@ static int seed003_tbench(const char *table)
             printf("\n");
         }
     }
+    printf("   (the post's -pre5 pair: 2.4.19-pre5 %.2f and -pre5-aa1 %.2f at 192; -pre5-aa1 %.2f at 64, no stock -pre5)\n",
+           s003_pre5[0], s003_pre5[1], s003_pre5aa1_64);
     for (int c = 0; c < 2; c++)
         for (int k = 1; k < 3; k++) {
             char lab[96];
             snprintf(lab, sizeof(lab), "%d clients: %s/goodness", s003_clients[c], s003_keys[k]);
             add_cell(lab, s003[k][c] / s003[0][c], sc_ratio(here[k][c], here[0][c]), why[k][c] ? why[k][c] : why[0][c]);
         }
+    add_cell("192 clients: dyn-sched/goodness (-pre5-aa1/-pre5)", s003_pre5[1] / s003_pre5[0], sc_ratio(here[1][1], here[0][1]),
+             why[1][1] ? why[1][1] : why[0][1]);
     for (int k = 0; k < 3; k++) {
         char lab[96];
         snprintf(lab, sizeof(lab), "%s: 192 clients / 64", s003_keys[k]);
@@ -222,11 +230,11 @@ static int seed003_model(const char *table)
 
 /* ---------------------------------------------------------------- how reproduce measures it */
 
-/* stock 2.4 (goodness), -aa's dyn-sched (goodness's preset), the O(1) backport (o1's rml-2.4) and MQ, on 4 CPUs */
+/* stock 2.4 (goodness), -aa's dyn-sched (sched/dynsched.c's aa preset), the O(1) backport (o1's rml-2.4) and MQ, on 4 CPUs */
 static void rows4(struct repro *R, const char *table, const char *const *f)
 {
     repro_row(R, table, "goodness", "goodness", NULL, "4", f);
-    repro_row(R, table, "dyn-sched", "goodness", "dyn-sched", "4", f);
+    repro_row(R, table, "dyn-sched", "dynsched", "aa", "4", f);
     repro_row(R, table, "o1-rml", "o1", "rml-2.4", "4", f);
     repro_row(R, table, "mq", "mq", NULL, "4", f);
 }
