@@ -2,7 +2,7 @@
  * The serial protocol: every line the kernel prints on its console for a
  * program to read, declared once.  The kernel prints through these
  * declarations (PROTO_FORMAT builds each fixed line's printf format from
- * its key table) and the host tools' one parser, tools/src/protocol.c,
+ * its key table) and the host tools' one parser, tools/src/results/proto.c,
  * reads through them; docs/protocol.md describes the protocol
  * for people.  As kernel/trace_format.h is for the trace channel: macros and
  * string literals only, so that one header serves the 32-bit freestanding

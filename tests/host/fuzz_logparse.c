@@ -1,6 +1,6 @@
 /*
- * libFuzzer target for the serial-log parser (tools/src/logparse.c) and the
- * CSV reader and writer behind it (tools/src/table.c).
+ * libFuzzer target for the serial-log parser (tools/src/results/logparse.c) and the
+ * CSV reader and writer behind it (tools/src/results/table.c).
  *
  * An input is a first line "[rc=<exit status>] <kernel command line>", then
  * a serial log.  The

@@ -1,4 +1,4 @@
-/* The scorecard's arithmetic (tools/src/scorecard.c) on fixed inputs:
+/* The scorecard's arithmetic (tools/src/seeds/scorecard.c) on fixed inputs:
  * deviations, medians, worst cases, ties and agreeing orderings, and the
  * machine-readable line. */
 #include <stdarg.h>

@@ -1,5 +1,5 @@
 /*
- * Host tests of tools/src/stats.c (the statistics behind schedlab table and
+ * Host tests of tools/src/results/stats.c (the statistics behind schedlab table and
  * compare): mean, sample standard deviation, coefficient of variation and
  * Welch's t-test with its p-value, against values computed elsewhere.
  *

@@ -75,8 +75,9 @@ static size_t distance(const char *a, const char *b)
 
 const char *suggest(const char *word, const char *const *names)
 {
+    static char several[256];
     const char *best = NULL;
-    size_t bestd = 99, len = strlen(word);
+    size_t bestd = 99, len = strlen(word), ties = 0;
     /* a typo: one or two edits, fewer in a short word; or the word a prefix of one name only */
     size_t limit = len <= 3 ? 1 : len <= 6 ? 2 : 3;
     const char *prefix_of = NULL;
@@ -86,14 +87,30 @@ const char *suggest(const char *word, const char *const *names)
         if (d < bestd) {
             bestd = d;
             best = names[i];
-        }
+            ties = 1;
+        } else if (d == bestd)
+            ties++;
         if (len >= 3 && !strncmp(names[i], word, len)) {
             prefix_of = names[i];
             prefixes++;
         }
     }
-    if (best && bestd && bestd <= limit)
+    if (best && bestd && bestd <= limit && ties == 1)
         return best;
+    size_t nnames = 0;
+    while (names && names[nnames])
+        nnames++;
+    if (best && bestd && bestd <= limit && ties < nnames) {   /* as near to several: name them all, as git does */
+        several[0] = 0;
+        size_t k = 0;
+        for (size_t i = 0; names[i]; i++)
+            if (distance(word, names[i]) == bestd) {
+                k++;
+                snprintf(several + strlen(several), sizeof(several) - strlen(several), "%s%s",
+                         k == 1 ? "" : k == ties ? " or " : ", ", names[i]);
+            }
+        return several;
+    }
     return prefixes == 1 ? prefix_of : NULL;
 }
 

@@ -1,6 +1,6 @@
 /*
- * plot --out PLOTDIR DIR...: gnuplot scripts (PNG + SVG, data inline) into
- * PLOTDIR; tools/schedlab runs gnuplot on them.
+ * plot [--out PLOTDIR] DIR...: PNG and SVG plots, drawn by gnuplot from scripts
+ * (data inline) kept beside them as PLOTDIR/NAME.gp.
  *
  *   <bench>-<metric>-smpN[...]          the metric against the swept parameter: every
  *                                       run as a point beside its series' mean, error

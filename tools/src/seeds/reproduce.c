@@ -507,15 +507,23 @@ int cmd_reproduce(int argc, char **argv)
         if (rc >= 0)
             return rc;
     }
+    /* the seeds reproduce knows: scoring.c's seeds[], "seed000, seed001 or seed003" */
+    const char *names[8];
+    char seeds_known[96] = "";
+    size_t nn = 0;
+    for (; seeds[nn] && nn + 1 < sizeof(names) / sizeof(names[0]); nn++) {
+        names[nn] = seeds[nn]->name;
+        snprintf(seeds_known + strlen(seeds_known), sizeof(seeds_known) - strlen(seeds_known), "%s%s", nn ? (seeds[nn + 1] ? ", " : " and ") : "",
+                 seeds[nn]->name);
+    }
+    names[nn] = NULL;
     if (!seed_name)
-        return verb_usage_error("reproduce needs a seed: seed000, seed001 or seed003");
+        return verb_usage_error("reproduce needs a seed (it knows %s)", seeds_known);
     R.seed = seed_find(seed_name);
     if (!R.seed) {
-        static const char *const names[] = { "seed000", "seed001", "seed003", NULL };
         const char *near = suggest(seed_name, names);
-        return near ? verb_usage_error("no seed '%s' (did you mean %s? reproduce knows seed000, seed001 and seed003)",
-                                       seed_name, near)
-                    : verb_usage_error("no seed '%s' (reproduce knows seed000, seed001 and seed003)", seed_name);
+        return near ? verb_usage_error("no seed '%s' (did you mean %s? reproduce knows %s)", seed_name, near, seeds_known)
+                    : verb_usage_error("no seed '%s' (reproduce knows %s)", seed_name, seeds_known);
     }
     if (!R.costs)
         R.costs = xstrdup("none");
