@@ -10,11 +10,18 @@
 
 static const char *cur_verb;
 static const struct verb_spec *cur_spec;
+static const char *cur_usage;   /* a verb that reads its own flags: its usage text */
 
 void cli_set_verb(const char *name, const struct verb_spec *spec)
 {
     cur_verb = name;
     cur_spec = spec;
+    cur_usage = NULL;
+}
+
+void cli_set_usage(const char *usage)
+{
+    cur_usage = usage;
 }
 
 const char *cli_verb(void)
@@ -25,10 +32,11 @@ const char *cli_verb(void)
 /* The first line of the verb's usage: "usage: schedlab VERB ...". */
 static void print_usage_line(void)
 {
-    if (cur_spec && cur_spec->usage) {
-        size_t n = strcspn(cur_spec->usage, "\n");
-        fprintf(stderr, "%.*s\n", (int)n, cur_spec->usage);
-        fprintf(stderr, "(schedlab %s --help: every flag)\n", cur_verb ? cur_verb : cur_spec->name);
+    const char *usage = cur_usage ? cur_usage : cur_spec ? cur_spec->usage : NULL;
+    if (usage) {
+        size_t n = strcspn(usage, "\n");
+        fprintf(stderr, "%.*s\n", (int)n, usage);
+        fprintf(stderr, "(schedlab %s --help: every flag)\n", cur_verb ? cur_verb : cur_spec ? cur_spec->name : "VERB");
     } else {
         fprintf(stderr, "usage: schedlab %s ...   (schedlab %s --help)\n", cur_verb ? cur_verb : "VERB",
                 cur_verb ? cur_verb : "--help");
@@ -53,7 +61,7 @@ int usage_error(const char *fmt, const char *arg)
 }
 
 /* Levenshtein distance, at most 64 characters a word (longer ones are far). */
-static size_t distance(const char *a, const char *b)
+size_t edit_distance(const char *a, const char *b)
 {
     size_t la = strlen(a), lb = strlen(b);
     if (la > 64 || lb > 64)
@@ -83,7 +91,7 @@ const char *suggest(const char *word, const char *const *names)
     const char *prefix_of = NULL;
     int prefixes = 0;
     for (size_t i = 0; names && names[i]; i++) {
-        size_t d = distance(word, names[i]);
+        size_t d = edit_distance(word, names[i]);
         if (d < bestd) {
             bestd = d;
             best = names[i];
@@ -104,7 +112,7 @@ const char *suggest(const char *word, const char *const *names)
         several[0] = 0;
         size_t k = 0;
         for (size_t i = 0; names[i]; i++)
-            if (distance(word, names[i]) == bestd) {
+            if (edit_distance(word, names[i]) == bestd) {
                 k++;
                 snprintf(several + strlen(several), sizeof(several) - strlen(several), "%s%s",
                          k == 1 ? "" : k == ties ? " or " : ", ", names[i]);
@@ -112,6 +120,18 @@ const char *suggest(const char *word, const char *const *names)
         return several;
     }
     return prefixes == 1 ? prefix_of : NULL;
+}
+
+int unknown_flag_error(const char *typed, const char *const *flags)
+{
+    const char *w = typed;
+    while (*w == '-')
+        w++;
+    char *name = xstrndup(w, strcspn(w, "="));
+    const char *near = suggest(name, flags);
+    free(name);
+    return near ? verb_usage_error("unknown flag '%s' (did you mean --%s?)", typed, near)
+                : verb_usage_error("unknown flag '%s'", typed);
 }
 
 /* Every option any verb knows; a verb's spec picks some of them. */

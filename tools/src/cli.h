@@ -60,9 +60,15 @@ struct opts {
 
 /* The verb that runs (for messages) and its usage (for usage errors); main and the verbs set it. */
 void cli_set_verb(const char *name, const struct verb_spec *spec);
+/* For a verb that reads its own flags: its usage text, whose first line usage errors print. */
+void cli_set_usage(const char *usage);
+/* "unknown flag '--x'" with "did you mean --y?" from flags (names without "--", NULL-terminated). */
+int unknown_flag_error(const char *typed, const char *const *flags);
 const char *cli_verb(void);
 /* The nearest of names (NULL-terminated) to word when it is near enough to be a typo, else NULL. */
 const char *suggest(const char *word, const char *const *names);
+/* Levenshtein distance (99 for words over 64 characters). */
+size_t edit_distance(const char *a, const char *b);
 /* "schedlab VERB: error: ..." and the verb's usage line; returns EXIT_USAGE. */
 int verb_usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 

@@ -280,6 +280,7 @@ static int plan_stress(const char *dir)
 
 int cmd_plan(int argc, char **argv)
 {
+    cli_set_usage(plan_usage);
     if (argc >= 2 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))) {
         printf("%s", plan_usage);
         return 0;
@@ -400,6 +401,9 @@ int cmd_progress(int argc, char **argv)
     const char *plan_path = NULL, *label = "progress", *times_path = NULL, *ref_path = NULL;
     long slots = host_cores(), pid = 0, interval = 10;
     bool quiet = false, estimate = false;
+    static const char *const names[] = { "quiet", "estimate", "label", "times", "reference", "slots", "pid", "interval",
+                                         "help", NULL };
+    cli_set_usage(progress_usage);
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
@@ -415,6 +419,11 @@ int cmd_progress(int argc, char **argv)
             continue;
         }
         if (a[0] == '-') {
+            bool known = false;
+            for (size_t k = 0; names[k]; k++)
+                known = known || (!strncmp(a, "--", 2) && !strcmp(a + 2, names[k]));
+            if (!known)
+                return unknown_flag_error(a, names);
             if (i + 1 >= argc)
                 return usage_error("%s needs a value", a);
             const char *v = argv[++i];
@@ -430,7 +439,7 @@ int cmd_progress(int argc, char **argv)
                     return usage_error("%s: expected a number >= 1", a);
                 *(!strcmp(a, "--slots") ? &slots : !strcmp(a, "--pid") ? &pid : &interval) = x;
             } else
-                return usage_error("unknown flag '%s' for progress", a);
+                return unknown_flag_error(a, names);
             continue;
         }
         if (plan_path)

@@ -264,7 +264,7 @@ static int add_param(struct run_req *r, const char *key, const char *val, const 
     return 0;
 }
 
-static const char *const run_flags[] = {
+const char *const run_flags[] = {
     "sched", "smp", "bench", "runs", "boots", "jobs", "accel", "mem", "timeout", "hz", "lock", "cflags-extra",
     "engine", "hosts", "sbatch-args", "force", "out", "quiet", "groups", "set", "trace-boot", "trace-events",
     "trace-buf-kib", "resume", "retry-failed", "help", NULL,
@@ -315,19 +315,27 @@ int run_req_parse(struct run_req *r, int argc, char **argv, bool *help)
             free(opt);
             return rc;
         }
-        if (!val) {
-            if (i + 1 >= argc) {
-                rc = verb_usage_error("%s needs a value", opt);
-                free(opt);
-                return rc;
-            }
-            if (!strncmp(argv[i + 1], "--", 2)) {
-                rc = verb_usage_error("%s needs a value (got the flag %s)", opt, argv[i + 1]);
-                free(opt);
-                return rc;
-            }
-            val = xstrdup(argv[++i]);
+        if (!val && (i + 1 >= argc || !strncmp(argv[i + 1], "--", 2))) {
+            /* no value: a flag of run's that needs one, or a word that is no flag of run's
+             * (--dry-run), said as such, with the flag it is near */
+            bool known = !strcmp(opt, "-j");
+            for (size_t k = 0; run_flags[k] && !known; k++)
+                known = !strncmp(opt, "--", 2) && !strcmp(opt + 2, run_flags[k]);
+            const char *near = known ? NULL : suggest(opt + 2, run_flags);
+            if (near && edit_distance(opt + 2, near) > 1)   /* --loops is a key, not --boots mistyped */
+                near = NULL;
+            if (known)
+                rc = i + 1 >= argc ? verb_usage_error("%s needs a value", opt)
+                                   : verb_usage_error("%s needs a value (got the flag %s)", opt, argv[i + 1]);
+            else if (near)
+                rc = verb_usage_error("unknown flag '%s' (did you mean --%s?)", opt, near);
+            else
+                rc = verb_usage_error("unknown flag '%s' (a key of the workload takes a value: %s VALUE)", opt, opt);
+            free(opt);
+            return rc;
         }
+        if (!val)
+            val = xstrdup(argv[++i]);
         if (!strcmp(opt, "-j") || !strcmp(opt, "--jobs")) {
             if (!is_uint(val) || atol(val) < 1)
                 rc = verb_usage_error("-j %s: expected a number >= 1", val);
@@ -453,6 +461,15 @@ static int check_engine_flags(const struct run_req *r)
 /* The checks of run's own flags: before anything is built.  0, 1 or 2. */
 static int check_request(struct run_req *r)
 {
+    /* a key that is a near miss of a flag of run's (--shced o1) is that flag mistyped when
+     * the flag is missing */
+    for (size_t i = 0; i < r->nparams; i++) {
+        const char *near = strncmp(r->params[i].key, "sched.", 6) ? suggest(r->params[i].key, run_flags) : NULL;
+        if (near && ((!strcmp(near, "sched") && !r->scheds) || (!strcmp(near, "bench") && !r->bench) ||
+                     (!strcmp(near, "out") && !r->out) || (!strcmp(near, "smp") && !strcmp(r->smps, "1"))))
+            return verb_usage_error("unknown flag '%.*s' (did you mean --%s?)", (int)strcspn(r->params[i].how, " "),
+                                    r->params[i].how, near);
+    }
     if (!r->scheds)
         return verb_usage_error("run needs --sched");
     if (!r->bench)
@@ -724,9 +741,15 @@ static int check_params(const struct run_req *r, const struct lists *L)
             char *all = xasprintf("%s %s", theirs, kernel ? kernel : "");
             char **names = split_list(all, " ", &nn);
             const char *near = suggest(p->key, (const char *const *)names);
-            int rc = verb_usage_error("%s: %s is not a key of bench=%s%s%s%s (its keys: %s; the kernel's: %s)", p->how,
-                                      p->key, r->bench, near ? "; did you mean " : "", near ? near : "", near ? "?" : "",
-                                      *theirs ? theirs : "none", kernel ? kernel : "");
+            const char *flag = suggest(p->key, run_flags);   /* or a flag of run's, when nearer */
+            if (near && flag && edit_distance(p->key, flag) < edit_distance(p->key, near))
+                near = NULL;
+            else if (near)
+                flag = NULL;
+            int rc = verb_usage_error("%s: %s is not a key of bench=%s%s%s%s%s (its keys: %s; the kernel's: %s)", p->how,
+                                      p->key, r->bench, near || flag ? "; did you mean " : "", flag ? "--" : "",
+                                      near ? near : flag ? flag : "", near || flag ? "?" : "", *theirs ? theirs : "none",
+                                      kernel ? kernel : "");
             free_list(names, nn);
             free(all);
             free(theirs);

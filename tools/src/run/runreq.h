@@ -90,4 +90,7 @@ int run_matrix(struct run_req *r);
 /* INC:MAX as INC,2*INC,...,MAX (the STP request's form); other values as they are.  NULL after a usage error. */
 char *expand_groups(const char *value);
 
+/* run's flags, without "--" (NULL-terminated): what "did you mean" offers */
+extern const char *const run_flags[];
+
 #endif

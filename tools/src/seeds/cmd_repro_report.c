@@ -206,6 +206,8 @@ static void read_boot_cost(const char *rowdir, struct prov *cost, struct prov *c
 int cmd_repro_report(int argc, char **argv)
 {
     const char *dir = NULL, *command = NULL, *out = NULL;
+    static const char *const names[] = { "command", "out", "help", NULL };
+    cli_set_usage(usage);
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
@@ -219,7 +221,7 @@ int cmd_repro_report(int argc, char **argv)
             continue;
         }
         if (a[0] == '-')
-            return usage_error("unknown flag '%s' for repro-report", a);
+            return unknown_flag_error(a, names);
         if (dir)
             return usage_error("repro-report takes one directory (got '%s' too)", a);
         dir = a;

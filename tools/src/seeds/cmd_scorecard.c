@@ -42,6 +42,8 @@ int cmd_scorecard(int argc, char **argv)
 {
     const char *cost = "none", *csv = NULL, *seed = NULL, *tname = NULL, *html = NULL, *plotdir = NULL, *notes_file = NULL;
     nrows = ncells = nords = nplots = 0;
+    static const char *const names[] = { "cost", "csv", "html", "plots", "notes", "help", NULL };
+    cli_set_usage(usage);
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
@@ -58,7 +60,7 @@ int cmd_scorecard(int argc, char **argv)
             continue;
         }
         if (a[0] == '-')
-            return usage_error("unknown flag '%s' for scorecard", a);
+            return unknown_flag_error(a, names);
         if (!seed) {
             seed = a;
             continue;
@@ -87,7 +89,7 @@ int cmd_scorecard(int argc, char **argv)
         }
     }
     if (!seed || !tname)
-        return usage_error("%s", "scorecard needs SEED and TABLE (schedlab scorecard --help)");
+        return verb_usage_error("scorecard needs SEED and TABLE");
     for (size_t i = 0; i < nrows; i++)
         for (size_t j = 0; j < i; j++)
             if (!strcmp(rows[i].key, rows[j].key))

@@ -68,14 +68,29 @@ int cmd_trace(int argc, char **argv)
             free(opt);
             continue;
         }
-        if (!val) {
-            if (i + 1 >= argc) {
-                rc = verb_usage_error("%s needs a value", opt);
-                free(opt);
-                break;
-            }
-            val = argv[++i];
+        static const char *const own[] = { "sched", "smp", "out", "events", "buf-kib", "color", "arrows", NULL };
+        const char *near = NULL;
+        bool known = false;
+        for (size_t k = 0; own[k] && !known; k++)
+            known = !strncmp(opt, "--", 2) && !strcmp(opt + 2, own[k]);
+        for (size_t k = 0; run_flags[k] && !known; k++)
+            known = !strncmp(opt, "--", 2) && !strcmp(opt + 2, run_flags[k]);
+        if (!known && !strncmp(opt, "--", 2)) {   /* trace's flag mistyped, or a workload key */
+            near = suggest(opt + 2, own);
+            if (!near && !val && (i + 1 >= argc || !strncmp(argv[i + 1], "--", 2)))
+                near = suggest(opt + 2, run_flags);
+            if (near && edit_distance(opt + 2, near) > 1)
+                near = NULL;
         }
+        if (near || (!val && (i + 1 >= argc || !strncmp(argv[i + 1], "--", 2)))) {
+            rc = known ? verb_usage_error("%s needs a value", opt)
+                 : near ? verb_usage_error("unknown flag '%s' (did you mean --%s?)", opt, near)
+                        : verb_usage_error("unknown flag '%s' (a key of the workload takes a value: %s VALUE)", opt, opt);
+            free(opt);
+            break;
+        }
+        if (!val)
+            val = argv[++i];
         if (!strcmp(opt, "--sched"))
             sched = val;
         else if (!strcmp(opt, "--smp"))

@@ -87,10 +87,12 @@ int cmd_trace_convert(int argc, char **argv)
     };
     const char *out = NULL, *title = NULL;
     struct timeline_opts o = { false, TIMELINE_COLOR_AUTO, "timeline", NULL };
+    static const char *const names[] = { "out", "arrows", "color", "title", "help", NULL };
     int c;
+    cli_set_usage(trace_usage);
     opterr = 0;
     optind = 1;
-    while ((c = getopt_long_only(argc, argv, "", lo, NULL)) != -1) {
+    while ((c = getopt_long_only(argc, argv, ":", lo, NULL)) != -1) {
         switch (c) {
         case 'o': out = optarg; break;
         case 'a': o.arrows = true; break;
@@ -106,11 +108,16 @@ int cmd_trace_convert(int argc, char **argv)
                 return usage_error("--color %s: expected auto, task or group", optarg);
             break;
         case 'h': fputs(trace_usage, stdout); return 0;
-        default: return usage_error("%s: unknown flag or missing value for trace-convert", argv[optind - 1]);
+        case ':': return usage_error("%s needs a value", argv[optind - 1]);
+        default: return unknown_flag_error(argv[optind - 1], names);
         }
     }
-    if (optind != argc - 1 || !out)
-        return usage_error("%s", "trace-convert IN --out DIR [--arrows] [--color auto|task|group] [--title TEXT]");
+    if (optind == argc)
+        return verb_usage_error("trace-convert needs IN, a trace stream or ftrace text");
+    if (optind < argc - 1)
+        return verb_usage_error("trace-convert takes one IN (got '%s' too)", argv[optind + 1]);
+    if (!out)
+        return verb_usage_error("trace-convert needs --out DIR");
     struct trace t;
     if (!load(argv[optind], &t))
         return 1;
@@ -224,19 +231,24 @@ int cmd_trace_check(int argc, char **argv)
         { NULL, 0, NULL, 0 },
     };
     const char *text = NULL, *log = NULL;
+    static const char *const names[] = { "text", "log", "help", NULL };
     int c;
+    cli_set_usage(check_usage);
     opterr = 0;
     optind = 1;
-    while ((c = getopt_long_only(argc, argv, "", lo, NULL)) != -1) {
+    while ((c = getopt_long_only(argc, argv, ":", lo, NULL)) != -1) {
         switch (c) {
         case 'x': text = optarg; break;
         case 'l': log = optarg; break;
         case 'h': fputs(check_usage, stdout); return 0;
-        default: return usage_error("%s: unknown flag or missing value for trace-check", argv[optind - 1]);
+        case ':': return usage_error("%s needs a value", argv[optind - 1]);
+        default: return unknown_flag_error(argv[optind - 1], names);
         }
     }
-    if (optind != argc - 1)
-        return usage_error("%s", "trace-check IN [--text TRACE.TXT] [--log CONSOLE.LOG]");
+    if (optind == argc)
+        return verb_usage_error("trace-check needs IN, a trace stream or ftrace text");
+    if (optind < argc - 1)
+        return verb_usage_error("trace-check takes one IN (got '%s' too)", argv[optind + 1]);
     struct trace t;
     if (!load(argv[optind], &t))
         return 1;
