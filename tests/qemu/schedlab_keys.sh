@@ -12,7 +12,7 @@
 #     cpu_list values (nice, bind) are passed as they are; --pipe-size is
 #     pipe_size=; --set KEY=VALUE and kernel keys (--watchdog) are checked too.
 . "$(dirname "$0")/../lib.sh"
-plan 104
+plan 107
 
 D="$TMP/keys.$$"
 mkdir -p "$D"
@@ -92,6 +92,7 @@ expect "keys-unknown-bench-message" '^schedlab( [a-z-]+)?: error: --bench hackbe
 rejected unknown-key '--frobnicate 3: frobnicate is not a key of bench=boot \(its keys: none; the kernel.s: watchdog [a-z0-9_ ]*bind[a-z0-9_ ]*\)' \
     --bench boot --frobnicate 3
 rejected foreign-key '--nice 0: nice is not a key of bench=hackbench \(its keys: groups loops' --bench hackbench --nice 0
+rejected near-key '--group 20: group is not a key of bench=hackbench; did you mean groups\? \(its keys: groups' --bench hackbench --group 20
 rejected foreign-key-set '--set groups=2: groups is not a key of bench=pipe' --bench pipe --set groups=2
 rejected groups-zero '--groups 0: 0 is out of range 1\.\.100000' --bench hackbench --groups 0
 rejected groups-empty '--groups 5,,6: an empty value' --bench hackbench --groups 5,,6

@@ -7,6 +7,7 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 static void out_of_memory(void)
 {
@@ -190,4 +191,13 @@ void errorf(const char *fmt, ...)
     vfprintf(stderr, fmt, ap);
     va_end(ap);
     fputc('\n', stderr);
+}
+
+bool no_such_dir(const char *dir, const char *kind, const char *makes)
+{
+    struct stat st;
+    if (stat(dir, &st) == 0)
+        return false;
+    errorf("%s: no such %s (%s makes one)", dir, kind, makes);
+    return true;
 }

@@ -636,6 +636,8 @@ static int check_matrix(const char *dir, const struct matrix *m)
 
 static int collect_dir(const char *dir)
 {
+    if (no_such_dir(dir, "results directory", "schedlab run ... --out DIR"))
+        return 1;
     char *jpath = xasprintf("%s/jobs.txt", dir);
     size_t jlen;
     struct matrix m;
@@ -644,7 +646,7 @@ static int collect_dir(const char *dir)
     struct jobs js = { 0 };
     int rc = 1;
     if (!have_matrix || !buf)
-        errorf("%s/%s: cannot be read (not a schedlab run directory?)", dir, have_matrix ? "jobs.txt" : "matrix.txt");
+        errorf("%s: no %s (not a directory of schedlab run)", dir, have_matrix ? "jobs.txt" : "matrix.txt");
     else if (check_matrix(dir, &m) == 0 && read_jobs(dir, &m, buf, jlen, &js) == 0) {
         struct outputs o = { 0 };
         struct meta meta;

@@ -257,10 +257,8 @@ static void load_boots(struct table *boots, const char *dir, const char *label)
 bool results_dir_ok(const char *dir)
 {
     struct stat st;
-    if (stat(dir, &st) != 0) {
-        errorf("%s: no such results directory (schedlab run ... --out %s makes one)", dir, dir);
+    if (no_such_dir(dir, "results directory", "schedlab run ... --out DIR") || stat(dir, &st) != 0)
         return false;
-    }
     if (S_ISDIR(st.st_mode)) {
         char *csv = xasprintf("%s/results.csv", dir);
         bool ok = access(csv, R_OK) == 0;

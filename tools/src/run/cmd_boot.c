@@ -49,7 +49,7 @@ int cmd_boot(int argc, char **argv)
                 shard = argv[++i];
             else {
                 free(names);
-                return verb_usage_error("--shard needs K/N");
+                return verb_usage_error("--shard needs a value (K/N)");
             }
         } else if (!strcmp(a, "--retry-failed")) {
             retry = true;
@@ -166,11 +166,13 @@ int cmd_merge(int argc, char **argv)
             fputs(merge_spec.usage, stdout);
             return 0;
         }
+    static const char *const flags[] = { "help", NULL };
+    for (int i = 1; i < argc; i++)
+        if (argv[i][0] == '-')
+            return unknown_flag_error(argv[i], flags);
     if (argc < 3)
         return verb_usage_error("merge needs OUT and at least one results directory");
     const char *out = argv[1];
-    if (out[0] == '-')
-        return verb_usage_error("unknown flag '%s'", out);
     const char *first = argv[2];
     char *outreal = realpath(out, NULL);
     for (int i = 2; i < argc; i++) {
@@ -180,7 +182,9 @@ int cmd_merge(int argc, char **argv)
         bool ok = stat(mt, &st) == 0 && stat(jt, &st) == 0;
         char *dreal = realpath(d, NULL);
         int rc = 0;
-        if (!ok) {
+        if (!ok && no_such_dir(d, "results directory", "schedlab run ... --out DIR"))
+            rc = 1;
+        else if (!ok) {
             errorf("%s: no matrix.txt and jobs.txt (not a directory of schedlab run)", d);
             rc = 1;
         } else if (outreal && dreal && !strcmp(outreal, dreal)) {

@@ -285,6 +285,10 @@ int cmd_plan(int argc, char **argv)
         printf("%s", plan_usage);
         return 0;
     }
+    if (argc >= 2 && argv[1][0] == '-') {
+        static const char *const flags[] = { "help", NULL };
+        return unknown_flag_error(argv[1], flags);
+    }
     if (argc < 3)
         return usage_error("%s", "plan needs run DIR, row DIR FLAGS... or stress DIR");
     if (!strcmp(argv[1], "run") && argc == 3)

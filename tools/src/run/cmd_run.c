@@ -98,8 +98,19 @@ int cmd_resume(int argc, char **argv)
             fputs(resume_spec.usage, stdout);
             return 0;
         }
+    static const char *const flags[] = { "retry-failed", "jobs", "engine", "hosts", "sbatch-args", "quiet", "help", NULL };
+    for (int i = 1; i < argc; i++) {   /* an unknown flag first, wherever it is */
+        const char *f = argv[i] + strspn(argv[i], "-");
+        bool known = !strcmp(argv[i], "-j");
+        for (size_t k = 0; flags[k] && !known; k++)
+            known = !strncmp(f, flags[k], strlen(flags[k])) && (!f[strlen(flags[k])] || f[strlen(flags[k])] == '=');
+        if (argv[i][0] == '-' && !known)
+            return unknown_flag_error(argv[i], flags);
+        if (known && !strchr(argv[i], '=') && strcmp(f, "retry-failed") && strcmp(f, "quiet"))
+            i++;   /* its value */
+    }
     if (argc < 2 || argv[1][0] == '-')
-        return verb_usage_error("resume needs a results directory");
+        return verb_usage_error("resume needs a results directory (resume DIR [flags])");
     /* run --resume DIR FLAGS... */
     char **av = xcalloc((size_t)argc + 3, sizeof(char *));
     int n = 0;

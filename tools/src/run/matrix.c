@@ -52,6 +52,8 @@ bool run_dir_load(const char *dir, struct run_dir *d)
     char *mt = read_file(mp, &ml), *jt = read_file(jp, &jl);
     struct stat st;
     bool ok = false;
+    if (no_such_dir(dir, "results directory", "schedlab run ... --out DIR"))
+        goto out;
     if (!mt || !jt) {
         errorf("%s: no matrix.txt and jobs.txt (not a directory of schedlab run)", dir);
         goto out;

@@ -228,11 +228,13 @@ int cmd_repro_report(int argc, char **argv)
     }
     if (!dir)
         return usage_error("%s", "repro-report needs the directory of a reproduction");
+    if (no_such_dir(dir, "directory of a reproduction", "schedlab reproduce SEED --out DIR"))
+        return 1;
     char *scpath = xasprintf("%s/scorecard.txt", dir);
     size_t len;
     char *sc = read_file(scpath, &len);
     if (!sc) {
-        errorf("%s: cannot be read (not a directory of tools/schedlab reproduce)", scpath);
+        errorf("%s: cannot be read (not a directory of schedlab reproduce)", scpath);
         free(scpath);
         return 1;
     }

@@ -227,6 +227,10 @@ int cmd_trace_png(int argc, char **argv)
         return verb_usage_error("trace-png needs a trace directory (schedlab trace --out DIR)");
     char *html = xasprintf("%s/timeline.html", dir);
     struct stat st;
+    if (no_such_dir(dir, "trace directory", "schedlab trace ... --out DIR")) {
+        free(html);
+        return 1;
+    }
     if (stat(html, &st) != 0) {
         errorf("%s: not found (run schedlab trace ... --out %s first)", html, dir);
         free(html);
