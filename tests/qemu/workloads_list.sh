@@ -13,7 +13,7 @@
 #   - bench=list with another key, or inside a list, is an error (so is all).
 . "$(dirname "$0")/../lib.sh"
 set -- $(make -s -C "$ROOT" list-scheds)
-plan $((62 + $#))
+plan $((64 + $#))
 
 LIST="$TMP/list.$$"
 boot rr 1 'bench=list'
@@ -124,6 +124,10 @@ check "defaults-suite-four-workloads" [ "$(grep -c '^result ' "$OUT")" = 4 ]
 boot rr 1 'bench=list groups=2'
 check "list-with-key-exit1" [ "$RC" = 1 ]
 expect "list-with-key-message" '^error: groups=2: unknown key for this run'
+# a near miss of a key: the key it is near (CMDLINE='group=20')
+boot rr 1 'bench=hackbench group=20'
+check "near-key-exit1" [ "$RC" = 1 ]
+expect "near-key-message" '^error: group=20: unknown key for this run \(did you mean groups=\?\)'
 boot rr 1 'bench=pipe,list'
 check "list-in-list-exit1" [ "$RC" = 1 ]
 expect "list-in-list-message" "^error: bench=pipe,list: list stands alone"
