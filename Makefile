@@ -57,7 +57,7 @@ SCHED_OBJ   := $(BUILD)/sched/$(SCHED).o
 KERNEL_OBJS := $(patsubst %.c,$(COMMON)/%.o,$(COMMON_SRCS)) $(SCHED_OBJ) $(patsubst %.S,$(COMMON)/%.o,$(COMMON_ASMS))
 
 .PHONY: install all kernel iso run run-iso gdb test test-long check test-host test-qemu deps check-deps check-sched clean help list-scheds tools seed-table \
-        print-build print-default-sched iso-all run-iso-all stress
+        print-build print-default-sched iso-all run-iso-all stress docs-check
 
 all: kernel
 kernel: check-sched check-deps $(BUILD)/kernel.elf
@@ -184,6 +184,13 @@ install: tools
 	@$(MAKE) -s -C tools install PREFIX='$(PREFIX)' DESTDIR='$(DESTDIR)'
 	@echo "installed: $(DESTDIR)$(PREFIX)/bin/schedlab, man schedlab and schedlab-VERB, bash completion"
 
+# Every deterministic figure of README.md and docs/*.md re-made by the command
+# beside it and compared (tools/docs-check.sh, docs/testing.md); UPDATE=1 writes
+# what the commands print into the pages instead (review with git diff);
+# DOCS='README.md docs/x.md' checks those pages only.
+docs-check: check-deps tools
+	@SCHEDLAB_DEPS_CHECKED=1 tools/docs-check.sh $(if $(filter-out 0,$(UPDATE)),--update) $(DOCS)
+
 # The seed 000 hackbench table (goodness vs o1) on this machine, beside the seed's numbers.
 seed-table: tools
 	@tools/schedlab seed-table
@@ -226,6 +233,7 @@ help:
 	@echo "  tools         build/tools/schedlab (tools/schedlab builds it too)"
 	@echo "  install       schedlab, its man pages and bash completion into PREFIX (/usr/local)"
 	@echo "  seed-table    seed 000's hackbench table, reproduced beside the seed's numbers"
+	@echo "  docs-check    re-run the command behind every figure of README.md and docs/ (UPDATE=1 rewrites them)"
 	@echo "  stress        N random boots from SEED (make stress N=1000 SEED=7; docs/testing.md)"
 	@echo "  list-scheds   the schedulers (one sched/<name>.c each)"
 	@echo "  deps          install the Debian packages everything needs (as root)"

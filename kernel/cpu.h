@@ -35,6 +35,10 @@ struct cpu_stats {
     uint64_t lock_wait_cycles;  /* waiting for spinlocks held by other CPUs (kernel/spinlock.c;
                                  * under vsmp in this CPU's local time, kernel/vsmp.c) */
     uint64_t lock_waits;        /* acquisitions that had to wait */
+    uint64_t tick_start_ns;     /* when this CPU's tick was started, on its own clock: the ticks
+                                 * it should have taken by now (schedstat ticks_expected=) */
+    uint64_t last_tick_ns;      /* its last tick (watchdog_touch: a task that runs on with no
+                                 * tick for the watchdog's limit is reported, kernel/timer.c) */
     /* cost= (kernel/chan_cost.h): the events charged here and their instructions. */
     uint64_t cost_events[COST_EVENTS];
     uint64_t cost_insns[COST_EVENTS];

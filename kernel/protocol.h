@@ -134,7 +134,7 @@ enum proto_kind { PROTO_KINDS(PROTO_KIND_ENUM_) PROTO_NKINDS };
     K(cpu, "%d") K(sched, "%s") K(schedule_calls, "%llu") K(context_switches, "%llu") K(migrations, "%llu")        \
     K(wakeups, "%llu") K(idle_ms, "%llu") K(pick_cycles_total, "%llu") K(pick_cycles_avg, "%llu") K(ticks, "%llu") \
     K(resched_ipis, "%llu") K(poll_wakes, "%llu") K(cr3_loads, "%llu") K(idle_ticks, "%llu") K(busy_ms, "%llu")    \
-    K(lock_wait_us, "%llu") K(lock_waits, "%llu")
+    K(lock_wait_us, "%llu") K(lock_waits, "%llu") K(busy_us, "%llu") K(idle_us, "%llu") K(ticks_expected, "%llu")
 
 /* vsmpstat: first the machine's line, then one per logical CPU (cpu= first). */
 #define PROTO_VSMPSTAT_KEYS(K, W)                                                                                    \

@@ -52,6 +52,7 @@ pc libtraceevent libtraceevent-dev trace-tests
 pc libtracefs libtracefs-dev trace-tests
 pc libtracecmd libtracecmd-dev trace-tests
 cmd convert imagemagick trace-tests
+cmd python3 python3 trace-tests
 "
 
 have_cmd() {

@@ -28,7 +28,7 @@ chmod +x "$T/fakebin/qemu-system-i386"
 # tests/lib.sh, or one of the script's own built on them; after the last
 # line of one that goes on over several): the script stops right after the
 # first check it makes, whichever branch that is in
-CHECK='^[[:space:]]*([A-Z_]+=[^ ]+[[:space:]]+)*(check|expect|expect_not|ok_if|pass|fail|skip|judge|judge_ticks|unasserted|no_idle_check|every_hog_runs|bad|bad_key|rejected|usage|sane|judge_log|sl|enforced|pingpong_ok|check_all|exact|mutant|expect_in)[[:space:]]'
+CHECK='^[[:space:]]*([A-Z_]+=[^ ]+[[:space:]]+)*(check|expect|expect_not|ok_if|pass|fail|skip|judge|judge_ticks|unasserted|no_idle_check|every_hog_runs|bad|bad_key|rejected|usage|sane|judge_log|sl|enforced|pingpong_ok|check_all|exact|mutant|expect_in|ck)[[:space:]]'
 missing=""
 for s in "$@"; do
     f="$T/tests/qemu/$s"

@@ -286,7 +286,7 @@ static void inline_timeline(FILE *f, const char *path, int i)
     if (!strncmp(p, "<?xml", 5) && strchr(p, '\n'))
         p = strchr(p, '\n') + 1;
     char *id = xasprintf("\"timeline%d\"", i), *clip = xasprintf("timeline%d-clip", i),
-         *get = xasprintf("getElementById('timeline%d')", i);
+         *nodata = xasprintf("timeline%d-nodata", i), *get = xasprintf("getElementById('timeline%d')", i);
     bool first_id = true;   /* the first "timeline" only: the SVG's own id */
     while (*p) {
         if (first_id && !strncmp(p, "\"timeline\"", 10)) {
@@ -296,6 +296,9 @@ static void inline_timeline(FILE *f, const char *path, int i)
         } else if (!strncmp(p, "timeline-clip", 13)) {
             fputs(clip, f);
             p += 13;
+        } else if (!strncmp(p, "timeline-nodata", 15)) {   /* the hatched no-data pattern */
+            fputs(nodata, f);
+            p += 15;
         } else if (!strncmp(p, "getElementById('timeline')", 26)) {
             fputs(get, f);
             p += 26;
@@ -303,7 +306,7 @@ static void inline_timeline(FILE *f, const char *path, int i)
             fputc(*p++, f);
         }
     }
-    free(id), free(clip), free(get);
+    free(id), free(clip), free(nodata), free(get);
     free(svg);
 }
 
@@ -650,7 +653,9 @@ int cmd_report(int argc, char **argv)
         free(csv);
     }
     fputs("<h2 id=\"schedstat\">Scheduler statistics</h2>\n<p>The kernel's schedstat lines (schedstat.csv): per boot "
-          "and CPU, rates over the CPU's ticks.</p>\n",
+          "and CPU, rates per second of the CPU's recorded busy and idle time over the whole boot (not of its ticks, "
+          "which a loaded TCG host takes away: ticks_lost_pct); a trace's summary counts its recorded window "
+          "only.</p>\n",
           f);
     for (size_t d = 0; d < ndirs; d++) {
         if (nb) {
@@ -664,7 +669,7 @@ int cmd_report(int argc, char **argv)
             av = verb_argv("html-table",
                            (const char *[]){ "--columns", "sched,smp,boot,cpu,context_switches,migrations,wakeups,"
                                                           "switches_per_s,migrations_per_s,wakeups_per_s,idle_share,"
-                                                          "pick_cycles" },
+                                                          "ticks_lost_pct,pick_cycles" },
                            2, (const char *const *)&csv, 1);
             run_verb(f, f, cmd_html_table, av);
             free(av);

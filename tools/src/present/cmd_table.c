@@ -4,6 +4,7 @@
  * a ratio line; failed runs are marked, listed and never averaged in.
  */
 #include "cmds.h"
+#include "lost_ticks.h"
 #include "cli.h"
 #include "load.h"
 #include "metric.h"
@@ -353,6 +354,7 @@ static int table_bench(const struct opts *o, const struct table *t, const char *
         print_cell_failures(stdout, &v, t);
     } else {
         print_view_table(stdout, &v, t, o, note);
+        lost_ticks_warn(stdout, t, bench, streq(o->format, "html"));
     }
     free(note);
     view_free(&v);

@@ -302,7 +302,8 @@ static const struct verb_spec field_spec = {
     "  The value of KEY on every line of the logs (default: stdin) that has it, one a line, in\n"
     "  order: the serial protocol's lines (docs/protocol.md) split as parse splits them.\n"
     "  --kind: only lines of that kind (result, schedstat, boot, maxgroups...); --where: only\n"
-    "  lines where KEY has that value (several: all of them).\n"
+    "  lines where KEY has that value (several: all of them).  KEY text: the line after its\n"
+    "  kind, for a line of a declared kind with no key text= (a message: error:, trace:, ticks:).\n"
     "  schedlab field share --kind result --where bench=cpuhog serial.log\n"
     "  Exit: 0 when a value was printed, 1 when none (or unreadable input), 2 usage error.\n",
     NULL,
@@ -321,7 +322,12 @@ static void field_line(const char *line, size_t len, size_t no, bool cut, void *
     struct field_run *r = arg;
     struct proto_line l;
     proto_parse(line, len, &l);
-    const char *v = filter_match(r->f, &l) ? proto_get(&l, r->key) : NULL;
+    const char *v = NULL;
+    if (filter_match(r->f, &l)) {
+        v = proto_get(&l, r->key);
+        if (!v && !strcmp(r->key, "text") && l.kind >= 0)   /* a line's text, as parse's text column */
+            v = l.text;
+    }
     if (v) {
         printf("%s\n", v);
         r->printed++;

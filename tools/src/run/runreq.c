@@ -1709,6 +1709,11 @@ static int trace_after_run(const struct run_req *r, const struct run_dir *d)
         rc = spawn_run(argv, &io2) != 0;
         size_t len;
         char *c = read_file(check, &len);
+        for (char *l = c; c && l && *l; l = strchr(l, '\n') ? strchr(l, '\n') + 1 : NULL) {   /* each CPU's drops */
+            int cpu;
+            if (sscanf(l, "trace: cpu %d dropped ", &cpu) == 1 && !strncmp(l, "trace: cpu ", 11) && strstr(l, " dropped "))
+                fprintf(stderr, "schedlab: %.*s\n", (int)strcspn(l, "\n"), l);
+        }
         if (c && len) {   /* its last line */
             size_t e = len;
             while (e && c[e - 1] == '\n')

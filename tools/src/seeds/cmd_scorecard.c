@@ -10,6 +10,7 @@
  * dropped or filled from another kernel.  docs/reproduce.md.
  */
 #include "cmds.h"
+#include "lost_ticks.h"
 #include "cli.h"
 #include "metric.h"
 #include "scoring.h"
@@ -144,6 +145,9 @@ int cmd_scorecard(int argc, char **argv)
         errorf("--cost %s, but the runs recorded cost=%s", cost, rcost);
         return 1;
     }
+    for (size_t i = 0; i < nrows; i++)
+        if (rows[i].t.ncols)
+            lost_ticks_warn(stdout, &rows[i].t, NULL, false);
     printf("\n");
     sc_print(stdout, seed, tname, cost, cells, ncells, ords, nords);
     char **notes;

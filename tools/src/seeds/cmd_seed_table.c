@@ -4,7 +4,8 @@
  * groups that can be compared across machines.
  */
 #include "cmds.h"
-#include "run/procs.h"
+#include "lost_ticks.h"
+#include "procs.h"
 #include "scoring.h"
 #include "cli.h"
 #include "load.h"
@@ -201,6 +202,7 @@ static int table_of(const char *dir)
         rc = 1;
     } else {
         print_seed_table(&v, &t, &boots);
+        lost_ticks_warn(stdout, &t, "hackbench", false);
     }
     if (err || !rc)
         view_free(&v);
