@@ -61,7 +61,7 @@
 #       checked too.
 # About 100 s on this 2-core machine when it is not overloaded.
 . "$(dirname "$0")/../lib.sh"
-plan $((35 + 24 * $(long)))
+plan $((36 + 24 * $(long)))
 
 
 for smp in 1 2 4; do

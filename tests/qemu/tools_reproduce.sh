@@ -123,9 +123,9 @@ ok_if reproduce-estimate "--estimate does not give the boots and a time from the
     grep -Eq '^reproduce seed001 \(vsmp, quick sizes\): 6 boots; about [0-9]+:[0-9]{2}, as whole runs of these boots took here \(the latest 20[0-9-]{8}, load [0-9.]+-[0-9.]+; build/boot-times.txt\)( \(the boots alone: [0-9]+:[0-9]{2} on 2 host cores\))?$' "$D/est.out"
 # one pool for every row: on 2 or more cores, boots of different rows ran at
 # the same time (each boot's span: its .rc's time less its wall_ms)
-spans() { for rc in "$D"/r001/cost-none/*/*/logs/*.rc; do
-    row=$(basename "$(dirname "$(dirname "$rc")")")/$(basename "$(dirname "$(dirname "$(dirname "$rc")")")")
-    end=$(stat -c %.3Y "$rc") ms=$(sed -n 's/.*wall_ms=\([0-9]*\).*/\1/p' "$rc")
+spans() { for _rcf in "$D"/r001/cost-none/*/*/logs/*.rc; do
+    row=$(basename "$(dirname "$(dirname "$_rcf")")")/$(basename "$(dirname "$(dirname "$(dirname "$_rcf")")")")
+    end=$(stat -c %.3Y "$_rcf") ms=$(sed -n 's/.*wall_ms=\([0-9]*\).*/\1/p' "$_rcf")
     echo "$row $(awk -v e="$end" -v m="${ms:-0}" 'BEGIN { printf "%.3f %.3f", e - m / 1000, e }')"; done; }
 spans >"$D/spans"
 cp "$D/spans" "$D/last.log"

@@ -330,7 +330,8 @@ static void list_verbs(FILE *f)
 int main(int argc, char **argv)
 {
     cli_set_verb(NULL, NULL);
-    if (argc < 2) {
+    if (argc < 2) {   /* git's way: say what is missing, then what there is */
+        fprintf(stderr, "schedlab: error: no verb given\n");
         list_verbs(stderr);
         return EXIT_USAGE;
     }

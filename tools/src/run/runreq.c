@@ -180,7 +180,7 @@ void run_req_free(struct run_req *r)
     for (size_t i = 0; i < r->nparams; i++)
         free(r->params[i].key), free(r->params[i].value), free(r->params[i].how);
     free(r->params);
-    free(r->hosts), free(r->sbatch_args), free(r->resume), free(r->matrix_flags);
+    free(r->hosts), free(r->sbatch_args), free(r->resume), free(r->matrix_flags), free(r->novalue);
     free(r->trace_boot), free(r->trace_words), free(r->trace_dir), free(r->trace_tool_args), free(r->command);
     free_list(r->sched_list, r->nsched_list);
     free(r->smp_list);
@@ -329,8 +329,11 @@ int run_req_parse(struct run_req *r, int argc, char **argv, bool *help)
                                    : verb_usage_error("%s needs a value (got the flag %s)", opt, argv[i + 1]);
             else if (near)
                 rc = verb_usage_error("unknown flag '%s' (did you mean --%s?)", opt, near);
-            else
-                rc = verb_usage_error("unknown flag '%s' (a key of the workload takes a value: %s VALUE)", opt, opt);
+            else if (!r->novalue && !strncmp(opt, "--", 2)) {   /* a key given no value, or no key: the list says */
+                r->novalue = opt;
+                continue;
+            } else
+                rc = verb_usage_error("unknown flag '%s'", opt);
             free(opt);
             return rc;
         }
@@ -470,6 +473,8 @@ static int check_request(struct run_req *r)
             return verb_usage_error("unknown flag '%.*s' (did you mean --%s?)", (int)strcspn(r->params[i].how, " "),
                                     r->params[i].how, near);
     }
+    if (r->novalue && (!r->scheds || !r->bench))   /* no list to tell a key from a flag: the likelier */
+        return verb_usage_error("unknown flag '%s'", r->novalue);
     if (!r->scheds)
         return verb_usage_error("run needs --sched");
     if (!r->bench)
@@ -716,6 +721,28 @@ static int check_value(const struct run_req *r, const struct run_param *p, const
 /* Every key=value against its line of bench=list: a key the workload (or the kernel) reads, every value of its type and range. */
 static int check_params(const struct run_req *r, const struct lists *L)
 {
+    if (r->novalue) {   /* a key of the workload's or the kernel's given no value, or an unknown flag */
+        char *key = xstrdup(r->novalue + 2);
+        for (char *c = key; *c; c++)
+            if (*c == '-')
+                *c = '_';
+        const char *owner;
+        int rc;
+        if (param_key(L, r->bench, key, &owner))
+            rc = verb_usage_error("%s needs a value", r->novalue);
+        else {
+            char *theirs = bench_list_names(&L->kernel, "key", r->bench);
+            size_t nn;
+            char **names = split_list(theirs, " ", &nn);
+            const char *near = suggest(key, (const char *const *)names);
+            rc = near ? verb_usage_error("unknown flag '%s' (did you mean --%s?)", r->novalue, near)
+                      : verb_usage_error("unknown flag '%s'", r->novalue);
+            free_list(names, nn);
+            free(theirs);
+        }
+        free(key);
+        return rc;
+    }
     for (size_t i = 0; i < r->nparams; i++) {
         const struct run_param *p = &r->params[i];
         if (!strncmp(p->key, "sched.", 6)) {
@@ -1816,6 +1843,8 @@ int run_matrix(struct run_req *r)
     struct run_dir d;
     int rc;
     if (r->resume) {
+        if (r->novalue)
+            return verb_usage_error("unknown flag '%s'", r->novalue);
         if ((rc = check_engine_flags(r)))
             return rc;
         if (r->matrix_flags)

@@ -37,6 +37,7 @@ struct run_req {
     char *hosts, *sbatch_args;
     /* resume */
     char *resume;
+    char *novalue;       /* a --word with no value that is no flag of run's: a key given no value, or an unknown flag */
     bool retry_failed;
     char *matrix_flags;         /* the flags that describe a matrix (refused with --resume) */
     /* tracing one boot */
