@@ -60,6 +60,12 @@ struct cpu {
      * CPU has the same base (the boot TSC) except under vsmp, where each
      * logical CPU's clock runs only while it runs (kernel/vsmp.c). */
     uint64_t tsc_base;
+    /* CACHES=1 (kernel/machine/memhooks.c): the instructions of the memory
+     * instrumentation that the clock has counted and is owed back (local
+     * TSC = RDTSC - tsc_base - machine_debt), and the fast path's filters
+     * of this CPU's lines. */
+    uint32_t machine_debt;
+    const uint32_t *machine_rfilter, *machine_wfilter;
     uint64_t idle_since_ns;
     /* idle=poll (kernel/task.c): IDLE_POLLING while the idle loop watches
      * need_resched; a waker that finds it so sets IDLE_POLL_KICKED instead
@@ -92,6 +98,9 @@ _Static_assert(offsetof(struct cpu, curr) == PERCPU_CURR, "kernel/percpu.h: PERC
 _Static_assert(offsetof(struct cpu, preempt_count) == PERCPU_PREEMPT_COUNT, "kernel/percpu.h: PERCPU_PREEMPT_COUNT");
 _Static_assert(offsetof(struct cpu, need_resched) == PERCPU_NEED_RESCHED, "kernel/percpu.h: PERCPU_NEED_RESCHED");
 _Static_assert(offsetof(struct cpu, tsc_base) == PERCPU_TSC_BASE, "kernel/percpu.h: PERCPU_TSC_BASE");
+_Static_assert(offsetof(struct cpu, machine_debt) == PERCPU_MACHINE_DEBT, "kernel/percpu.h: PERCPU_MACHINE_DEBT");
+_Static_assert(offsetof(struct cpu, machine_rfilter) == PERCPU_MACHINE_RFILTER, "kernel/percpu.h: PERCPU_MACHINE_RFILTER");
+_Static_assert(offsetof(struct cpu, machine_wfilter) == PERCPU_MACHINE_WFILTER, "kernel/percpu.h: PERCPU_MACHINE_WFILTER");
 #endif
 
 extern struct cpu cpus[MAX_CPUS];

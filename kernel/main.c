@@ -22,6 +22,7 @@
 #include "mm.h"
 #include "vsmp.h"
 #include "chan_cost.h"
+#include "machine/memhooks.h"
 
 #define MULTIBOOT_BOOTLOADER_MAGIC 0x2badb002
 #define MB_FLAG_MEM 0x001
@@ -254,6 +255,10 @@ void kmain(uint32_t magic, uint32_t mbi)
         ncpus = vsmp_setup((int)nvsmp, cmdline_key_uint(&kernel_keys[KEY_VSMP_QUANTUM]), ipi_ns,
                            cmdline_key_uint(&kernel_keys[KEY_VSMP_SLACK]));
     }
+    /* The memory model (machine=, a CACHES=1 build): before any other CPU
+     * or task runs, after vsmp's CPUs are known. */
+    char machine_words[96];
+    machine_boot(ncpus, nvsmp != 0, machine_words, sizeof(machine_words));
     sched_tunables_setup(&scheduler);   /* sched.<name>= words, before the scheduler's init() */
     sched_init(ncpus);
     if (trace_mask && !cmdline_given(&kernel_keys[KEY_TRACE_BUF_KIB]))
@@ -288,7 +293,7 @@ void kmain(uint32_t magic, uint32_t mbi)
     kprintf(PROTO_FORMAT(BOOT), ncpus_online, sched_name(), HZ, tsc_khz, vsmp_on ? "vsmp" : detect_accel(), mem_usable_mib(),
             mm_mode_names[mm_get_mode()], spin_pvspin_enabled() ? 1 : 0, SPINLOCK_KIND,
             mm_cr3_names[mm_get_cr3_elide()], idle_mode_names[idle_get_mode()], idle_words,
-            chan_cost_names[chan_cost_model()], charged, real, vsmp_words,
+            chan_cost_names[chan_cost_model()], charged, real, vsmp_words, machine_words,
             trace_words);
     sched_tunables_print(&scheduler);
     init_task_start();

@@ -47,6 +47,8 @@
     X(COSTSTAT, "coststat", PROTO_PREFIX)      /* at the end under cost=: per CPU, each event charged */             \
     X(PVSPINSTAT, "pvspinstat", PROTO_FIXED)   /* at the end with pvspin=1, per CPU */                               \
     X(TRACESTAT, "tracestat", PROTO_FIXED)     /* at the end with trace=1, per CPU */                                \
+    X(MEMSTAT, "memstat", PROTO_PREFIX)        /* at the end of a CACHES=1 kernel: the memory model (see below) */   \
+    X(MEMLINE, "memline", PROTO_PREFIX)        /* after memstat with machine=: the lines that moved most */          \
     X(WORKLOAD, "workload", PROTO_FIXED)       /* bench=list: one per workload */                                    \
     X(KEY, "key", PROTO_PREFIX)                /* bench=list: one per command-line key */                            \
     X(TUNABLE, "tunable", PROTO_PREFIX)        /* bench=list: one per scheduler tunable */                           \
@@ -77,6 +79,8 @@ enum proto_kind { PROTO_KINDS(PROTO_KIND_ENUM_) PROTO_NKINDS };
 #define PROTO_WORD_COSTSTAT "coststat"
 #define PROTO_WORD_PVSPINSTAT "pvspinstat"
 #define PROTO_WORD_TRACESTAT "tracestat"
+#define PROTO_WORD_MEMSTAT "memstat"
+#define PROTO_WORD_MEMLINE "memline"
 #define PROTO_WORD_WORKLOAD "workload"
 #define PROTO_WORD_KEY "key"
 #define PROTO_WORD_TUNABLE "tunable"
@@ -92,15 +96,18 @@ enum proto_kind { PROTO_KINDS(PROTO_KIND_ENUM_) PROTO_NKINDS };
 /* ---- the key tables ---- */
 
 /* boot: what the machine is.  Then, where they apply: vsmp_quantum_ns=
- * vsmp_ipi_ns= vsmp_slack_ns= (--accel vsmp), trace=1 trace_events=
- * trace_buf_kib= (trace=1), and idle_poll_us= right after idle=poll.
+ * vsmp_ipi_ns= vsmp_slack_ns= (--accel vsmp), machine= memhook_insns= and
+ * with a model machine_lat_pct= machine_layout= (a CACHES=1 kernel:
+ * docs/caches.md), trace=1 trace_events= trace_buf_kib= (trace=1), and
+ * idle_poll_us= right after idle=poll.
  * The tools keep every word as the run's provenance (results.csv's boot_*). */
 #define PROTO_BOOT_KEYS(K, W)                                                                                        \
     K(cpus, "%d") K(sched, "%s") K(hz, "%d") K(tsc_khz, "%u") K(accel, "%s") K(mem_mib, "%u") K(mm, "%s")          \
     K(pvspin, "%d") K(lock, "%s") K(cr3, "%s") K(idle, "%s") W("%s") K(cost, "%s") K(charged, "%s")                \
-    K(real, "%s") W("%s") W("%s")
+    K(real, "%s") W("%s") W("%s") W("%s")
 #define PROTO_BOOT_OPTIONAL_KEYS(N)                                                                                  \
-    N(idle_poll_us) N(vsmp_quantum_ns) N(vsmp_ipi_ns) N(vsmp_slack_ns) N(trace) N(trace_events) N(trace_buf_kib)
+    N(idle_poll_us) N(vsmp_quantum_ns) N(vsmp_ipi_ns) N(vsmp_slack_ns) N(machine) N(memhook_insns)                \
+    N(machine_lat_pct) N(machine_layout) N(trace) N(trace_events) N(trace_buf_kib)
 
 /* tunables: sched=, preset= (when it has presets), then <tunable>=<value> each. */
 #define PROTO_TUNABLES_KEYS(K, W) K(sched, "%s")
@@ -151,6 +158,14 @@ enum proto_kind { PROTO_KINDS(PROTO_KIND_ENUM_) PROTO_NKINDS };
 #define PROTO_PVSPINSTAT_KEYS(K, W) K(cpu, "%d") K(halts, "%llu") K(kicks_sent, "%llu") K(kicks_received, "%llu")
 
 #define PROTO_TRACESTAT_KEYS(K, W) K(cpu, "%d") K(events, "%llu") K(kept, "%llu") K(dropped, "%llu")
+
+/* memstat and memline (a CACHES=1 kernel, kernel/machine/memhooks.c,
+ * docs/caches.md): no key table yet, any key=value words.  memstat: the
+ * machine's line first (machine= first: the preset and its latencies, or
+ * machine=none and the instrumentation's cost), then one per CPU (cpu=
+ * first: accesses, misses, transfers, stalls); memline: rank= addr= moves=
+ * invals= site= where= per line that moved most between caches, and
+ * dropped= when the table was full. */
 
 #define PROTO_WORKLOAD_KEYS(K, W) K(name, "%s") K(summary, "\"%s\"")
 

@@ -15,6 +15,7 @@
 #include "spinlock.h"
 #include "protocol.h"
 #include "vsmp.h"
+#include "machine/memhooks.h"
 
 /* The ticks this CPU's clock says it should have taken since its tick
  * started: one per 1/HZ.  Under TCG on a loaded host the vCPU takes fewer
@@ -79,6 +80,7 @@ void sched_print_stats(void)
     if (vsmp_on)
         vsmp_print_stats();
     chan_cost_print_stats();                     /* coststat lines: cost= only (kernel/chan_cost.c) */
+    machine_print_stats();                       /* memstat lines: CACHES=1 only (kernel/machine/memhooks.c) */
     /* pvspin (kernel/spinlock.c): lock waits that halted, kicks sent and received. */
     if (spin_pvspin_enabled())
         for (int i = 0; i < ncpus_online; i++)

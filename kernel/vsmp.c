@@ -62,6 +62,7 @@
 #include "spinlock.h"
 #include "sched_core.h"
 #include "stall.h"
+#include "machine/memhooks.h"
 
 #define NEVER UINT64_MAX
 #define VSMP_BOOT_STACK_PAGES 2
@@ -189,12 +190,17 @@ uint32_t vsmp_slack_ns(void) { return slack_ns_; }
 static inline struct vcpu *freeze(void)
 {
     struct vcpu *v = &vcpus[cur];
+    machine_fold(&cpus[cur]);       /* CACHES=1: the instrumentation's debt (kernel/machine/memhooks.h) */
     v->local = rdtsc() - cpus[cur].tsc_base;
     return v;
 }
 
 /* Restart it at vcpus[cur].local. */
-static inline void thaw(void) { cpus[cur].tsc_base = rdtsc() - vcpus[cur].local; }
+static inline void thaw(void)
+{
+    machine_thaw(&cpus[cur]);       /* CACHES=1: what the dispatcher's own accesses owed is not the CPU's */
+    cpus[cur].tsc_base = rdtsc() - vcpus[cur].local;
+}
 
 /*
  * The spinlock hooks run on every acquisition and release, and what they
@@ -208,7 +214,11 @@ static inline void thaw(void) { cpus[cur].tsc_base = rdtsc() - vcpus[cur].local;
  * own epilogue runs before it is back at the site's time.)
  */
 static uint64_t order_residue, release_residue;
-static inline void thaw_less(uint64_t residue) { cpus[cur].tsc_base = rdtsc() - (vcpus[cur].local - residue); }
+static inline void thaw_less(uint64_t residue)
+{
+    machine_thaw(&cpus[cur]);
+    cpus[cur].tsc_base = rdtsc() - (vcpus[cur].local - residue);
+}
 
 /* ---- choosing who runs ---- */
 

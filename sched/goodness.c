@@ -256,7 +256,8 @@ const struct sched_class scheduler = {
     .name = "goodness",
     .tunables = goodness_tunables,
     .ntunables = ARRAY_SIZE(goodness_tunables),
-    .flags = SCHED_SHARED_RUNQUEUE | SCHED_TICK_UNLOCKED,   /* one runqueue_lock; 2.4's tick never took it */
+    /* one runqueue_lock; 2.4's tick never took it; 2.4's task layout */
+    .flags = SCHED_SHARED_RUNQUEUE | SCHED_TICK_UNLOCKED | SCHED_LAYOUT_LINUX24,
     .init = goodness_init,
     .task_fork = goodness_task_fork,
     .select_cpu = linux24_select_cpu,
