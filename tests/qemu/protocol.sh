@@ -74,7 +74,7 @@ expect protocol-bad-missing '^no page_dirs_live= \(stackstat declares it\)$'
 # anchored at a kind ('s/^boot: ', '/^result /') and the word splitting that
 # picked a key out of a line (tr ' ' '\n' | sed -n 's/^KEY=//p'); not caught
 # (not reading): sed -i making a test's own input.
-KINDS_RE=$(printf '%s\n' $KINDS panic: watchdog: stall: ticks: maxgroups: lat_ctx: | sed 's/:$//' | paste -sd'|')
+KINDS_RE=$(printf '%s\n' $KINDS panic: watchdog: stall: ticks: memstat memline maxgroups: lat_ctx: | sed 's/:$//' | paste -sd'|')
 ( cd "$ROOT" && grep -rnE "(^|[^a-z_-])(sed|awk) [^|]*[\\^][\\\\(]*($KINDS_RE)[: ]|tr ' ' '\\\\n' *\\| *sed" \
     --include='*.sh' --include='*.awk' --include='schedlab' --include='Makefile' tools tests Makefile ) |
     grep -v -e '^tests/qemu/protocol.sh:' -e 'sed -i ' >"$D/sed-awk" || true
