@@ -5,7 +5,7 @@
 # (schedlab trace-check), dropped events with a tiny buffer, 8 vCPUs,
 # and the HTML timeline rendered by headless Chromium.
 . "$(dirname "$0")/../lib.sh"
-plan 86
+plan 88
 TOOL="$ROOT/build/tools/schedlab"
 make -s -C "$ROOT/tools" >"$TMP/tools-build.log" 2>&1 || { fail trace-tools-build "see $TMP/tools-build.log"; exit 0; }
 S=$DEFAULT_SCHED
