@@ -880,18 +880,14 @@ uint64_t vsmp_cpu_clock_ns(int cpu)
 
 void vsmp_print_stats(void)
 {
-    kprintf("vsmpstat physical_us=%llu timer_irqs=%llu timer_arms=%llu event_irqs=%llu irqs_deferred=%llu "
-            "events=%llu event_late_ns_avg=%llu event_late_ns_max=%llu\n",
-            (unsigned long long)(cycles_to_ns(rdtsc()) / NSEC_PER_USEC),
+    kprintf(PROTO_FORMAT(VSMPSTAT), (unsigned long long)(cycles_to_ns(rdtsc()) / NSEC_PER_USEC),
             (unsigned long long)hw_timer_irqs, (unsigned long long)hw_timer_arms,
             (unsigned long long)event_irqs, (unsigned long long)irqs_deferred, (unsigned long long)events_delivered,
             (unsigned long long)(events_delivered ? cycles_to_ns(lateness_sum / events_delivered) : 0),
             (unsigned long long)cycles_to_ns(lateness_max));
     for (int i = 0; i < nvcpus; i++) {
         const struct vcpu_stats *s = &vcpus[i].stats;
-        kprintf("vsmpstat cpu=%d dispatches=%llu order_yields=%llu relax_yields=%llu quantum_yields=%llu "
-                "lock_blocks=%llu block_races=%llu ipis_sent=%llu ipis_received=%llu spin_us=%llu\n",
-                i, (unsigned long long)s->dispatches, (unsigned long long)s->order_yields,
+        kprintf(PROTO_FORMAT_OF(VSMPSTAT, VSMPSTAT_CPU), i, (unsigned long long)s->dispatches, (unsigned long long)s->order_yields,
                 (unsigned long long)s->relax_yields, (unsigned long long)s->quantum_yields,
                 (unsigned long long)s->lock_blocks, (unsigned long long)s->block_races, (unsigned long long)s->ipis_sent,
                 (unsigned long long)s->ipis_received, (unsigned long long)(cycles_to_ns(s->spin_cycles) / NSEC_PER_USEC));
