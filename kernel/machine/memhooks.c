@@ -40,7 +40,7 @@
 
 _Static_assert(PERCPU_MACHINE_DEBT == 44 && PERCPU_MACHINE_RFILTER == 48 && PERCPU_MACHINE_WFILTER == 52,
                "kernel/machine/memhook-thunks.S has the per-CPU offsets");
-_Static_assert(CACHE_FILTER == 1024 && CACHE_CHUNK_SHIFT == 5 && CACHE_WRITE == 1 && CACHE_ATOMIC == 2,
+_Static_assert(CACHE_FILTER == 4096 && CACHE_FILTER_STRIDE == 8192 && CACHE_CHUNK_SHIFT == 5 && CACHE_WRITE == 1 && CACHE_ATOMIC == 2,
                "kernel/machine/memhook-thunks.S has the filter's geometry");
 
 /* The caller's spills and address computations per call, in thousandths of
@@ -105,7 +105,7 @@ static uint32_t lat_pct;
 static uint32_t fast_cost, slow_cost, null_cost;    /* cycles owed back per call */
 static uint32_t spill_milli = MEMHOOK_SPILL_MILLI;
 static uint32_t spill_acc[MAX_CPUS];                /* thousandths carried */
-static uint32_t empty_filter[CACHE_FILTER];
+static uint32_t empty_filter[CACHE_FILTER_STRIDE];
 static uint64_t debt_folded[MAX_CPUS];              /* fast calls' debt taken off the clock */
 static uint64_t slow_calls[MAX_CPUS], null_calls[MAX_CPUS];
 /* Inside memhook_miss's two reads, all CPUs.  Not static: calibrate()
@@ -274,8 +274,11 @@ __attribute__((noinline, used)) void memhook_miss(uint32_t a, uint32_t size, uin
 }
 
 /* The fast path and the entry points are kernel/machine/memhook-thunks.S
- * (memhook-plugin.cc calls them); it reads this. */
+ * (memhook-plugin.cc calls them); it reads these: the cost it owes, and
+ * the model's L1 LRU clock and stamps (cache.h, cache_fast). */
 uint32_t memhook_fast_cost;
+uint32_t memhook_lru_clock;
+uint32_t *memhook_l1_stamp;
 
 void __asan_loadN_noabort(uint32_t a, uint32_t size);
 void __asan_loadN_noabort(uint32_t a, uint32_t size) { memhook_miss(a, size, 0); }
@@ -330,14 +333,14 @@ static uint32_t per_call(uint64_t loop, uint64_t inner)
     return (uint32_t)(per - LOOP_INSNS_PER_CALL + SITE_INSNS_PER_CALL);
 }
 
-/* Two addresses 32 KB apart share a filter entry and an L1 set (every
+/* Two addresses 128 KB apart (CACHE_FILTER chunks) share a filter entry and an L1 set (every
  * preset's L1 way is at most 4 KB): alternating them, every call misses
  * the filter and hits the L1. */
-static uint8_t calibration_area[32768 + 64] __attribute__((aligned(64)));
+static uint8_t calibration_area[CACHE_FILTER * 32 + 64] __attribute__((aligned(64)));
 
 static void calibrate(struct cpu *c)
 {
-    uint32_t a = (uint32_t)(uintptr_t)calibration_area, b = a + 32768;
+    uint32_t a = (uint32_t)(uintptr_t)calibration_area, b = a + CACHE_FILTER * 32;
     fast_cost = slow_cost = null_cost = memhook_fast_cost = 0;
     spill_milli = 0;
     struct cache_model *m = model;
@@ -347,8 +350,8 @@ static void calibrate(struct cpu *c)
     null_cost = per_call(calibration_loop(a, a), 0);
     model = m;
     if (model) {
-        c->machine_rfilter = model->rfilter + (size_t)c->id * CACHE_FILTER;
-        c->machine_wfilter = model->wfilter + (size_t)c->id * CACHE_FILTER;
+        c->machine_rfilter = model->rfilter + (size_t)c->id * CACHE_FILTER_STRIDE;
+        c->machine_wfilter = model->wfilter + (size_t)c->id * CACHE_FILTER_STRIDE;
         calibration_loop(a, b);             /* both lines in */
         uint64_t inner = *(volatile uint64_t *)&model_cycles;
         uint64_t loop = calibration_loop(a, b);
@@ -392,6 +395,8 @@ void machine_boot(int ncpus, bool vsmp, char *words, size_t size)
         model = cache_init(mem, p, ncpus, lat_pct, true, &why);
         if (!model)
             cmdline_error("machine", why);
+        model->lru_clock = &memhook_lru_clock;
+        memhook_l1_stamp = model->l1_stamp;
         name_ = p->name;
     }
     calibrate(&cpus[0]);
@@ -399,13 +404,15 @@ void machine_boot(int ncpus, bool vsmp, char *words, size_t size)
         /* The calibration's accesses are not the run's. */
         const char *why;
         model = cache_init(mem, p, ncpus, lat_pct, true, &why);
+        model->lru_clock = &memhook_lru_clock;
+        memhook_lru_clock = 0;
         model->moved = line_moved;
         model_cycles = 0;
         slow_calls[0] = 0;
         debt_folded[0] = 0;
         for (int i = 0; i < ncpus; i++) {
-            cpus[i].machine_rfilter = model->rfilter + (size_t)i * CACHE_FILTER;
-            cpus[i].machine_wfilter = model->wfilter + (size_t)i * CACHE_FILTER;
+            cpus[i].machine_rfilter = model->rfilter + (size_t)i * CACHE_FILTER_STRIDE;
+            cpus[i].machine_wfilter = model->wfilter + (size_t)i * CACHE_FILTER_STRIDE;
         }
     }
     null_calls[0] = 0;
