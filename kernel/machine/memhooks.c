@@ -37,6 +37,7 @@
 #include "../lib.h"
 #include "../cmdline.h"
 #include "../time.h"
+#include "../protocol.h"
 
 _Static_assert(PERCPU_MACHINE_DEBT == 44 && PERCPU_MACHINE_RFILTER == 48 && PERCPU_MACHINE_WFILTER == 52,
                "kernel/machine/memhook-thunks.S has the per-CPU offsets");
@@ -196,9 +197,91 @@ static struct hot_line hot[HOT_LINES];
 static uint64_t hot_dropped;
 static uint32_t access_site;    /* the access being modelled */
 
+/* ---- what each site accesses (the memline object= lines) ----
+ *
+ * memhook-plugin.cc gives every instrumented access a record in
+ * .memhook_sites: its return address (what memhook_miss sees as the site)
+ * and a name, "task.on_cpu", "@runqueues[].lock.locked", "int", "?".
+ * Identical names are one string (the linker merges them), so a name's
+ * pointer is the key of its counts.  Sorted by address at boot. */
+struct memhook_site {
+    uint32_t ret;
+    const char *what;
+};
+extern struct memhook_site __start_memhook_sites[], __stop_memhook_sites[];
+static uint32_t nsites;
+
+static void sort_sites(void)
+{
+    struct memhook_site *a = __start_memhook_sites;
+    nsites = (uint32_t)(__stop_memhook_sites - __start_memhook_sites);
+    /* heapsort: no allocation, n log n at boot */
+    for (uint32_t n = nsites, i = n / 2; n > 1;) {
+        struct memhook_site t;
+        if (i > 0) {
+            t = a[--i];
+        } else {
+            t = a[--n];
+            a[n] = a[0];
+        }
+        uint32_t parent = i, child = 2 * i + 1;
+        while (child < n) {
+            if (child + 1 < n && a[child + 1].ret > a[child].ret)
+                child++;
+            if (a[child].ret <= t.ret)
+                break;
+            a[parent] = a[child];
+            parent = child;
+            child = 2 * parent + 1;
+        }
+        a[parent] = t;
+    }
+}
+
+static const char *site_what(uint32_t site)
+{
+    if (!site)
+        return "copy";          /* string.c's ranges (machine_access) */
+    uint32_t lo = 0, hi = nsites;
+    while (lo < hi) {
+        uint32_t mid = (lo + hi) / 2;
+        if (__start_memhook_sites[mid].ret < site)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo < nsites && __start_memhook_sites[lo].ret == site ? __start_memhook_sites[lo].what : "?";
+}
+
+#define HOT_NAMES 4096
+struct hot_name {
+    const char *what;           /* NULL: empty */
+    uint32_t moves, invals;
+};
+static struct hot_name hot_names[HOT_NAMES];
+static uint64_t names_dropped;
+
+static void name_moved(const char *what, bool inval)
+{
+    uint32_t h = ((uint32_t)(uintptr_t)what * 2654435761u) >> 20;
+    for (uint32_t i = 0; i < 64; i++) {
+        struct hot_name *e = &hot_names[(h + i) & (HOT_NAMES - 1)];
+        if (e->what == what || !e->what) {
+            e->what = what;
+            if (inval)
+                e->invals++;
+            else
+                e->moves++;
+            return;
+        }
+    }
+    names_dropped++;
+}
+
 static void line_moved(struct cache_model *m, int to, int from, uint32_t line, bool inval)
 {
     (void)m, (void)to, (void)from;
+    name_moved(site_what(access_site), inval);
     uint32_t h = (line * 2654435761u) >> 20;
     for (uint32_t i = 0; i < 32; i++) {
         struct hot_line *e = &hot[(h + i) & (HOT_LINES - 1)];
@@ -400,6 +483,7 @@ void machine_boot(int ncpus, bool vsmp, char *words, size_t size)
         name_ = p->name;
     }
     calibrate(&cpus[0]);
+    sort_sites();
     if (model) {
         /* The calibration's accesses are not the run's. */
         const char *why;
@@ -433,6 +517,81 @@ void machine_boot(int ncpus, bool vsmp, char *words, size_t size)
 
 extern char _end[];
 
+/* The object of a name: up to its first '.' or '[' ("task.on_cpu": task). */
+static size_t object_len(const char *what)
+{
+    size_t n = 0;
+    while (what[n] && what[n] != '.' && what[n] != '[')
+        n++;
+    return n;
+}
+
+/* The kinds of objects whose lines moved most (field=*), then the fields:
+ * the accesses that moved a line, by what they accessed. */
+static void print_hot_objects(void)
+{
+    enum { TOP_OBJECTS = 10, TOP_FIELDS = 16, MAX_OBJECTS = 256 };
+    static struct { const char *what; size_t len; uint64_t moves, invals; } obj[MAX_OBJECTS];
+    int nobj = 0;
+    for (int i = 0; i < HOT_NAMES; i++) {
+        const struct hot_name *e = &hot_names[i];
+        if (!e->what)
+            continue;
+        size_t len = object_len(e->what);
+        int k = 0;
+        while (k < nobj && !(obj[k].len == len && !memcmp(obj[k].what, e->what, len)))
+            k++;
+        if (k == nobj) {
+            if (nobj == MAX_OBJECTS)
+                continue;
+            obj[nobj].what = e->what;
+            obj[nobj].len = len;
+            obj[nobj].moves = obj[nobj].invals = 0;
+            nobj++;
+        }
+        obj[k].moves += e->moves;
+        obj[k].invals += e->invals;
+    }
+    for (int r = 0; r < TOP_OBJECTS && r < nobj; r++) {
+        int best = r;
+        for (int k = r + 1; k < nobj; k++)
+            if (obj[k].moves + obj[k].invals > obj[best].moves + obj[best].invals)
+                best = k;
+        char name[88];
+        size_t len = obj[best].len < sizeof(name) - 1 ? obj[best].len : sizeof(name) - 1;
+        memcpy(name, obj[best].what, len);
+        name[len] = 0;
+        kprintf(PROTO_FORMAT_OF(MEMLINE, MEMLINE_OBJECT), name, "*", (unsigned long long)obj[best].moves,
+                (unsigned long long)obj[best].invals);
+        obj[best] = obj[r];
+        obj[r].what = NULL;
+    }
+    static bool shown[HOT_NAMES];
+    memset(shown, 0, sizeof(shown));
+    for (int r = 0; r < TOP_FIELDS; r++) {
+        int best = -1;
+        for (int i = 0; i < HOT_NAMES; i++)
+            if (hot_names[i].what && !shown[i] &&
+                (best < 0 || (uint64_t)hot_names[i].moves + hot_names[i].invals >
+                                 (uint64_t)hot_names[best].moves + hot_names[best].invals))
+                best = i;
+        if (best < 0)
+            break;
+        shown[best] = true;
+        const char *w = hot_names[best].what;
+        size_t len = object_len(w);
+        char name[88];
+        size_t n = len < sizeof(name) - 1 ? len : sizeof(name) - 1;
+        memcpy(name, w, n);
+        name[n] = 0;
+        const char *field = w[len] == '.' ? w + len + 1 : w[len] ? w + len : "-";
+        kprintf(PROTO_FORMAT_OF(MEMLINE, MEMLINE_OBJECT), name, field, (unsigned long long)hot_names[best].moves,
+                (unsigned long long)hot_names[best].invals);
+    }
+    if (names_dropped)
+        kprintf(PROTO_FORMAT_OF(MEMLINE, MEMLINE_DROPPED), (unsigned long long)names_dropped);
+}
+
 /* The lines that moved between CPUs most (memline lines), most first. */
 static void print_hot_lines(void)
 {
@@ -461,28 +620,27 @@ static void print_hot_lines(void)
                      (addr - cpu_lo) % (uint32_t)sizeof(struct cpu));
         else
             snprintf(where, sizeof(where), "%s", addr < (uint32_t)(uintptr_t)_end ? "image" : "heap");
-        kprintf("memline rank=%d addr=0x%08x moves=%u invals=%u site=0x%08x where=%s\n", r + 1, addr, e->moves,
-                e->invals, e->site, where);
+        kprintf(PROTO_FORMAT(MEMLINE), r + 1, addr, e->moves, e->invals, e->site, where);
     }
     if (hot_dropped)
-        kprintf("memline dropped=%llu\n", (unsigned long long)hot_dropped);
+        kprintf(PROTO_FORMAT_OF(MEMLINE, MEMLINE_DROPPED), (unsigned long long)hot_dropped);
+    print_hot_objects();
 }
 
 void machine_print_stats(void)
 {
     if (!model) {
-        kprintf("memstat machine=none memhook_null_insns=%u memhook_spill_milli=%u\n", null_cost, spill_milli);
+        kprintf(PROTO_FORMAT_OF(MEMSTAT, MEMSTAT_NONE), "none", null_cost, spill_milli);
         for (int i = 0; i < ncpus_online; i++) {
             unsigned long f = irq_save();
             fold(&cpus[i]);
             irq_restore(f);
-            kprintf("memstat cpu=%d calls=%llu\n", i, (unsigned long long)(null_cost ? debt_folded[i] / null_cost : 0));
+            kprintf(PROTO_FORMAT_OF(MEMSTAT, MEMSTAT_CPU_NONE), i,
+                    (unsigned long long)(null_cost ? debt_folded[i] / null_cost : 0));
         }
         return;
     }
-    kprintf("memstat machine=%s lat_pct=%u line=%u l1_kib=%u l1_ways=%u l2_kib=%u l2_ways=%u l2_cores=%u "
-            "l2_ns=%u mem_ns=%u c2c_ns=%u l1_xfer_ns=%u bus_ns=%u bus_inval_ns=%u bus_busy_us=%llu bus_stale=%llu "
-            "model_ms=%llu\n",
+    kprintf(PROTO_FORMAT(MEMSTAT),
             model->p.name, lat_pct, model->p.line_bytes, model->p.l1_bytes / 1024, model->p.l1_ways,
             model->p.l2_bytes / 1024, model->p.l2_ways, model->p.l2_cores, model->p.l2_ns, model->p.mem_ns,
             model->p.c2c_ns, model->p.l1_xfer_ns, model->p.bus_ns, model->p.bus_inval_ns,
@@ -491,8 +649,7 @@ void machine_print_stats(void)
     for (int i = 0; i < model->ncpus; i++) {
         const struct cache_stats *s = &model->stats[i];
         uint64_t fast = fast_cost ? debt_folded[i] / fast_cost : 0;
-        kprintf("memstat cpu=%d accesses=%llu fast=%llu l1_misses=%llu l2_misses=%llu c2c=%llu l1_xfers=%llu "
-                "upgrades=%llu invalidations=%llu writebacks=%llu bus_wait_us=%llu stall_us=%llu\n",
+        kprintf(PROTO_FORMAT_OF(MEMSTAT, MEMSTAT_CPU),
                 i, (unsigned long long)(s->accesses + fast), (unsigned long long)fast,
                 (unsigned long long)s->l1_misses, (unsigned long long)s->l2_misses, (unsigned long long)s->c2c,
                 (unsigned long long)s->l1_xfers, (unsigned long long)s->upgrades,
