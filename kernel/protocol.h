@@ -178,11 +178,13 @@ enum proto_kind { PROTO_KINDS(PROTO_KIND_ENUM_) PROTO_NKINDS };
  * caches (rank= first: the line, its moves, the invalidations a store made,
  * the site that moved it last, where it is), then the kinds of objects and
  * their fields whose accesses moved lines most (object= first; field=*: the
- * object's total; memhook-plugin.cc names them), and dropped= when a table
- * was full. */
+ * object's total; memhook-plugin.cc names them; by=moves), the same ranked
+ * by the L2 misses the accesses made (by=misses), and dropped= when a
+ * table was full. */
 #define PROTO_MEMLINE_KEYS(K, W)                                                                                     \
     K(rank, "%d") K(addr, "0x%08x") K(moves, "%u") K(invals, "%u") K(site, "0x%08x") K(where, "%s")
-#define PROTO_MEMLINE_OBJECT_KEYS(K, W) K(object, "%s") K(field, "%s") K(moves, "%llu") K(invals, "%llu")
+#define PROTO_MEMLINE_OBJECT_KEYS(K, W)                                                                              \
+    K(object, "%s") K(field, "%s") K(by, "%s") K(moves, "%llu") K(invals, "%llu") K(misses, "%llu")
 #define PROTO_MEMLINE_DROPPED_KEYS(K, W) K(dropped, "%llu")
 
 #define PROTO_WORKLOAD_KEYS(K, W) K(name, "%s") K(summary, "\"%s\"")

@@ -256,26 +256,33 @@ static const char *site_what(uint32_t site)
 #define HOT_NAMES 4096
 struct hot_name {
     const char *what;           /* NULL: empty */
-    uint32_t moves, invals;
+    uint32_t moves, invals;     /* lines these accesses moved between CPUs, copies their stores invalidated */
+    uint32_t misses;            /* L2 misses these accesses made (memory or another cache) */
 };
 static struct hot_name hot_names[HOT_NAMES];
 static uint64_t names_dropped;
 
-static void name_moved(const char *what, bool inval)
+static struct hot_name *name_entry(const char *what)
 {
     uint32_t h = ((uint32_t)(uintptr_t)what * 2654435761u) >> 20;
     for (uint32_t i = 0; i < 64; i++) {
         struct hot_name *e = &hot_names[(h + i) & (HOT_NAMES - 1)];
         if (e->what == what || !e->what) {
             e->what = what;
-            if (inval)
-                e->invals++;
-            else
-                e->moves++;
-            return;
+            return e;
         }
     }
     names_dropped++;
+    return NULL;
+}
+
+static void name_moved(const char *what, bool inval)
+{
+    struct hot_name *e = name_entry(what);
+    if (e && inval)
+        e->invals++;
+    else if (e)
+        e->moves++;
 }
 
 static void line_moved(struct cache_model *m, int to, int from, uint32_t line, bool inval)
@@ -319,7 +326,13 @@ static __attribute__((noinline)) uint64_t model_step(struct cpu *c, uint32_t a, 
      * arguments, the saved edx and ecx); from machine_access: none. */
     access_site = (flags & MEMHOOK_FROM_ENTRY) ? args[5] : 0;
     flags &= ~MEMHOOK_FROM_ENTRY;
+    uint64_t misses = model->stats[id].l2_misses;
     uint64_t stall = cache_access(model, id, a, size, flags, t0 - c->tsc_base);
+    if (model->stats[id].l2_misses != misses) {
+        struct hot_name *e = name_entry(site_what(access_site));
+        if (e)
+            e->misses += (uint32_t)(model->stats[id].l2_misses - misses);
+    }
     slow_calls[id]++;
     if (spill_milli) {
         uint32_t spill = spill_acc[id] + spill_milli;
@@ -526,12 +539,30 @@ static size_t object_len(const char *what)
     return n;
 }
 
-/* The kinds of objects whose lines moved most (field=*), then the fields:
- * the accesses that moved a line, by what they accessed. */
-static void print_hot_objects(void)
+/* The kinds of objects whose accesses moved lines between CPUs most
+ * (field=*: all of the object's fields), then the fields; then the same
+ * by L2 misses (by=misses: where a CPU's own misses went). */
+enum { BY_MOVES, BY_MISSES };
+static uint64_t weight_of(uint64_t moves, uint64_t invals, uint64_t misses, int by)
 {
-    enum { TOP_OBJECTS = 10, TOP_FIELDS = 16, MAX_OBJECTS = 256 };
-    static struct { const char *what; size_t len; uint64_t moves, invals; } obj[MAX_OBJECTS];
+    return by == BY_MOVES ? moves + invals : misses;
+}
+
+static void print_object_line(const char *what, size_t len, const char *field, int by, uint64_t moves, uint64_t invals,
+                              uint64_t misses)
+{
+    char name[88];
+    size_t n = len < sizeof(name) - 1 ? len : sizeof(name) - 1;
+    memcpy(name, what, n);
+    name[n] = 0;
+    kprintf(PROTO_FORMAT_OF(MEMLINE, MEMLINE_OBJECT), name, field, by == BY_MOVES ? "moves" : "misses",
+            (unsigned long long)moves, (unsigned long long)invals, (unsigned long long)misses);
+}
+
+static void print_hot_objects_by(int by)
+{
+    enum { TOP_OBJECTS = 8, TOP_FIELDS = 12, MAX_OBJECTS = 256 };
+    static struct { const char *what; size_t len; uint64_t moves, invals, misses; } obj[MAX_OBJECTS];
     int nobj = 0;
     for (int i = 0; i < HOT_NAMES; i++) {
         const struct hot_name *e = &hot_names[i];
@@ -546,48 +577,55 @@ static void print_hot_objects(void)
                 continue;
             obj[nobj].what = e->what;
             obj[nobj].len = len;
-            obj[nobj].moves = obj[nobj].invals = 0;
+            obj[nobj].moves = obj[nobj].invals = obj[nobj].misses = 0;
             nobj++;
         }
         obj[k].moves += e->moves;
         obj[k].invals += e->invals;
+        obj[k].misses += e->misses;
     }
     for (int r = 0; r < TOP_OBJECTS && r < nobj; r++) {
         int best = r;
         for (int k = r + 1; k < nobj; k++)
-            if (obj[k].moves + obj[k].invals > obj[best].moves + obj[best].invals)
+            if (weight_of(obj[k].moves, obj[k].invals, obj[k].misses, by) >
+                weight_of(obj[best].moves, obj[best].invals, obj[best].misses, by))
                 best = k;
-        char name[88];
-        size_t len = obj[best].len < sizeof(name) - 1 ? obj[best].len : sizeof(name) - 1;
-        memcpy(name, obj[best].what, len);
-        name[len] = 0;
-        kprintf(PROTO_FORMAT_OF(MEMLINE, MEMLINE_OBJECT), name, "*", (unsigned long long)obj[best].moves,
-                (unsigned long long)obj[best].invals);
-        obj[best] = obj[r];
-        obj[r].what = NULL;
+        if (!weight_of(obj[best].moves, obj[best].invals, obj[best].misses, by))
+            break;
+        print_object_line(obj[best].what, obj[best].len, "*", by, obj[best].moves, obj[best].invals, obj[best].misses);
+        if (best != r) {
+            __typeof__(obj[0]) t = obj[r];
+            obj[r] = obj[best];
+            obj[best] = t;
+        }
     }
     static bool shown[HOT_NAMES];
     memset(shown, 0, sizeof(shown));
     for (int r = 0; r < TOP_FIELDS; r++) {
         int best = -1;
-        for (int i = 0; i < HOT_NAMES; i++)
-            if (hot_names[i].what && !shown[i] &&
-                (best < 0 || (uint64_t)hot_names[i].moves + hot_names[i].invals >
-                                 (uint64_t)hot_names[best].moves + hot_names[best].invals))
+        uint64_t bw = 0;
+        for (int i = 0; i < HOT_NAMES; i++) {
+            const struct hot_name *e = &hot_names[i];
+            uint64_t w = e->what ? weight_of(e->moves, e->invals, e->misses, by) : 0;
+            if (w && !shown[i] && w > bw) {
                 best = i;
+                bw = w;
+            }
+        }
         if (best < 0)
             break;
         shown[best] = true;
-        const char *w = hot_names[best].what;
-        size_t len = object_len(w);
-        char name[88];
-        size_t n = len < sizeof(name) - 1 ? len : sizeof(name) - 1;
-        memcpy(name, w, n);
-        name[n] = 0;
-        const char *field = w[len] == '.' ? w + len + 1 : w[len] ? w + len : "-";
-        kprintf(PROTO_FORMAT_OF(MEMLINE, MEMLINE_OBJECT), name, field, (unsigned long long)hot_names[best].moves,
-                (unsigned long long)hot_names[best].invals);
+        const struct hot_name *e = &hot_names[best];
+        size_t len = object_len(e->what);
+        const char *field = e->what[len] == '.' ? e->what + len + 1 : e->what[len] ? e->what + len : "-";
+        print_object_line(e->what, len, field, by, e->moves, e->invals, e->misses);
     }
+}
+
+static void print_hot_objects(void)
+{
+    print_hot_objects_by(BY_MOVES);
+    print_hot_objects_by(BY_MISSES);
     if (names_dropped)
         kprintf(PROTO_FORMAT_OF(MEMLINE, MEMLINE_DROPPED), (unsigned long long)names_dropped);
 }

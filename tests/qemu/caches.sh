@@ -47,8 +47,8 @@ c2c=$(stat_of memstat 1 c2c)
 expect "caches-memline" '^memline rank=1 addr=0x[0-9a-f]{8} moves=[1-9][0-9]* invals=[0-9]+ site=0x[0-9a-f]{8} where=(cpu[0-9]+\+[0-9]+|image|heap)$'
 check "caches-cross-cpu-c2c" [ "${c2c:-0}" -gt 0 ]
 # by name (memhook-plugin.cc's site records): the tasks' and the pipe's lines moved
-expect "caches-memline-object-task" '^memline object=task field=\* moves=[1-9][0-9]* invals=[0-9]+$'
-expect "caches-memline-object-pipe" '^memline object=pipe field=\* moves=[1-9][0-9]* invals=[0-9]+$'
+expect "caches-memline-object-task" '^memline object=task field=\* by=moves moves=[1-9][0-9]* invals=[0-9]+ misses=[0-9]+$'
+expect "caches-memline-object-pipe" '^memline object=pipe field=\* by=moves moves=[1-9][0-9]* invals=[0-9]+ misses=[0-9]+$'
 # memstat and memline as kernel/protocol.h declares them
 check "caches-protocol" sh -c '"$1" parse "$2" --format tsv | awk -F"\t" "NR > 1 && \$4 != \"\" { bad = 1; print } END { exit bad }"' _ "$SCHEDLAB_BIN" "$OUT"
 boot_once "$B" 2 'bench=pipe loops=2000 machine=piii-xeon-1m' 256 vsmp 600
