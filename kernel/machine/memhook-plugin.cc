@@ -70,6 +70,8 @@ static const char *asm_text(const char *base, const char *what)
 
 static std::string type_name(tree type)
 {
+    while (TREE_CODE(type) == ARRAY_TYPE)     /* an array of structs: the struct */
+        type = TREE_TYPE(type);
     tree n = TYPE_NAME(type);
     if (n && TREE_CODE(n) == TYPE_DECL)
         n = DECL_NAME(n);
