@@ -187,7 +187,8 @@ wrapped:
  * away from one (an invalidation).  An open-addressed table counts them
  * per line, with the code site of the access that moved it last (the
  * instrumented instruction's return address: addr2line names it). */
-#define HOT_LINES 4096
+#define HOT_LINES 16384
+#define HOT_PROBES 8            /* then the move is dropped (counted): a full table costs a few probes, not 32 */
 struct hot_line {
     uint32_t line;              /* line number + 1; 0: empty */
     uint32_t moves, invals;
@@ -238,10 +239,18 @@ static void sort_sites(void)
     }
 }
 
+/* A direct-mapped cache of site_what's answers: a few sites make most
+ * misses and moves, and the binary search is a dozen steps. */
+#define SITE_CACHE 1024
+static struct memhook_site site_cache[SITE_CACHE];
+
 static const char *site_what(uint32_t site)
 {
     if (!site)
         return "copy";          /* string.c's ranges (machine_access) */
+    struct memhook_site *c = &site_cache[(site >> 2) & (SITE_CACHE - 1)];
+    if (c->ret == site)
+        return c->what;
     uint32_t lo = 0, hi = nsites;
     while (lo < hi) {
         uint32_t mid = (lo + hi) / 2;
@@ -250,9 +259,15 @@ static const char *site_what(uint32_t site)
         else
             hi = mid;
     }
-    return lo < nsites && __start_memhook_sites[lo].ret == site ? __start_memhook_sites[lo].what : "?";
+    c->ret = site;
+    c->what = lo < nsites && __start_memhook_sites[lo].ret == site ? __start_memhook_sites[lo].what : "?";
+    return c->what;
 }
 
+/* 0: no counts by name (to measure what they cost the host) */
+#ifndef MEMHOOK_NAMES
+#define MEMHOOK_NAMES 1
+#endif
 #define HOT_NAMES 4096
 struct hot_name {
     const char *what;           /* NULL: empty */
@@ -288,9 +303,10 @@ static void name_moved(const char *what, bool inval)
 static void line_moved(struct cache_model *m, int to, int from, uint32_t line, bool inval)
 {
     (void)m, (void)to, (void)from;
-    name_moved(site_what(access_site), inval);
-    uint32_t h = (line * 2654435761u) >> 20;
-    for (uint32_t i = 0; i < 32; i++) {
+    if (MEMHOOK_NAMES)
+        name_moved(site_what(access_site), inval);
+    uint32_t h = (line * 2654435761u) >> 18;
+    for (uint32_t i = 0; i < HOT_PROBES; i++) {
         struct hot_line *e = &hot[(h + i) & (HOT_LINES - 1)];
         if (e->line == line + 1 || !e->line) {
             e->line = line + 1;
@@ -328,7 +344,7 @@ static __attribute__((noinline)) uint64_t model_step(struct cpu *c, uint32_t a, 
     flags &= ~MEMHOOK_FROM_ENTRY;
     uint64_t misses = model->stats[id].l2_misses;
     uint64_t stall = cache_access(model, id, a, size, flags, t0 - c->tsc_base);
-    if (model->stats[id].l2_misses != misses) {
+    if (MEMHOOK_NAMES && model->stats[id].l2_misses != misses) {
         struct hot_name *e = name_entry(site_what(access_site));
         if (e)
             e->misses += (uint32_t)(model->stats[id].l2_misses - misses);
