@@ -44,6 +44,11 @@ static void filter_drop(struct cache_model *m, int cpu, uint32_t line, bool read
     }
 }
 
+void cache_filter_forget(struct cache_model *m, int cpu, uint32_t addr)
+{
+    filter_drop(m, cpu, addr >> m->line_shift, true);
+}
+
 /* line is in cpu's L1 at stamp index `stamp`; writable: owned modified by it alone. */
 static void filter_set(struct cache_model *m, int cpu, uint32_t line, uint32_t stamp, bool writable)
 {

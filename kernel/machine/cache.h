@@ -168,6 +168,9 @@ static inline bool cache_fast(struct cache_model *m, int cpu, uint32_t addr, uin
     m->l1_stamp[f[CACHE_FILTER + slot]] = ++*m->lru_clock;
     return true;
 }
+/* cpu's filters forget the line of addr (the next access to it takes the
+ * slow path; the model is unchanged). */
+void cache_filter_forget(struct cache_model *m, int cpu, uint32_t addr);
 /* The state of a line in cpu's L2 (CACHE_I if absent) and whether its L1 has it. */
 int cache_state(const struct cache_model *m, int cpu, uint32_t addr, bool *in_l1);
 /* Books a bus transaction of `ns` at time `now`; returns when it starts. */

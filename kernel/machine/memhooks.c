@@ -38,6 +38,8 @@
 #include "../cmdline.h"
 #include "../time.h"
 #include "../protocol.h"
+#include "../task.h"
+#include "../sched_class.h"
 
 _Static_assert(PERCPU_MACHINE_DEBT == 44 && PERCPU_MACHINE_RFILTER == 48 && PERCPU_MACHINE_WFILTER == 52,
                "kernel/machine/memhook-thunks.S has the per-CPU offsets");
@@ -179,6 +181,75 @@ wrapped:
 }
 
 /* ---- the calls ---- */
+
+/* ---- 2.4's goodness line (machine_layout=era, SCHED_LAYOUT_LINUX24) ----
+ *
+ * 2.4 kept every field its goodness() loop reads in one 32-byte line of
+ * the task_struct (counter, nice, policy, mm, processor, cpus_runnable,
+ * cpus_allowed, run_list.next: 2.4.18 include/linux/sched.h).  This
+ * kernel's struct task and the scheduler's private state put the same
+ * fields on three lines (docs/caches.md, "Layouts").  So for a task in
+ * 2.4's layout the model sees those bytes (the kernel's nice, policy, mm,
+ * cpus_allowed, on_cpu (2.4's cpus_runnable) and the scheduler's
+ * scan_bytes) in one line of the block,
+ * at ERA_LINE (bytes of the task's page that nothing else uses), and every
+ * other byte where it is.  A real line that holds some of them is never
+ * answered by the fast path (its filter entries are dropped after each
+ * access), so every access to it reaches the model and goes to the right
+ * line.  Copies (string.c's ranges) see the real layout. */
+#define ERA_BLOCK_SHIFT 13                  /* 8 KB blocks */
+#define ERA_LINE 2048                       /* the line's offset in the block */
+#define ERA_TASK_BYTES ((uint32_t)sizeof(struct task))
+static bool era_on;
+static int16_t era_map[sizeof(struct task)];                   /* byte -> its offset in the model; -1: its own */
+static bool era_chunk_mapped[(sizeof(struct task) + 31) / 32];  /* a 32-byte chunk holds a mapped byte */
+static uint32_t era_blocks[(1u << (32 - ERA_BLOCK_SHIFT)) / 32]; /* a bit per 8 KB block: a task in 2.4's layout */
+_Static_assert(ERA_LINE >= sizeof(struct task) && ERA_LINE + 64 <= 4096, "the goodness line lies in the task's page, past the struct");
+
+static void era_map_bytes(uint32_t off, uint32_t size, uint32_t *next)
+{
+    /* A field that would cross the line's end starts it again (the model
+     * sees lines, not bytes: 2.4's SCHED_YIELD was a bit of policy, this
+     * kernel's yielded a byte of its own). */
+    if (*next + size > ERA_LINE + 32)
+        *next = ERA_LINE;
+    for (uint32_t b = 0; b < size && off + b < ERA_TASK_BYTES; b++) {
+        era_map[off + b] = (int16_t)(*next)++;
+        era_chunk_mapped[(off + b) / 32] = true;
+    }
+}
+
+static void era_setup(void)
+{
+    for (uint32_t i = 0; i < ERA_TASK_BYTES; i++)
+        era_map[i] = -1;
+    era_on = model && machine_era_layout() && (scheduler.flags & SCHED_LAYOUT_LINUX24) && scheduler.scan_bytes;
+    if (!era_on)
+        return;
+    uint32_t next = ERA_LINE;
+    era_map_bytes(offsetof(struct task, nice), sizeof(int), &next);
+    era_map_bytes(offsetof(struct task, policy), sizeof(int), &next);
+    era_map_bytes(offsetof(struct task, mm), sizeof(int), &next);
+    era_map_bytes(offsetof(struct task, cpus_allowed), sizeof(cpumask_t), &next);
+    era_map_bytes(offsetof(struct task, on_cpu), sizeof(int), &next);     /* 2.4's cpus_runnable */
+    for (const struct sched_scan_bytes *b = scheduler.scan_bytes; b->size; b++)
+        era_map_bytes((uint32_t)offsetof(struct task, sched_private) + b->offset, b->size, &next);
+}
+
+void machine_era_task(const struct task *t, bool live)
+{
+    uint32_t blk = (uint32_t)(uintptr_t)t >> ERA_BLOCK_SHIFT;
+    if (live)
+        era_blocks[blk / 32] |= 1u << (blk % 32);
+    else
+        era_blocks[blk / 32] &= ~(1u << (blk % 32));
+}
+
+static inline bool era_block(uint32_t a)
+{
+    uint32_t blk = a >> ERA_BLOCK_SHIFT;
+    return era_blocks[blk / 32] & (1u << (blk % 32));
+}
 
 /* ---- which lines move between CPUs (the memline lines) ----
  *
@@ -343,7 +414,15 @@ static __attribute__((noinline)) uint64_t model_step(struct cpu *c, uint32_t a, 
     access_site = (flags & MEMHOOK_FROM_ENTRY) ? args[5] : 0;
     flags &= ~MEMHOOK_FROM_ENTRY;
     uint64_t misses = model->stats[id].l2_misses;
+    uint32_t real = a, off = a & ((1u << ERA_BLOCK_SHIFT) - 1);
+    bool era = era_on && off < ERA_TASK_BYTES && era_block(a);
+    if (era && size <= 8 && era_map[off] >= 0)
+        a = (a & ~((1u << ERA_BLOCK_SHIFT) - 1)) + (uint32_t)era_map[off];   /* in 2.4's goodness line */
     uint64_t stall = cache_access(model, id, a, size, flags, t0 - c->tsc_base);
+    if (era)    /* the real lines that hold mapped bytes stay off the fast path */
+        for (uint32_t ch = off / 32; ch * 32 < off + size && ch * 32 < ERA_TASK_BYTES; ch++)
+            if (era_chunk_mapped[ch])
+                cache_filter_forget(model, id, (real & ~((1u << ERA_BLOCK_SHIFT) - 1)) + ch * 32);
     if (MEMHOOK_NAMES && model->stats[id].l2_misses != misses) {
         struct hot_name *e = name_entry(site_what(access_site));
         if (e)
@@ -513,6 +592,7 @@ void machine_boot(int ncpus, bool vsmp, char *words, size_t size)
     }
     calibrate(&cpus[0]);
     sort_sites();
+    era_setup();
     if (model) {
         /* The calibration's accesses are not the run's. */
         const char *why;

@@ -71,6 +71,15 @@ static inline void machine_access(const volatile void *addr, size_t size, uint32
 #define machine_atomic(p) ((void)(p))
 #endif
 
+/* A task in 2.4's layout (an 8 KB block, task.c) comes (live) or goes:
+ * the model sees its scan's fields in one line (memhooks.c). */
+struct task;
+#ifdef CACHES
+void machine_era_task(const struct task *t, bool live);
+#else
+#define machine_era_task(t, live) ((void)(t), (void)(live))
+#endif
+
 void machine_print_stats(void);     /* the memstat lines (nothing without a model) */
 
 #endif
