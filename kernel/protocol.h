@@ -159,13 +159,33 @@ enum proto_kind { PROTO_KINDS(PROTO_KIND_ENUM_) PROTO_NKINDS };
 
 #define PROTO_TRACESTAT_KEYS(K, W) K(cpu, "%d") K(events, "%llu") K(kept, "%llu") K(dropped, "%llu")
 
-/* memstat and memline (a CACHES=1 kernel, kernel/machine/memhooks.c,
- * docs/caches.md): no key table yet, any key=value words.  memstat: the
- * machine's line first (machine= first: the preset and its latencies, or
- * machine=none and the instrumentation's cost), then one per CPU (cpu=
- * first: accesses, misses, transfers, stalls); memline: rank= addr= moves=
- * invals= site= where= per line that moved most between caches, and
- * dropped= when the table was full. */
+/* memstat (a CACHES=1 kernel, kernel/machine/memhooks.c, docs/caches.md):
+ * the machine's line first, then one per CPU (cpu= first).  With a model
+ * (machine=PRESET) the preset's geometry and latencies; without one
+ * (machine=none) the instrumentation's cost per access. */
+#define PROTO_MEMSTAT_KEYS(K, W)                                                                                     \
+    K(machine, "%s") K(lat_pct, "%u") K(line, "%u") K(l1_kib, "%u") K(l1_ways, "%u") K(l2_kib, "%u")                \
+    K(l2_ways, "%u") K(l2_cores, "%u") K(l2_ns, "%u") K(mem_ns, "%u") K(c2c_ns, "%u") K(l1_xfer_ns, "%u")          \
+    K(bus_ns, "%u") K(bus_inval_ns, "%u") K(bus_busy_us, "%llu") K(bus_stale, "%llu") K(model_ms, "%llu")
+#define PROTO_MEMSTAT_NONE_KEYS(K, W) K(machine, "%s") K(memhook_null_insns, "%u") K(memhook_spill_milli, "%u")
+#define PROTO_MEMSTAT_CPU_KEYS(K, W)                                                                                 \
+    K(cpu, "%d") K(accesses, "%llu") K(fast, "%llu") K(l1_misses, "%llu") K(l2_misses, "%llu") K(c2c, "%llu")      \
+    K(l1_xfers, "%llu") K(upgrades, "%llu") K(invalidations, "%llu") K(writebacks, "%llu") K(bus_wait_us, "%llu")  \
+    K(stall_us, "%llu")
+#define PROTO_MEMSTAT_CPU_NONE_KEYS(K, W) K(cpu, "%d") K(calls, "%llu")
+
+/* memline (after memstat with machine=): the lines that moved most between
+ * caches (rank= first: the line, its moves, the invalidations a store made,
+ * the site that moved it last, where it is), then the kinds of objects and
+ * their fields whose accesses moved lines most (object= first; field=*: the
+ * object's total; memhook-plugin.cc names them; by=moves), the same ranked
+ * by the L2 misses the accesses made (by=misses), and dropped= when a
+ * table was full. */
+#define PROTO_MEMLINE_KEYS(K, W)                                                                                     \
+    K(rank, "%d") K(addr, "0x%08x") K(moves, "%u") K(invals, "%u") K(site, "0x%08x") K(where, "%s")
+#define PROTO_MEMLINE_OBJECT_KEYS(K, W)                                                                              \
+    K(object, "%s") K(field, "%s") K(by, "%s") K(moves, "%llu") K(invals, "%llu") K(misses, "%llu")
+#define PROTO_MEMLINE_DROPPED_KEYS(K, W) K(dropped, "%llu")
 
 #define PROTO_WORKLOAD_KEYS(K, W) K(name, "%s") K(summary, "\"%s\"")
 

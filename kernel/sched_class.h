@@ -158,6 +158,18 @@ struct sched_class {
      * until its children have exited) and may be locked with
      * sched_task_rq_lock(). */
     void (*task_exit)(struct task *p);
+
+    /* (optional, SCHED_LAYOUT_LINUX24) The bytes of the private state
+     * (SCHED_TASK: offset and size, ending with a size of 0) that the
+     * scheduler's scan of its run queue reads for every task.  2.4 kept
+     * them, with the task's nice, policy, mm and cpus_allowed, in one line
+     * of the task_struct (2.4.18 include/linux/sched.h: "We keep all fields
+     * in a single cacheline that are needed for the goodness() loop"); the
+     * memory model sees them there (kernel/machine/memhooks.c, docs/caches.md
+     * "Layouts").  NULL: each field where this kernel has it. */
+    const struct sched_scan_bytes {
+        uint16_t offset, size;
+    } *scan_bytes;
 };
 
 /* The scheduler compiled into this kernel (sched/<name>.c defines it). */

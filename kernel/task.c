@@ -28,10 +28,12 @@ _Static_assert(sizeof(struct task) <= PAGE_SIZE && TASK_STACK_SIZE == PAGE_SIZE,
 /* A task structure goes back where it came from (see task_create). */
 static void task_free_struct(struct task *t)
 {
-    if (t->in_stack_block)
+    if (t->in_stack_block) {
+        machine_era_task(t, false);
         page_free(t, 1);
-    else
-        kfree(t);
+        return;
+    }
+    kfree(t);
 }
 
 extern void task_first_entry(void);
@@ -168,6 +170,7 @@ struct task *task_create(void (*entry)(void *), void *arg, const struct task_att
             return NULL;
         memset(t, 0, sizeof(*t));
         t->in_stack_block = true;
+        machine_era_task(t, true);
         stack = (uint32_t *)((char *)t + PAGE_SIZE);
     } else {
         t = kzalloc(sizeof(*t));

@@ -252,6 +252,16 @@ static const struct sched_tunable goodness_tunables[] = {
     LINUX24_TUNABLES,
 };
 
+/* What goodness() and the scan read of each task (2.4 kept them in the
+ * task_struct's goodness line with nice, policy, mm and cpus_allowed). */
+static const struct sched_scan_bytes goodness_scan_bytes[] = {
+    { offsetof(struct goodness_task, rq.run_list.next), sizeof(void *) },
+    { offsetof(struct goodness_task, rq.processor), sizeof(int) },
+    { offsetof(struct goodness_task, rq.yielded), sizeof(bool) },
+    { offsetof(struct goodness_task, counter), sizeof(int) },
+    { 0, 0 },
+};
+
 const struct sched_class scheduler = {
     .name = "goodness",
     .tunables = goodness_tunables,
@@ -268,4 +278,5 @@ const struct sched_class scheduler = {
     .yield = goodness_yield,
     .set_affinity = linux24_set_affinity,
     .task_exit = goodness_task_exit,
+    .scan_bytes = goodness_scan_bytes,
 };

@@ -15,11 +15,6 @@
 
 /* ---- geometry ---- */
 
-static inline uint32_t *l1_set(const struct cache_model *m, int cpu, uint32_t line)
-{
-    return m->l1 + ((size_t)cpu * m->l1_sets + (line & (m->l1_sets - 1))) * m->l1_ways;
-}
-
 static inline struct cache_l2_line *l2_set(const struct cache_model *m, int dom, uint32_t line)
 {
     return m->l2 + ((size_t)dom * m->l2_sets + (line & (m->l2_sets - 1))) * m->l2_ways;
@@ -39,7 +34,7 @@ static void filter_drop(struct cache_model *m, int cpu, uint32_t line, bool read
         return;
     uint32_t chunks = m->p.line_bytes >> CACHE_CHUNK_SHIFT;
     uint32_t first = line << (m->line_shift - CACHE_CHUNK_SHIFT);
-    uint32_t *rf = m->rfilter + (size_t)cpu * CACHE_FILTER, *wf = m->wfilter + (size_t)cpu * CACHE_FILTER;
+    uint32_t *rf = m->rfilter + (size_t)cpu * CACHE_FILTER_STRIDE, *wf = m->wfilter + (size_t)cpu * CACHE_FILTER_STRIDE;
     for (uint32_t c = first; c < first + chunks; c++) {
         uint32_t slot = c & (CACHE_FILTER - 1);
         if (wf[slot] == c)
@@ -49,44 +44,57 @@ static void filter_drop(struct cache_model *m, int cpu, uint32_t line, bool read
     }
 }
 
-static void filter_set(struct cache_model *m, int cpu, uint32_t line, bool writable)
+void cache_filter_forget(struct cache_model *m, int cpu, uint32_t addr)
+{
+    filter_drop(m, cpu, addr >> m->line_shift, true);
+}
+
+/* line is in cpu's L1 at stamp index `stamp`; writable: owned modified by it alone. */
+static void filter_set(struct cache_model *m, int cpu, uint32_t line, uint32_t stamp, bool writable)
 {
     if (!m->rfilter)
         return;
     uint32_t chunks = m->p.line_bytes >> CACHE_CHUNK_SHIFT;
     uint32_t first = line << (m->line_shift - CACHE_CHUNK_SHIFT);
-    uint32_t *rf = m->rfilter + (size_t)cpu * CACHE_FILTER, *wf = m->wfilter + (size_t)cpu * CACHE_FILTER;
+    uint32_t *rf = m->rfilter + (size_t)cpu * CACHE_FILTER_STRIDE, *wf = m->wfilter + (size_t)cpu * CACHE_FILTER_STRIDE;
     for (uint32_t c = first; c < first + chunks; c++) {
         uint32_t slot = c & (CACHE_FILTER - 1);
         rf[slot] = c;
-        wf[slot] = writable ? c : (wf[slot] == c ? CACHE_FILTER_EMPTY : wf[slot]);
+        rf[CACHE_FILTER + slot] = stamp;
+        if (writable) {
+            wf[slot] = c;
+            wf[CACHE_FILTER + slot] = stamp;
+        } else if (wf[slot] == c) {
+            wf[slot] = CACHE_FILTER_EMPTY;
+        }
     }
 }
 
-/* ---- L1 ---- */
+/* ---- L1 ----
+ *
+ * True LRU by stamps: each way keeps the LRU clock of its last use (one
+ * counter for all CPUs; only the order within a set matters), and the
+ * least recent way is the one whose stamp is oldest (clock - stamp, which
+ * wraps correctly unless a line sat unused for 2^32 accesses).  Lines do
+ * not move between ways, so a filter entry can name its stamp. */
+
+static inline size_t l1_index(const struct cache_model *m, int cpu, uint32_t line)
+{
+    return ((size_t)cpu * m->l1_sets + (line & (m->l1_sets - 1))) * m->l1_ways;
+}
 
 static int l1_find(const struct cache_model *m, int cpu, uint32_t line)
 {
-    const uint32_t *s = l1_set(m, cpu, line);
+    const uint32_t *s = m->l1 + l1_index(m, cpu, line);
     for (uint32_t w = 0; w < m->l1_ways; w++)
         if (s[w] == line + 1)
             return (int)w;
     return -1;
 }
 
-/* Way w becomes the most recent: the previous most recent line is no longer
- * what a filter entry says. */
-static void l1_touch(struct cache_model *m, int cpu, uint32_t line, int w)
+static inline void l1_touch(struct cache_model *m, int cpu, uint32_t line, int w)
 {
-    uint32_t *s = l1_set(m, cpu, line);
-    if (w == 0)
-        return;
-    if (s[0])
-        filter_drop(m, cpu, s[0] - 1, true);
-    uint32_t t = s[w];
-    for (int i = w; i > 0; i--)
-        s[i] = s[i - 1];
-    s[0] = t;
+    m->l1_stamp[l1_index(m, cpu, line) + (uint32_t)w] = ++*m->lru_clock;
 }
 
 static struct cache_l2_line *l2_find(const struct cache_model *m, int dom, uint32_t line, int *way)
@@ -104,29 +112,33 @@ static struct cache_l2_line *l2_find(const struct cache_model *m, int dom, uint3
 /* The L1 of cpu loses line (an invalidation, or the L2 evicted it). */
 static void l1_remove(struct cache_model *m, int cpu, uint32_t line)
 {
-    uint32_t *s = l1_set(m, cpu, line);
+    uint32_t *s = m->l1 + l1_index(m, cpu, line);
     for (uint32_t w = 0; w < m->l1_ways; w++)
         if (s[w] == line + 1) {
-            for (uint32_t i = w; i + 1 < m->l1_ways; i++)
-                s[i] = s[i + 1];
-            s[m->l1_ways - 1] = 0;
+            s[w] = 0;
             filter_drop(m, cpu, line, true);
             return;
         }
 }
 
-/* line enters cpu's L1 as its most recent; the least recent (or an empty
- * way) leaves: a line modified in this L1 goes back to the L2 (on-die,
- * not charged). */
-static void l1_insert(struct cache_model *m, int cpu, uint32_t line)
+/* line enters cpu's L1 as its most recent; an empty way or the least
+ * recent line leaves: a line modified in this L1 goes back to the L2
+ * (on-die, not charged).  Returns the way. */
+static int l1_insert(struct cache_model *m, int cpu, uint32_t line)
 {
-    uint32_t *s = l1_set(m, cpu, line);
-    uint32_t w = m->l1_ways - 1;
-    for (uint32_t i = 0; i < m->l1_ways; i++)
+    size_t base = l1_index(m, cpu, line);
+    uint32_t *s = m->l1 + base, *st = m->l1_stamp + base, now = *m->lru_clock;
+    uint32_t w = 0, oldest = 0;
+    for (uint32_t i = 0; i < m->l1_ways; i++) {
         if (!s[i]) {
             w = i;
             break;
         }
+        if (now - st[i] > oldest || i == 0) {
+            oldest = now - st[i];
+            w = i;
+        }
+    }
     if (s[w]) {
         uint32_t victim = s[w] - 1;
         filter_drop(m, cpu, victim, true);
@@ -137,11 +149,9 @@ static void l1_insert(struct cache_model *m, int cpu, uint32_t line)
                 e->dirty_core = 0;
         }
     }
-    if (s[0] && w != 0)
-        filter_drop(m, cpu, s[0] - 1, true);
-    for (uint32_t i = w; i > 0; i--)
-        s[i] = s[i - 1];
-    s[0] = line + 1;
+    s[w] = line + 1;
+    st[w] = ++*m->lru_clock;
+    return (int)w;
 }
 
 /* ---- the bus ---- */
@@ -167,6 +177,12 @@ uint64_t cache_bus_book(struct cache_bus *b, uint64_t now, uint64_t ns)
     uint64_t k = ((uint32_t)ns + slot - 1) / slot;
     uint64_t s = div_u64_u32(now, slot);
     b->busy_ns += ns;
+    if (s > b->latest) {            /* nothing booked at or after s (the usual case) */
+        for (uint64_t i = 0; i < k; i++)
+            b->booked[(uint32_t)(s + i) % CACHE_BUS_SLOTS] = (uint32_t)(s + i + 1);
+        b->latest = s + k - 1;
+        return now;
+    }
     if (b->latest >= CACHE_BUS_SLOTS && s + CACHE_BUS_SLOTS <= b->latest) {
         b->stale++;                 /* older than the calendar: its slots may have been reused */
         return now;
@@ -195,9 +211,17 @@ static void notify(struct cache_model *m, int to, int from, uint32_t line, bool 
         m->moved(m, to, from, line, inval);
 }
 
-/* Domain dom loses its copy e of line (another domain's store). */
+/* The presence counts (cache.h): how many lines of each index domain
+ * dom's L2 holds. */
+static inline uint8_t *presence(const struct cache_model *m, int dom, uint32_t line)
+{
+    return m->presence + (size_t)(line & (CACHE_PRESENCE - 1)) * (uint32_t)m->ndomains + (uint32_t)dom;
+}
+
+/* Domain dom loses its copy e of line (another domain's store, or an eviction). */
 static void l2_invalidate(struct cache_model *m, int dom, struct cache_l2_line *e, uint32_t line)
 {
+    (*presence(m, dom, line))--;
     for (uint32_t c = 0; c < m->p.l2_cores; c++)
         if (e->l1_cores & (1u << c))
             l1_remove(m, cpu_of(m, dom, (int)c), line);
@@ -214,8 +238,9 @@ static int snoop(struct cache_model *m, int cpu, uint32_t line, bool write, bool
 {
     int dom = domain_of(m, cpu), owner = -1;
     *others = false;
+    const uint8_t *pres = presence(m, 0, line);
     for (int d = 0; d < m->ndomains; d++) {
-        if (d == dom)
+        if (d == dom || !pres[d])
             continue;
         struct cache_l2_line *f = l2_find(m, d, line, NULL);
         if (!f)
@@ -263,6 +288,7 @@ static struct cache_l2_line *l2_insert(struct cache_model *m, int cpu, uint32_t 
     for (uint32_t i = w; i > 0; i--)
         s[i] = s[i - 1];
     s[0] = (struct cache_l2_line){ .tag = line + 1 };
+    (*presence(m, dom, line))++;
     return &s[0];
 }
 
@@ -358,12 +384,13 @@ static uint64_t access_line(struct cache_model *m, int cpu, uint32_t line, uint3
             if (write)
                 e->dirty_core = (uint8_t)(core + 1);
         }
-        l1_insert(m, cpu, line);
+        w1 = l1_insert(m, cpu, line);
         e->l1_cores |= (uint16_t)(1u << core);
     }
     wait = st->bus_wait_ns - wait0;
     if (e)
-        filter_set(m, cpu, line, e->state == CACHE_M && e->dirty_core == core + 1 && e->l1_cores == (1u << core));
+        filter_set(m, cpu, line, (uint32_t)(l1_index(m, cpu, line) + (uint32_t)w1),
+                   e->state == CACHE_M && e->dirty_core == core + 1 && e->l1_cores == (1u << core));
     if (!stalls)
         stall = wait;               /* the store buffer takes it once the bus does */
     st->stall_ns += stall;
@@ -376,7 +403,13 @@ uint64_t cache_access(struct cache_model *m, int cpu, uint32_t addr, uint32_t si
     uint32_t last = (addr + (size ? size - 1 : 0)) >> m->line_shift;
     uint64_t stall = 0;
     for (uint32_t line = first;; line++) {
-        stall += access_line(m, cpu, line, flags, now + stall);
+        /* A range (a copy): a line the filters answer takes the fast
+         * path's one change (cache_fast), as the callers' entry points do
+         * for one access (the same result: test_cache.c). */
+        if (first != last && m->rfilter && cache_fast(m, cpu, line << m->line_shift, flags))
+            m->stats[cpu].accesses++;
+        else
+            stall += access_line(m, cpu, line, flags, now + stall);
         if (line == last)
             break;
     }
@@ -407,10 +440,11 @@ static uint32_t ilog2(uint32_t x)
 size_t cache_model_bytes(const struct cache_preset *p, int ncpus, bool filters)
 {
     int ndomains = (ncpus + (int)p->l2_cores - 1) / (int)p->l2_cores;
-    size_t l1 = (size_t)ncpus * (p->l1_bytes / p->line_bytes) * sizeof(uint32_t);
+    size_t l1 = (size_t)ncpus * (p->l1_bytes / p->line_bytes) * 2 * sizeof(uint32_t);   /* tags, stamps */
     size_t l2 = (size_t)ndomains * (p->l2_bytes / p->line_bytes) * sizeof(struct cache_l2_line);
-    size_t f = filters ? (size_t)ncpus * CACHE_FILTER * 2 * sizeof(uint32_t) : 0;
-    return sizeof(struct cache_model) + l1 + l2 + f;
+    size_t f = filters ? (size_t)ncpus * CACHE_FILTER_STRIDE * 2 * sizeof(uint32_t) : 0;
+    size_t pres = (size_t)CACHE_PRESENCE * (size_t)ndomains;
+    return sizeof(struct cache_model) + l1 + l2 + f + pres;
 }
 
 static uint32_t scale(uint32_t ns, uint32_t pct) { return (uint32_t)((uint64_t)ns * pct / 100); }
@@ -425,6 +459,7 @@ struct cache_model *cache_init(void *mem, const struct cache_preset *p, int ncpu
     if (!pow2(p->line_bytes) || p->line_bytes < (1u << CACHE_CHUNK_SHIFT) || !p->l1_ways || !p->l2_ways ||
         !pow2(p->l1_bytes / p->line_bytes / p->l1_ways) || !pow2(p->l2_bytes / p->line_bytes / p->l2_ways) ||
         p->l1_bytes % (p->line_bytes * p->l1_ways) || p->l2_bytes % (p->line_bytes * p->l2_ways) ||
+        p->l2_bytes / p->line_bytes / p->l2_ways > CACHE_PRESENCE || p->l2_ways > 255 ||
         !p->l2_cores || p->l2_cores > 16) {
         *why = "the preset's geometry is not a power-of-two set count";
         return NULL;
@@ -448,14 +483,24 @@ struct cache_model *cache_init(void *mem, const struct cache_preset *p, int ncpu
     char *q = (char *)(m + 1);
     m->l1 = (uint32_t *)q;
     q += (size_t)ncpus * m->l1_sets * m->l1_ways * sizeof(uint32_t);
+    m->l1_stamp = (uint32_t *)q;
+    q += (size_t)ncpus * m->l1_sets * m->l1_ways * sizeof(uint32_t);
+    m->lru_clock = &m->own_clock;
     m->l2 = (struct cache_l2_line *)q;
     q += (size_t)m->ndomains * m->l2_sets * m->l2_ways * sizeof(struct cache_l2_line);
     if (filters) {
         m->rfilter = (uint32_t *)q;
-        q += (size_t)ncpus * CACHE_FILTER * sizeof(uint32_t);
+        q += (size_t)ncpus * CACHE_FILTER_STRIDE * sizeof(uint32_t);
         m->wfilter = (uint32_t *)q;
-        memset(m->rfilter, 0xff, (size_t)ncpus * CACHE_FILTER * 2 * sizeof(uint32_t));   /* CACHE_FILTER_EMPTY */
+        q += (size_t)ncpus * CACHE_FILTER_STRIDE * sizeof(uint32_t);
+        /* CACHE_FILTER_EMPTY chunks, stamp index 0 */
+        for (int c = 0; c < ncpus; c++) {
+            memset(m->rfilter + (size_t)c * CACHE_FILTER_STRIDE, 0xff, CACHE_FILTER * sizeof(uint32_t));
+            memset(m->wfilter + (size_t)c * CACHE_FILTER_STRIDE, 0xff, CACHE_FILTER * sizeof(uint32_t));
+        }
     }
+    m->presence = (uint8_t *)q;
+    q += (size_t)CACHE_PRESENCE * (size_t)m->ndomains;
     uint32_t slot = m->p.bus_inval_ns && m->p.bus_inval_ns < m->p.bus_ns ? m->p.bus_inval_ns : m->p.bus_ns;
     m->bus.slot_ns = slot;
     return m;

@@ -113,20 +113,35 @@ struct cache_model {
     int ncpus, ndomains;
     uint32_t line_shift;
     uint32_t l1_sets, l1_ways, l2_sets, l2_ways;
-    uint32_t *l1;               /* [cpu][set][way] line number + 1, way 0 most recent */
+    uint32_t *l1;               /* [cpu][set][way] line number + 1 (0: empty) */
+    uint32_t *l1_stamp;         /* [cpu][set][way] the LRU clock when the way was last used */
+    uint32_t *lru_clock;        /* one counter for every CPU's L1 (the callers' fast path bumps it too) */
+    uint32_t own_clock;         /* lru_clock's default */
     struct cache_l2_line *l2;   /* [domain][set][way], way 0 most recent */
     struct cache_stats stats[CACHE_MAX_CPUS];
     struct cache_bus bus;
     cache_line_moved_fn moved;  /* NULL: none */
-    /* The filters of the callers' fast path (memhooks.c): each CPU's
-     * filter says "this line is the most recent of its L1 set" (a load of
-     * it changes nothing) and, in the write filter, "and the CPU owns it
-     * modified" (nor does a store).  The model keeps them exact: it adds
-     * and removes entries as lines move.  NULL: no filters. */
-    uint32_t *rfilter, *wfilter;    /* [cpu][CACHE_FILTER] chunk number (address >> 5), or CACHE_FILTER_EMPTY */
+    /* Which L2s may hold a line (the snoop's directory, so that a miss looks
+     * only in those): per index (line number mod CACHE_PRESENCE) and
+     * domain, how many lines of that index the domain's L2 holds.  Every
+     * preset has at most CACHE_PRESENCE sets, so lines of one index share
+     * a set and a count is at most the L2's ways. */
+    uint8_t *presence;          /* [CACHE_PRESENCE][ndomains] */
+    /* The filters of the callers' fast path (memhooks.c, memhook-thunks.S):
+     * each CPU's read filter says "this line is in the CPU's L1" (a load of
+     * it only makes it the most recent of its set: *lru_clock + 1 into the
+     * way's stamp, l1_stamp[the entry's second word]) and the write
+     * filter "and the CPU owns it modified" (nor does a store change more).
+     * The model keeps them exact: it adds and removes entries as lines
+     * move.  NULL: no filters.  A CPU's filter is CACHE_FILTER_STRIDE
+     * words: CACHE_FILTER chunk numbers (address >> 5, or
+     * CACHE_FILTER_EMPTY), then CACHE_FILTER indices into l1_stamp. */
+    uint32_t *rfilter, *wfilter;
 };
 
-#define CACHE_FILTER 1024           /* entries per CPU, direct mapped by 32-byte chunk */
+#define CACHE_FILTER 4096           /* entries per CPU, direct mapped by 32-byte chunk (128 KB: few conflicts among the L1's lines) */
+#define CACHE_FILTER_STRIDE (2 * CACHE_FILTER)
+#define CACHE_PRESENCE (1u << 18)   /* the snoop directory's indices (8 MB of 32-byte lines) */
 #define CACHE_CHUNK_SHIFT 5
 #define CACHE_FILTER_EMPTY 0xffffffffu  /* no chunk number (addresses are 32 bits) */
 
@@ -140,6 +155,22 @@ struct cache_model *cache_init(void *mem, const struct cache_preset *p, int ncpu
 /* One access of `cpu` at its local time `now`, of the bytes [addr, addr+size)
  * (a range across lines is one access per line); returns the stall. */
 uint64_t cache_access(struct cache_model *m, int cpu, uint32_t addr, uint32_t size, uint32_t flags, uint64_t now);
+/* What the callers' fast path does for an access its filter answers
+ * (memhook-thunks.S; tests/host/test_cache.c checks that it equals
+ * cache_access): the line becomes the most recent of its L1 set.  Returns
+ * false when the filter does not answer (the caller calls cache_access). */
+static inline bool cache_fast(struct cache_model *m, int cpu, uint32_t addr, uint32_t flags)
+{
+    uint32_t chunk = addr >> CACHE_CHUNK_SHIFT, slot = chunk & (CACHE_FILTER - 1);
+    uint32_t *f = (flags & (CACHE_WRITE | CACHE_ATOMIC) ? m->wfilter : m->rfilter) + (size_t)cpu * CACHE_FILTER_STRIDE;
+    if (f[slot] != chunk)
+        return false;
+    m->l1_stamp[f[CACHE_FILTER + slot]] = ++*m->lru_clock;
+    return true;
+}
+/* cpu's filters forget the line of addr (the next access to it takes the
+ * slow path; the model is unchanged). */
+void cache_filter_forget(struct cache_model *m, int cpu, uint32_t addr);
 /* The state of a line in cpu's L2 (CACHE_I if absent) and whether its L1 has it. */
 int cache_state(const struct cache_model *m, int cpu, uint32_t addr, bool *in_l1);
 /* Books a bus transaction of `ns` at time `now`; returns when it starts. */

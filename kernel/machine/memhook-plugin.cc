@@ -26,7 +26,17 @@
  * measures at boot.
  *
  * loadN/storeN (accesses of a size not 1, 2, 4, 8 or 16) stay calls.
+ *
+ * Each site also says what it accesses, for the per-object report
+ * (memhooks.c, memline object= lines): a record in section .memhook_sites,
+ * the site's return address and a name, "task.on_cpu" (a field of the
+ * struct a pointer points to), "@runqueues[].lock.locked" (a global),
+ * "int" (a scalar through a pointer), "?" (an address the plugin cannot
+ * name).  The asm is marked inline (asm inline), so that GCC's inliner
+ * counts it as one instruction whatever its text: the records are data,
+ * and the code is the four instructions above.
  */
+#include <string>
 #include <gcc-plugin.h>
 #include <plugin-version.h>
 #include <tree.h>
@@ -44,12 +54,69 @@
 int plugin_is_GPL_compatible;
 
 /* The asm text for the callback named base (e.g. "load4"): the address
- * of the memory operand %0 in eax, kept around the call. */
-static const char *asm_text(const char *base)
+ * of the memory operand %0 in eax, kept around the call; then the site's
+ * record (its return address, what it accesses). */
+static const char *asm_text(const char *base, const char *what)
 {
-    static char buf[160];
-    snprintf(buf, sizeof(buf), "pushl %%%%eax\n\tleal %%0, %%%%eax\n\tcall __memhook_%s\n\tpopl %%%%eax", base);
+    static char buf[512];
+    snprintf(buf, sizeof(buf),
+             "pushl %%%%eax\n\tleal %%0, %%%%eax\n\tcall __memhook_%s\n"
+             ".Lmhr%%=:\n\tpopl %%%%eax\n"
+             "\t.pushsection .memhook_sites,\"a\"\n\t.long .Lmhr%%=, .Lmhn%%=\n\t.popsection\n"
+             "\t.pushsection .rodata.memhook_names,\"aMS\",@progbits,1\n.Lmhn%%=:\t.asciz \"%s\"\n\t.popsection",
+             base, what);
     return buf;
+}
+
+static std::string type_name(tree type)
+{
+    while (TREE_CODE(type) == ARRAY_TYPE)     /* an array of structs: the struct */
+        type = TREE_TYPE(type);
+    tree n = TYPE_NAME(type);
+    if (n && TREE_CODE(n) == TYPE_DECL)
+        n = DECL_NAME(n);
+    if (n && TREE_CODE(n) == IDENTIFIER_NODE)
+        return IDENTIFIER_POINTER(n);
+    if (INTEGRAL_TYPE_P(type))
+        return "int";
+    if (POINTER_TYPE_P(type))
+        return "ptr";
+    return "?";
+}
+
+/* What a memory reference is, for people: the struct (or global) and the
+ * fields and indices on the way to the accessed bytes. */
+static std::string describe(tree ref)
+{
+    std::string path;
+    tree t = ref;
+    for (int depth = 0; depth < 16; depth++) {
+        if (TREE_CODE(t) == COMPONENT_REF) {
+            tree f = TREE_OPERAND(t, 1);
+            path = std::string(".") + (DECL_NAME(f) ? IDENTIFIER_POINTER(DECL_NAME(f)) : "?") + path;
+            t = TREE_OPERAND(t, 0);
+        } else if (TREE_CODE(t) == ARRAY_REF || TREE_CODE(t) == ARRAY_RANGE_REF) {
+            path = "[]" + path;
+            t = TREE_OPERAND(t, 0);
+        } else if (TREE_CODE(t) == REALPART_EXPR || TREE_CODE(t) == IMAGPART_EXPR ||
+                   TREE_CODE(t) == VIEW_CONVERT_EXPR || TREE_CODE(t) == BIT_FIELD_REF) {
+            t = TREE_OPERAND(t, 0);
+        } else {
+            break;
+        }
+    }
+    std::string base;
+    if (DECL_P(t) && DECL_NAME(t))
+        base = std::string("@") + IDENTIFIER_POINTER(DECL_NAME(t));
+    else if (TREE_CODE(t) == MEM_REF || TREE_CODE(t) == TARGET_MEM_REF)
+        base = TREE_TYPE(t) == char_type_node && path.empty() ? "?" : type_name(TREE_TYPE(t));
+    else
+        base = "?";
+    std::string s = base + path;
+    for (char &c : s)
+        if (!ISALNUM(c) && c != '_' && c != '.' && c != '[' && c != ']' && c != '@' && c != '?')
+            c = '_';
+    return s.size() > 80 ? s.substr(0, 80) : s;
 }
 
 static const char *callback_base(tree fndecl)
@@ -150,6 +217,7 @@ struct memhook_pass : gimple_opt_pass {
                  * address), else (char *)addr dereferenced. */
                 tree addr = gimple_call_arg(stmt, 0);
                 tree mem = access_ref(addr);
+                std::string what = mem ? describe(mem) : "?";
                 if (!mem) {
                     tree cptr = build_pointer_type(char_type_node);
                     tree p = make_ssa_name(cptr);
@@ -160,8 +228,9 @@ struct memhook_pass : gimple_opt_pass {
                 vec<tree, va_gc> *inputs = NULL;
                 tree constraint = build_string(2, "m");
                 vec_safe_push(inputs, build_tree_list(build_tree_list(NULL_TREE, constraint), mem));
-                gasm *a = gimple_build_asm_vec(asm_text(base), inputs, NULL, NULL, NULL);
+                gasm *a = gimple_build_asm_vec(asm_text(base, what.c_str()), inputs, NULL, NULL, NULL);
                 gimple_asm_set_volatile(a, true);
+                gimple_asm_set_inline(a, true);
                 gimple_set_location(a, gimple_location(stmt));
                 /* The call's place in the chain of memory states (virtual
                  * SSA) goes to the asm, which reads memory as it did. */

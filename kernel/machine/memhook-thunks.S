@@ -6,19 +6,24 @@
  * its registers across the asm, and only the flags are clobbered (an x86
  * asm statement clobbers them anyway).
  *
- * The fast path (memhooks.c, cache.h's filters): the 32-byte chunk of the
- * address is in the current CPU's filter, so the access changes nothing in
- * the model; it owes memhook_fast_cost cycles to the clock (one add to
- * %gs:machine_debt; the carry says it wrapped).  Anything else calls
- * memhook_miss(address, size, flags) with the caller's registers saved.
- * Every path has a fixed instruction count (the fast path 16, the site's
- * four not included), which memhooks.c measures at boot.
+ * %eax is the site's own (it saved it): free once the address is used.
+ *
+ * The fast path (memhooks.c, cache.h's filters and cache_fast): the 32-byte
+ * chunk of the address is in the current CPU's filter, so the line is in
+ * its L1 (and for a store owned modified): the access only makes it the
+ * most recent of its set (the LRU clock + 1 into the way's stamp, whose
+ * index is the entry's second word), and owes memhook_fast_cost cycles to
+ * the clock (one add to %gs:machine_debt; the carry says it wrapped).
+ * Anything else calls memhook_miss(address, size, flags) with the caller's
+ * registers saved.  Every path has a fixed instruction count (the fast
+ * path 21, the site's four not included), which memhooks.c measures at boot.
  */
 #ifdef CACHES
 #define PERCPU_MACHINE_DEBT 44      /* kernel/percpu.h (memhooks.c checks they agree) */
 #define PERCPU_MACHINE_RFILTER 48
 #define PERCPU_MACHINE_WFILTER 52
-#define FILTER_BYTE_MASK 4092       /* kernel/machine/cache.h: (CACHE_FILTER - 1) * 4 */
+#define FILTER_BYTE_MASK 16380      /* kernel/machine/cache.h: (CACHE_FILTER - 1) * 4 */
+#define FILTER_STAMPS 16384         /* ... CACHE_FILTER * 4: the stamp indices after the chunks */
 #define CACHE_CHUNK_SHIFT 5
 #define CACHE_WRITE 1
 #define CACHE_ATOMIC 2
@@ -37,6 +42,11 @@ __memhook_\kind\size:
     addl %gs:\filter, %ecx
     cmpl %edx, (%ecx)
     jne 2f
+    movl FILTER_STAMPS(%ecx), %edx      /* the way's stamp index */
+    incl memhook_lru_clock
+    movl memhook_lru_clock, %eax
+    movl memhook_l1_stamp, %ecx
+    movl %eax, (%ecx,%edx,4)            /* the most recent of its set */
     movl memhook_fast_cost, %edx
     addl %edx, %gs:PERCPU_MACHINE_DEBT
     jc 3f

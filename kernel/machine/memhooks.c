@@ -37,10 +37,13 @@
 #include "../lib.h"
 #include "../cmdline.h"
 #include "../time.h"
+#include "../protocol.h"
+#include "../task.h"
+#include "../sched_class.h"
 
 _Static_assert(PERCPU_MACHINE_DEBT == 44 && PERCPU_MACHINE_RFILTER == 48 && PERCPU_MACHINE_WFILTER == 52,
                "kernel/machine/memhook-thunks.S has the per-CPU offsets");
-_Static_assert(CACHE_FILTER == 1024 && CACHE_CHUNK_SHIFT == 5 && CACHE_WRITE == 1 && CACHE_ATOMIC == 2,
+_Static_assert(CACHE_FILTER == 4096 && CACHE_FILTER_STRIDE == 8192 && CACHE_CHUNK_SHIFT == 5 && CACHE_WRITE == 1 && CACHE_ATOMIC == 2,
                "kernel/machine/memhook-thunks.S has the filter's geometry");
 
 /* The caller's spills and address computations per call, in thousandths of
@@ -105,7 +108,7 @@ static uint32_t lat_pct;
 static uint32_t fast_cost, slow_cost, null_cost;    /* cycles owed back per call */
 static uint32_t spill_milli = MEMHOOK_SPILL_MILLI;
 static uint32_t spill_acc[MAX_CPUS];                /* thousandths carried */
-static uint32_t empty_filter[CACHE_FILTER];
+static uint32_t empty_filter[CACHE_FILTER_STRIDE];
 static uint64_t debt_folded[MAX_CPUS];              /* fast calls' debt taken off the clock */
 static uint64_t slow_calls[MAX_CPUS], null_calls[MAX_CPUS];
 /* Inside memhook_miss's two reads, all CPUs.  Not static: calibrate()
@@ -179,6 +182,75 @@ wrapped:
 
 /* ---- the calls ---- */
 
+/* ---- 2.4's goodness line (machine_layout=era, SCHED_LAYOUT_LINUX24) ----
+ *
+ * 2.4 kept every field its goodness() loop reads in one 32-byte line of
+ * the task_struct (counter, nice, policy, mm, processor, cpus_runnable,
+ * cpus_allowed, run_list.next: 2.4.18 include/linux/sched.h).  This
+ * kernel's struct task and the scheduler's private state put the same
+ * fields on three lines (docs/caches.md, "Layouts").  So for a task in
+ * 2.4's layout the model sees those bytes (the kernel's nice, policy, mm,
+ * cpus_allowed, on_cpu (2.4's cpus_runnable) and the scheduler's
+ * scan_bytes) in one line of the block,
+ * at ERA_LINE (bytes of the task's page that nothing else uses), and every
+ * other byte where it is.  A real line that holds some of them is never
+ * answered by the fast path (its filter entries are dropped after each
+ * access), so every access to it reaches the model and goes to the right
+ * line.  Copies (string.c's ranges) see the real layout. */
+#define ERA_BLOCK_SHIFT 13                  /* 8 KB blocks */
+#define ERA_LINE 2048                       /* the line's offset in the block */
+#define ERA_TASK_BYTES ((uint32_t)sizeof(struct task))
+static bool era_on;
+static int16_t era_map[sizeof(struct task)];                   /* byte -> its offset in the model; -1: its own */
+static bool era_chunk_mapped[(sizeof(struct task) + 31) / 32];  /* a 32-byte chunk holds a mapped byte */
+static uint32_t era_blocks[(1u << (32 - ERA_BLOCK_SHIFT)) / 32]; /* a bit per 8 KB block: a task in 2.4's layout */
+_Static_assert(ERA_LINE >= sizeof(struct task) && ERA_LINE + 64 <= 4096, "the goodness line lies in the task's page, past the struct");
+
+static void era_map_bytes(uint32_t off, uint32_t size, uint32_t *next)
+{
+    /* A field that would cross the line's end starts it again (the model
+     * sees lines, not bytes: 2.4's SCHED_YIELD was a bit of policy, this
+     * kernel's yielded a byte of its own). */
+    if (*next + size > ERA_LINE + 32)
+        *next = ERA_LINE;
+    for (uint32_t b = 0; b < size && off + b < ERA_TASK_BYTES; b++) {
+        era_map[off + b] = (int16_t)(*next)++;
+        era_chunk_mapped[(off + b) / 32] = true;
+    }
+}
+
+static void era_setup(void)
+{
+    for (uint32_t i = 0; i < ERA_TASK_BYTES; i++)
+        era_map[i] = -1;
+    era_on = model && machine_era_layout() && (scheduler.flags & SCHED_LAYOUT_LINUX24) && scheduler.scan_bytes;
+    if (!era_on)
+        return;
+    uint32_t next = ERA_LINE;
+    era_map_bytes(offsetof(struct task, nice), sizeof(int), &next);
+    era_map_bytes(offsetof(struct task, policy), sizeof(int), &next);
+    era_map_bytes(offsetof(struct task, mm), sizeof(int), &next);
+    era_map_bytes(offsetof(struct task, cpus_allowed), sizeof(cpumask_t), &next);
+    era_map_bytes(offsetof(struct task, on_cpu), sizeof(int), &next);     /* 2.4's cpus_runnable */
+    for (const struct sched_scan_bytes *b = scheduler.scan_bytes; b->size; b++)
+        era_map_bytes((uint32_t)offsetof(struct task, sched_private) + b->offset, b->size, &next);
+}
+
+void machine_era_task(const struct task *t, bool live)
+{
+    uint32_t blk = (uint32_t)(uintptr_t)t >> ERA_BLOCK_SHIFT;
+    if (live)
+        era_blocks[blk / 32] |= 1u << (blk % 32);
+    else
+        era_blocks[blk / 32] &= ~(1u << (blk % 32));
+}
+
+static inline bool era_block(uint32_t a)
+{
+    uint32_t blk = a >> ERA_BLOCK_SHIFT;
+    return era_blocks[blk / 32] & (1u << (blk % 32));
+}
+
 /* ---- which lines move between CPUs (the memline lines) ----
  *
  * The model calls line_moved for every line that comes from another CPU's
@@ -186,7 +258,8 @@ wrapped:
  * away from one (an invalidation).  An open-addressed table counts them
  * per line, with the code site of the access that moved it last (the
  * instrumented instruction's return address: addr2line names it). */
-#define HOT_LINES 4096
+#define HOT_LINES 16384
+#define HOT_PROBES 8            /* then the move is dropped (counted): a full table costs a few probes, not 32 */
 struct hot_line {
     uint32_t line;              /* line number + 1; 0: empty */
     uint32_t moves, invals;
@@ -196,11 +269,115 @@ static struct hot_line hot[HOT_LINES];
 static uint64_t hot_dropped;
 static uint32_t access_site;    /* the access being modelled */
 
+/* ---- what each site accesses (the memline object= lines) ----
+ *
+ * memhook-plugin.cc gives every instrumented access a record in
+ * .memhook_sites: its return address (what memhook_miss sees as the site)
+ * and a name, "task.on_cpu", "@runqueues[].lock.locked", "int", "?".
+ * Identical names are one string (the linker merges them), so a name's
+ * pointer is the key of its counts.  Sorted by address at boot. */
+struct memhook_site {
+    uint32_t ret;
+    const char *what;
+};
+extern struct memhook_site __start_memhook_sites[], __stop_memhook_sites[];
+static uint32_t nsites;
+
+static void sort_sites(void)
+{
+    struct memhook_site *a = __start_memhook_sites;
+    nsites = (uint32_t)(__stop_memhook_sites - __start_memhook_sites);
+    /* heapsort: no allocation, n log n at boot */
+    for (uint32_t n = nsites, i = n / 2; n > 1;) {
+        struct memhook_site t;
+        if (i > 0) {
+            t = a[--i];
+        } else {
+            t = a[--n];
+            a[n] = a[0];
+        }
+        uint32_t parent = i, child = 2 * i + 1;
+        while (child < n) {
+            if (child + 1 < n && a[child + 1].ret > a[child].ret)
+                child++;
+            if (a[child].ret <= t.ret)
+                break;
+            a[parent] = a[child];
+            parent = child;
+            child = 2 * parent + 1;
+        }
+        a[parent] = t;
+    }
+}
+
+/* A direct-mapped cache of site_what's answers: a few sites make most
+ * misses and moves, and the binary search is a dozen steps. */
+#define SITE_CACHE 1024
+static struct memhook_site site_cache[SITE_CACHE];
+
+static const char *site_what(uint32_t site)
+{
+    if (!site)
+        return "copy";          /* string.c's ranges (machine_access) */
+    struct memhook_site *c = &site_cache[(site >> 2) & (SITE_CACHE - 1)];
+    if (c->ret == site)
+        return c->what;
+    uint32_t lo = 0, hi = nsites;
+    while (lo < hi) {
+        uint32_t mid = (lo + hi) / 2;
+        if (__start_memhook_sites[mid].ret < site)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    c->ret = site;
+    c->what = lo < nsites && __start_memhook_sites[lo].ret == site ? __start_memhook_sites[lo].what : "?";
+    return c->what;
+}
+
+/* 0: no counts by name (to measure what they cost the host) */
+#ifndef MEMHOOK_NAMES
+#define MEMHOOK_NAMES 1
+#endif
+#define HOT_NAMES 4096
+struct hot_name {
+    const char *what;           /* NULL: empty */
+    uint32_t moves, invals;     /* lines these accesses moved between CPUs, copies their stores invalidated */
+    uint32_t misses;            /* L2 misses these accesses made (memory or another cache) */
+};
+static struct hot_name hot_names[HOT_NAMES];
+static uint64_t names_dropped;
+
+static struct hot_name *name_entry(const char *what)
+{
+    uint32_t h = ((uint32_t)(uintptr_t)what * 2654435761u) >> 20;
+    for (uint32_t i = 0; i < 64; i++) {
+        struct hot_name *e = &hot_names[(h + i) & (HOT_NAMES - 1)];
+        if (e->what == what || !e->what) {
+            e->what = what;
+            return e;
+        }
+    }
+    names_dropped++;
+    return NULL;
+}
+
+static void name_moved(const char *what, bool inval)
+{
+    struct hot_name *e = name_entry(what);
+    if (e && inval)
+        e->invals++;
+    else if (e)
+        e->moves++;
+}
+
 static void line_moved(struct cache_model *m, int to, int from, uint32_t line, bool inval)
 {
     (void)m, (void)to, (void)from;
-    uint32_t h = (line * 2654435761u) >> 20;
-    for (uint32_t i = 0; i < 32; i++) {
+    if (MEMHOOK_NAMES)
+        name_moved(site_what(access_site), inval);
+    uint32_t h = (line * 2654435761u) >> 18;
+    for (uint32_t i = 0; i < HOT_PROBES; i++) {
         struct hot_line *e = &hot[(h + i) & (HOT_LINES - 1)];
         if (e->line == line + 1 || !e->line) {
             e->line = line + 1;
@@ -236,7 +413,21 @@ static __attribute__((noinline)) uint64_t model_step(struct cpu *c, uint32_t a, 
      * arguments, the saved edx and ecx); from machine_access: none. */
     access_site = (flags & MEMHOOK_FROM_ENTRY) ? args[5] : 0;
     flags &= ~MEMHOOK_FROM_ENTRY;
+    uint64_t misses = model->stats[id].l2_misses;
+    uint32_t real = a, off = a & ((1u << ERA_BLOCK_SHIFT) - 1);
+    bool era = era_on && off < ERA_TASK_BYTES && era_block(a);
+    if (era && size <= 8 && era_map[off] >= 0)
+        a = (a & ~((1u << ERA_BLOCK_SHIFT) - 1)) + (uint32_t)era_map[off];   /* in 2.4's goodness line */
     uint64_t stall = cache_access(model, id, a, size, flags, t0 - c->tsc_base);
+    if (era)    /* the real lines that hold mapped bytes stay off the fast path */
+        for (uint32_t ch = off / 32; ch * 32 < off + size && ch * 32 < ERA_TASK_BYTES; ch++)
+            if (era_chunk_mapped[ch])
+                cache_filter_forget(model, id, (real & ~((1u << ERA_BLOCK_SHIFT) - 1)) + ch * 32);
+    if (MEMHOOK_NAMES && model->stats[id].l2_misses != misses) {
+        struct hot_name *e = name_entry(site_what(access_site));
+        if (e)
+            e->misses += (uint32_t)(model->stats[id].l2_misses - misses);
+    }
     slow_calls[id]++;
     if (spill_milli) {
         uint32_t spill = spill_acc[id] + spill_milli;
@@ -274,8 +465,11 @@ __attribute__((noinline, used)) void memhook_miss(uint32_t a, uint32_t size, uin
 }
 
 /* The fast path and the entry points are kernel/machine/memhook-thunks.S
- * (memhook-plugin.cc calls them); it reads this. */
+ * (memhook-plugin.cc calls them); it reads these: the cost it owes, and
+ * the model's L1 LRU clock and stamps (cache.h, cache_fast). */
 uint32_t memhook_fast_cost;
+uint32_t memhook_lru_clock;
+uint32_t *memhook_l1_stamp;
 
 void __asan_loadN_noabort(uint32_t a, uint32_t size);
 void __asan_loadN_noabort(uint32_t a, uint32_t size) { memhook_miss(a, size, 0); }
@@ -330,14 +524,14 @@ static uint32_t per_call(uint64_t loop, uint64_t inner)
     return (uint32_t)(per - LOOP_INSNS_PER_CALL + SITE_INSNS_PER_CALL);
 }
 
-/* Two addresses 32 KB apart share a filter entry and an L1 set (every
+/* Two addresses 128 KB apart (CACHE_FILTER chunks) share a filter entry and an L1 set (every
  * preset's L1 way is at most 4 KB): alternating them, every call misses
  * the filter and hits the L1. */
-static uint8_t calibration_area[32768 + 64] __attribute__((aligned(64)));
+static uint8_t calibration_area[CACHE_FILTER * 32 + 64] __attribute__((aligned(64)));
 
 static void calibrate(struct cpu *c)
 {
-    uint32_t a = (uint32_t)(uintptr_t)calibration_area, b = a + 32768;
+    uint32_t a = (uint32_t)(uintptr_t)calibration_area, b = a + CACHE_FILTER * 32;
     fast_cost = slow_cost = null_cost = memhook_fast_cost = 0;
     spill_milli = 0;
     struct cache_model *m = model;
@@ -347,8 +541,8 @@ static void calibrate(struct cpu *c)
     null_cost = per_call(calibration_loop(a, a), 0);
     model = m;
     if (model) {
-        c->machine_rfilter = model->rfilter + (size_t)c->id * CACHE_FILTER;
-        c->machine_wfilter = model->wfilter + (size_t)c->id * CACHE_FILTER;
+        c->machine_rfilter = model->rfilter + (size_t)c->id * CACHE_FILTER_STRIDE;
+        c->machine_wfilter = model->wfilter + (size_t)c->id * CACHE_FILTER_STRIDE;
         calibration_loop(a, b);             /* both lines in */
         uint64_t inner = *(volatile uint64_t *)&model_cycles;
         uint64_t loop = calibration_loop(a, b);
@@ -392,20 +586,26 @@ void machine_boot(int ncpus, bool vsmp, char *words, size_t size)
         model = cache_init(mem, p, ncpus, lat_pct, true, &why);
         if (!model)
             cmdline_error("machine", why);
+        model->lru_clock = &memhook_lru_clock;
+        memhook_l1_stamp = model->l1_stamp;
         name_ = p->name;
     }
     calibrate(&cpus[0]);
+    sort_sites();
+    era_setup();
     if (model) {
         /* The calibration's accesses are not the run's. */
         const char *why;
         model = cache_init(mem, p, ncpus, lat_pct, true, &why);
+        model->lru_clock = &memhook_lru_clock;
+        memhook_lru_clock = 0;
         model->moved = line_moved;
         model_cycles = 0;
         slow_calls[0] = 0;
         debt_folded[0] = 0;
         for (int i = 0; i < ncpus; i++) {
-            cpus[i].machine_rfilter = model->rfilter + (size_t)i * CACHE_FILTER;
-            cpus[i].machine_wfilter = model->wfilter + (size_t)i * CACHE_FILTER;
+            cpus[i].machine_rfilter = model->rfilter + (size_t)i * CACHE_FILTER_STRIDE;
+            cpus[i].machine_wfilter = model->wfilter + (size_t)i * CACHE_FILTER_STRIDE;
         }
     }
     null_calls[0] = 0;
@@ -425,6 +625,106 @@ void machine_boot(int ncpus, bool vsmp, char *words, size_t size)
 }
 
 extern char _end[];
+
+/* The object of a name: up to its first '.' or '[' ("task.on_cpu": task). */
+static size_t object_len(const char *what)
+{
+    size_t n = 0;
+    while (what[n] && what[n] != '.' && what[n] != '[')
+        n++;
+    return n;
+}
+
+/* The kinds of objects whose accesses moved lines between CPUs most
+ * (field=*: all of the object's fields), then the fields; then the same
+ * by L2 misses (by=misses: where a CPU's own misses went). */
+enum { BY_MOVES, BY_MISSES };
+static uint64_t weight_of(uint64_t moves, uint64_t invals, uint64_t misses, int by)
+{
+    return by == BY_MOVES ? moves + invals : misses;
+}
+
+static void print_object_line(const char *what, size_t len, const char *field, int by, uint64_t moves, uint64_t invals,
+                              uint64_t misses)
+{
+    char name[88];
+    size_t n = len < sizeof(name) - 1 ? len : sizeof(name) - 1;
+    memcpy(name, what, n);
+    name[n] = 0;
+    kprintf(PROTO_FORMAT_OF(MEMLINE, MEMLINE_OBJECT), name, field, by == BY_MOVES ? "moves" : "misses",
+            (unsigned long long)moves, (unsigned long long)invals, (unsigned long long)misses);
+}
+
+static void print_hot_objects_by(int by)
+{
+    enum { TOP_OBJECTS = 8, TOP_FIELDS = 12, MAX_OBJECTS = 256 };
+    static struct { const char *what; size_t len; uint64_t moves, invals, misses; } obj[MAX_OBJECTS];
+    int nobj = 0;
+    for (int i = 0; i < HOT_NAMES; i++) {
+        const struct hot_name *e = &hot_names[i];
+        if (!e->what)
+            continue;
+        size_t len = object_len(e->what);
+        int k = 0;
+        while (k < nobj && !(obj[k].len == len && !memcmp(obj[k].what, e->what, len)))
+            k++;
+        if (k == nobj) {
+            if (nobj == MAX_OBJECTS)
+                continue;
+            obj[nobj].what = e->what;
+            obj[nobj].len = len;
+            obj[nobj].moves = obj[nobj].invals = obj[nobj].misses = 0;
+            nobj++;
+        }
+        obj[k].moves += e->moves;
+        obj[k].invals += e->invals;
+        obj[k].misses += e->misses;
+    }
+    for (int r = 0; r < TOP_OBJECTS && r < nobj; r++) {
+        int best = r;
+        for (int k = r + 1; k < nobj; k++)
+            if (weight_of(obj[k].moves, obj[k].invals, obj[k].misses, by) >
+                weight_of(obj[best].moves, obj[best].invals, obj[best].misses, by))
+                best = k;
+        if (!weight_of(obj[best].moves, obj[best].invals, obj[best].misses, by))
+            break;
+        print_object_line(obj[best].what, obj[best].len, "*", by, obj[best].moves, obj[best].invals, obj[best].misses);
+        if (best != r) {
+            __typeof__(obj[0]) t = obj[r];
+            obj[r] = obj[best];
+            obj[best] = t;
+        }
+    }
+    static bool shown[HOT_NAMES];
+    memset(shown, 0, sizeof(shown));
+    for (int r = 0; r < TOP_FIELDS; r++) {
+        int best = -1;
+        uint64_t bw = 0;
+        for (int i = 0; i < HOT_NAMES; i++) {
+            const struct hot_name *e = &hot_names[i];
+            uint64_t w = e->what ? weight_of(e->moves, e->invals, e->misses, by) : 0;
+            if (w && !shown[i] && w > bw) {
+                best = i;
+                bw = w;
+            }
+        }
+        if (best < 0)
+            break;
+        shown[best] = true;
+        const struct hot_name *e = &hot_names[best];
+        size_t len = object_len(e->what);
+        const char *field = e->what[len] == '.' ? e->what + len + 1 : e->what[len] ? e->what + len : "-";
+        print_object_line(e->what, len, field, by, e->moves, e->invals, e->misses);
+    }
+}
+
+static void print_hot_objects(void)
+{
+    print_hot_objects_by(BY_MOVES);
+    print_hot_objects_by(BY_MISSES);
+    if (names_dropped)
+        kprintf(PROTO_FORMAT_OF(MEMLINE, MEMLINE_DROPPED), (unsigned long long)names_dropped);
+}
 
 /* The lines that moved between CPUs most (memline lines), most first. */
 static void print_hot_lines(void)
@@ -454,28 +754,27 @@ static void print_hot_lines(void)
                      (addr - cpu_lo) % (uint32_t)sizeof(struct cpu));
         else
             snprintf(where, sizeof(where), "%s", addr < (uint32_t)(uintptr_t)_end ? "image" : "heap");
-        kprintf("memline rank=%d addr=0x%08x moves=%u invals=%u site=0x%08x where=%s\n", r + 1, addr, e->moves,
-                e->invals, e->site, where);
+        kprintf(PROTO_FORMAT(MEMLINE), r + 1, addr, e->moves, e->invals, e->site, where);
     }
     if (hot_dropped)
-        kprintf("memline dropped=%llu\n", (unsigned long long)hot_dropped);
+        kprintf(PROTO_FORMAT_OF(MEMLINE, MEMLINE_DROPPED), (unsigned long long)hot_dropped);
+    print_hot_objects();
 }
 
 void machine_print_stats(void)
 {
     if (!model) {
-        kprintf("memstat machine=none memhook_null_insns=%u memhook_spill_milli=%u\n", null_cost, spill_milli);
+        kprintf(PROTO_FORMAT_OF(MEMSTAT, MEMSTAT_NONE), "none", null_cost, spill_milli);
         for (int i = 0; i < ncpus_online; i++) {
             unsigned long f = irq_save();
             fold(&cpus[i]);
             irq_restore(f);
-            kprintf("memstat cpu=%d calls=%llu\n", i, (unsigned long long)(null_cost ? debt_folded[i] / null_cost : 0));
+            kprintf(PROTO_FORMAT_OF(MEMSTAT, MEMSTAT_CPU_NONE), i,
+                    (unsigned long long)(null_cost ? debt_folded[i] / null_cost : 0));
         }
         return;
     }
-    kprintf("memstat machine=%s lat_pct=%u line=%u l1_kib=%u l1_ways=%u l2_kib=%u l2_ways=%u l2_cores=%u "
-            "l2_ns=%u mem_ns=%u c2c_ns=%u l1_xfer_ns=%u bus_ns=%u bus_inval_ns=%u bus_busy_us=%llu bus_stale=%llu "
-            "model_ms=%llu\n",
+    kprintf(PROTO_FORMAT(MEMSTAT),
             model->p.name, lat_pct, model->p.line_bytes, model->p.l1_bytes / 1024, model->p.l1_ways,
             model->p.l2_bytes / 1024, model->p.l2_ways, model->p.l2_cores, model->p.l2_ns, model->p.mem_ns,
             model->p.c2c_ns, model->p.l1_xfer_ns, model->p.bus_ns, model->p.bus_inval_ns,
@@ -484,8 +783,7 @@ void machine_print_stats(void)
     for (int i = 0; i < model->ncpus; i++) {
         const struct cache_stats *s = &model->stats[i];
         uint64_t fast = fast_cost ? debt_folded[i] / fast_cost : 0;
-        kprintf("memstat cpu=%d accesses=%llu fast=%llu l1_misses=%llu l2_misses=%llu c2c=%llu l1_xfers=%llu "
-                "upgrades=%llu invalidations=%llu writebacks=%llu bus_wait_us=%llu stall_us=%llu\n",
+        kprintf(PROTO_FORMAT_OF(MEMSTAT, MEMSTAT_CPU),
                 i, (unsigned long long)(s->accesses + fast), (unsigned long long)fast,
                 (unsigned long long)s->l1_misses, (unsigned long long)s->l2_misses, (unsigned long long)s->c2c,
                 (unsigned long long)s->l1_xfers, (unsigned long long)s->upgrades,

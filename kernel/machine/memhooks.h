@@ -55,15 +55,29 @@ void machine_thaw(struct cpu *c);
 #define MACHINE_ATOMIC 2u
 #ifdef CACHES
 void machine_access(const volatile void *addr, size_t size, uint32_t flags);
-#define machine_atomic(p)                                                                      \
-    __asm__ volatile("pushl %%eax\n\tleal %0, %%eax\n\tcall __memhook_atomic4\n\tpopl %%eax" \
-                     : : "m"(*(const volatile char *)(p)))
+/* (with its site's record for the memline object= lines, as
+ * memhook-plugin.cc's; inline: GCC's inliner counts it as one instruction) */
+#define machine_atomic(p)                                                                                  \
+    __asm__ volatile inline("pushl %%eax\n\tleal %0, %%eax\n\tcall __memhook_atomic4\n.Lmhr%=:\n\tpopl %%eax\n" \
+                            "\t.pushsection .memhook_sites,\"a\"\n\t.long .Lmhr%=, .Lmhn%=\n\t.popsection\n"  \
+                            "\t.pushsection .rodata.memhook_names,\"aMS\",@progbits,1\n"                       \
+                            ".Lmhn%=:\t.asciz \"spinlock_t.atomic\"\n\t.popsection"                          \
+                            : : "m"(*(const volatile char *)(p)))
 #else
 static inline void machine_access(const volatile void *addr, size_t size, uint32_t flags)
 {
     (void)addr, (void)size, (void)flags;
 }
 #define machine_atomic(p) ((void)(p))
+#endif
+
+/* A task in 2.4's layout (an 8 KB block, task.c) comes (live) or goes:
+ * the model sees its scan's fields in one line (memhooks.c). */
+struct task;
+#ifdef CACHES
+void machine_era_task(const struct task *t, bool live);
+#else
+#define machine_era_task(t, live) ((void)(t), (void)(live))
 #endif
 
 void machine_print_stats(void);     /* the memstat lines (nothing without a model) */

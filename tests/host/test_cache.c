@@ -199,55 +199,101 @@ static void test_shared_l2(void **state)
     free(m);
 }
 
-/* The filters say exactly: a load of a filtered line is an L1 hit on the
- * most recent way (nothing to update), a store of a write-filtered line is
- * that and owned modified. */
-static void check_filters(struct cache_model *m)
+/* The filters say exactly: a load of a filtered line is an L1 hit (the
+ * entry names the way's stamp), a store of a write-filtered line is that
+ * and owned modified. */
+static void check_filter(struct cache_model *m, int cpu, const uint32_t *f, bool writable)
 {
-    for (int cpu = 0; cpu < m->ncpus; cpu++)
-        for (int slot = 0; slot < CACHE_FILTER; slot++) {
-            uint32_t r = m->rfilter[cpu * CACHE_FILTER + slot], w = m->wfilter[cpu * CACHE_FILTER + slot];
-            if (w != CACHE_FILTER_EMPTY)
-                assert_int_equal(r, w);
-            if (r == CACHE_FILTER_EMPTY)
-                continue;
-            uint32_t addr = r << CACHE_CHUNK_SHIFT;
-            uint32_t line = addr >> m->line_shift;
-            uint32_t *set = m->l1 + ((size_t)cpu * m->l1_sets + (line & (m->l1_sets - 1))) * m->l1_ways;
-            assert_int_equal(set[0], line + 1);
-            if (w != CACHE_FILTER_EMPTY)
-                assert_int_equal(cache_state(m, cpu, addr, NULL), CACHE_M);
-        }
+    for (int slot = 0; slot < CACHE_FILTER; slot++) {
+        uint32_t r = f[slot];
+        if (r == CACHE_FILTER_EMPTY)
+            continue;
+        assert_int_equal(r & (CACHE_FILTER - 1), slot);
+        uint32_t addr = r << CACHE_CHUNK_SHIFT;
+        uint32_t line = addr >> m->line_shift;
+        uint32_t idx = f[CACHE_FILTER + slot];
+        size_t set = ((size_t)cpu * m->l1_sets + (line & (m->l1_sets - 1))) * m->l1_ways;
+        assert_true(idx >= set && idx < set + m->l1_ways);   /* a way of this CPU's set */
+        assert_int_equal(m->l1[idx], line + 1);
+        if (writable)
+            assert_int_equal(cache_state(m, cpu, addr, NULL), CACHE_M);
+    }
 }
 
+static void check_filters(struct cache_model *m)
+{
+    for (int cpu = 0; cpu < m->ncpus; cpu++) {
+        check_filter(m, cpu, m->rfilter + cpu * CACHE_FILTER_STRIDE, false);
+        check_filter(m, cpu, m->wfilter + cpu * CACHE_FILTER_STRIDE, true);
+    }
+}
+
+/* The snoop's directory counts exactly the lines each L2 holds. */
+static void check_presence(struct cache_model *m)
+{
+    uint8_t *want = calloc((size_t)CACHE_PRESENCE * m->ndomains, 1);
+    for (int d = 0; d < m->ndomains; d++)
+        for (uint32_t i = 0; i < m->l2_sets * m->l2_ways; i++) {
+            uint32_t tag = m->l2[(size_t)d * m->l2_sets * m->l2_ways + i].tag;
+            if (tag)
+                want[(size_t)((tag - 1) & (CACHE_PRESENCE - 1)) * m->ndomains + d]++;
+        }
+    assert_memory_equal(want, m->presence, (size_t)CACHE_PRESENCE * m->ndomains);
+    free(want);
+}
+
+/* The fast path is exact: a model whose filtered accesses take only
+ * cache_fast (what memhook-thunks.S does) and one that runs cache_access
+ * for every access end in the same state, with the same stalls and counts. */
 static void test_filters_exact(void **state)
 {
     (void)state;
-    const struct cache_preset *presets[] = { &toy, cache_preset_find("core2-duo") };
-    for (int k = 0; k < 2; k++) {
+    const struct cache_preset *presets[] = { &toy, cache_preset_find("core2-duo"), cache_preset_find("piii-xeon-1m") };
+    for (int k = 0; k < 3; k++) {
         struct cache_model *m = make(presets[k], 4, 100, true);
+        struct cache_model *ref = make(presets[k], 4, 100, false);
         uint32_t seed = 12345;
-        for (int i = 0; i < 20000; i++) {
+        uint64_t fast = 0;
+        for (int i = 0; i < 40000; i++) {
             seed = seed * 1103515245 + 12345;
             int cpu = (seed >> 8) % 4;
-            uint32_t addr = ((seed >> 12) % 64) * 32 + ((seed >> 20) % 4) * 0x10000;
-            uint32_t flags = (seed >> 28) % 3 == 0 ? CACHE_WRITE : 0;
-            uint32_t chunk = addr >> CACHE_CHUNK_SHIFT, slot = chunk & (CACHE_FILTER - 1);
-            bool rhit = m->rfilter[cpu * CACHE_FILTER + slot] == chunk;
-            bool whit = m->wfilter[cpu * CACHE_FILTER + slot] == chunk;
-            uint64_t before = m->stats[cpu].l1_misses, inv = m->stats[cpu].invalidations;
-            uint64_t stall = cache_access(m, cpu, addr, 4, flags, (uint64_t)i * 10);
-            if ((flags ? whit : rhit)) {
-                /* what the fast path would have skipped changes nothing */
-                assert_int_equal(stall, 0);
-                assert_int_equal(m->stats[cpu].l1_misses, before);
-                assert_int_equal(m->stats[cpu].invalidations, inv);
-            }
+            /* 1.5 L1s of lines shared by 4 CPUs: hits on every way,
+             * evictions, sharing and invalidations */
+            uint32_t lines = m->l1_sets * m->l1_ways * 3 / 2;
+            uint32_t addr = ((seed >> 12) % lines) * m->p.line_bytes + ((seed >> 4) % 8) * 4;
+            uint32_t flags = (seed >> 27) % 8 == 0 ? CACHE_WRITE : (seed >> 27) == 9 ? CACHE_ATOMIC : 0;
+            /* every 7th a range (a copy: several lines, the model's own range fast path) */
+            uint32_t size = i % 7 == 0 ? 1 + (seed >> 3) % 200 : 4;
+            uint64_t want = cache_access(ref, cpu, addr, size, size == 4 ? flags : flags & CACHE_WRITE, (uint64_t)i * 10);
+            uint64_t got = 0;
+            if (size == 4 && cache_fast(m, cpu, addr, flags))
+                fast++;
+            else if (size == 4)
+                got = cache_access(m, cpu, addr, 4, flags, (uint64_t)i * 10);
+            else
+                got = cache_access(m, cpu, addr, size, flags & CACHE_WRITE, (uint64_t)i * 10);
+            assert_int_equal(got, want);
             if (i % 97 == 0)
                 check_filters(m);
+            if (i % 4999 == 0)
+                check_presence(m);
         }
         check_filters(m);
+        check_presence(m);
+        print_message("%s: %llu of 40000 accesses on the fast path\n", presets[k]->name, (unsigned long long)fast);
+        assert_true(fast > 4000);       /* the fast path answered many */
+        for (int cpu = 0; cpu < 4; cpu++) {
+            assert_int_equal(m->stats[cpu].l1_misses, ref->stats[cpu].l1_misses);
+            assert_int_equal(m->stats[cpu].l2_misses, ref->stats[cpu].l2_misses);
+            assert_int_equal(m->stats[cpu].invalidations, ref->stats[cpu].invalidations);
+            assert_int_equal(m->stats[cpu].c2c, ref->stats[cpu].c2c);
+            assert_int_equal(m->stats[cpu].l1_xfers, ref->stats[cpu].l1_xfers);
+            assert_int_equal(m->stats[cpu].stall_ns, ref->stats[cpu].stall_ns);
+        }
+        size_t l1n = (size_t)4 * m->l1_sets * m->l1_ways;
+        assert_memory_equal(m->l1, ref->l1, l1n * sizeof(uint32_t));
         free(m);
+        free(ref);
     }
 }
 

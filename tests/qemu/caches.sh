@@ -3,12 +3,12 @@
 # In make test-long (a CACHES=1 build costs a minute and a half of CPU):
 # the instrumented build with every latency 0 within 5% of the plain build
 # on a pipe round trip (vsmp=1, deterministic); the model's memstat lines;
-# a cross-CPU pipe moves lines between caches (cache-to-cache transfers)
-# and costs more with the model than with every latency 0; two boots give
+# a cross-CPU pipe moves lines between caches (cache-to-cache transfers),
+# the tasks' and the pipe's by name, and costs more with the model than with every latency 0; two boots give
 # the same figures; the bad combinations are refused.  Counts and
 # virtual-time ratios only: no timed assertion.
 . "$(dirname "$0")/../lib.sh"
-plan $((3 + 13 * $(long)))
+plan $((3 + 16 * $(long)))
 
 S=rr
 
@@ -21,6 +21,7 @@ expect "caches-plain-lat-pct-error" '^error: machine_lat_pct=0: needs a kernel b
 
 long_only "the CACHES=1 build, exactness and the model's counts" || exit 0
 
+tools_built
 B="$S-caches"
 ( flock 9; make -s -C "$ROOT" SCHED="$S" CACHES=1 kernel >"$TMP/build-$B.log" 2>&1 ) 9>"$ROOT/build/.lock" ||
     { fail_with caches-build "make SCHED=$S CACHES=1 failed:" "$TMP/build-$B.log"; exit 1; }
@@ -45,6 +46,11 @@ expect "caches-memstat-machine" '^memstat machine=piii-xeon-1m lat_pct=100 line=
 c2c=$(stat_of memstat 1 c2c)
 expect "caches-memline" '^memline rank=1 addr=0x[0-9a-f]{8} moves=[1-9][0-9]* invals=[0-9]+ site=0x[0-9a-f]{8} where=(cpu[0-9]+\+[0-9]+|image|heap)$'
 check "caches-cross-cpu-c2c" [ "${c2c:-0}" -gt 0 ]
+# by name (memhook-plugin.cc's site records): the tasks' and the pipe's lines moved
+expect "caches-memline-object-task" '^memline object=task field=\* by=moves moves=[1-9][0-9]* invals=[0-9]+ misses=[0-9]+$'
+expect "caches-memline-object-pipe" '^memline object=pipe field=\* by=moves moves=[1-9][0-9]* invals=[0-9]+ misses=[0-9]+$'
+# memstat and memline as kernel/protocol.h declares them
+check "caches-protocol" sh -c '"$1" parse "$2" --format tsv | awk -F"\t" "NR > 1 && \$4 != \"\" { bad = 1; print } END { exit bad }"' _ "$SCHEDLAB_BIN" "$OUT"
 boot_once "$B" 2 'bench=pipe loops=2000 machine=piii-xeon-1m' 256 vsmp 600
 check "caches-deterministic" [ "$out1" = "$(grep -E '^(result|memstat)' "$OUT")" ]
 boot_once "$B" 2 'bench=pipe loops=2000 machine=piii-xeon-1m machine_lat_pct=0' 256 vsmp 600

@@ -26,6 +26,13 @@ TABLE(VSMPSTAT_CPU)
 TABLE(COSTSTAT)
 TABLE(PVSPINSTAT)
 TABLE(TRACESTAT)
+TABLE(MEMSTAT)
+TABLE(MEMSTAT_NONE)
+TABLE(MEMSTAT_CPU)
+TABLE(MEMSTAT_CPU_NONE)
+TABLE(MEMLINE)
+TABLE(MEMLINE_OBJECT)
+TABLE(MEMLINE_DROPPED)
 TABLE(WORKLOAD)
 TABLE(KEY)
 TABLE(TUNABLE)
@@ -56,6 +63,8 @@ static const struct pkey *table_of(int kind)
     case PROTO_COSTSTAT: return t_COSTSTAT;
     case PROTO_PVSPINSTAT: return t_PVSPINSTAT;
     case PROTO_TRACESTAT: return t_TRACESTAT;
+    case PROTO_MEMSTAT: return t_MEMSTAT;
+    case PROTO_MEMLINE: return t_MEMLINE;
     case PROTO_WORKLOAD: return t_WORKLOAD;
     case PROTO_KEY: return t_KEY;
     case PROTO_TUNABLE: return t_TUNABLE;
@@ -233,6 +242,14 @@ static bool looks_like(const char *v, const char *conv)
 {
     if (!conv || !strcmp(conv, "%s") || !strcmp(conv, "\"%s\""))
         return *v != 0 || (conv && conv[0] == '"');
+    if (!strncmp(conv, "0x%", 3)) {     /* an address: 0x and hex digits */
+        if (strncmp(v, "0x", 2) || !v[2])
+            return false;
+        for (v += 2; *v; v++)
+            if (!((*v >= '0' && *v <= '9') || (*v >= 'a' && *v <= 'f')))
+                return false;
+        return true;
+    }
     if (!strcmp(conv, "%d") && *v == '-')
         v++;
     if (!*v)
@@ -253,6 +270,21 @@ static void check_declared(struct proto_line *l)
         return;
     if (l->kind == PROTO_VSMPSTAT && l->n && !strcmp(l->key[0], "cpu"))
         t = t_VSMPSTAT_CPU;   /* its CPU lines */
+    /* memstat: the machine's line with a model or without (machine=none),
+     * the CPU lines of each; memline: a line's, an object's, dropped= */
+    bool memstat_none = false;
+    if (l->kind == PROTO_MEMSTAT)
+        for (size_t k = 0; k < l->n; k++)
+            if (!strcmp(l->key[k], "calls") || (!strcmp(l->key[k], "machine") && !strcmp(l->value[k], "none")))
+                memstat_none = true;
+    if (l->kind == PROTO_MEMSTAT && l->n && !strcmp(l->key[0], "cpu"))
+        t = memstat_none ? t_MEMSTAT_CPU_NONE : t_MEMSTAT_CPU;
+    else if (l->kind == PROTO_MEMSTAT && memstat_none)
+        t = t_MEMSTAT_NONE;
+    if (l->kind == PROTO_MEMLINE && l->n && !strcmp(l->key[0], "object"))
+        t = t_MEMLINE_OBJECT;
+    else if (l->kind == PROTO_MEMLINE && l->n && !strcmp(l->key[0], "dropped"))
+        t = t_MEMLINE_DROPPED;
     size_t i = 0;
     bool slot = false;
     for (; t->conv; t++) {
