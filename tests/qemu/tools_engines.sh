@@ -128,9 +128,15 @@ slurm_up() {   # slurm_up DIR: munged, slurmctld and slurmd of this machine, con
     done
     return 1
 }
-slurm_down() {   # stops what slurm_up started, by the pid files it wrote
+slurm_down() {   # stops what slurm_up started, by the pid files it wrote, and waits
+    # for each to exit: slurmctld saves its state as it stops, and an rm -rf of
+    # the directory racing that write failed with "Directory not empty" on a
+    # loaded host (up to 30 s, the daemons' own shutdown limit being shorter)
     for f in "$1/d.pid" "$1/ctld.pid" "$1/munge/pid"; do
-        [ -f "$f" ] && kill "$(cat "$f")" 2>/dev/null
+        [ -f "$f" ] || continue
+        p=$(cat "$f"); kill "$p" 2>/dev/null || continue
+        i=0
+        while kill -0 "$p" 2>/dev/null && [ $i -lt 60 ]; do sleep 0.5; i=$((i + 1)); done
     done
 }
 SD="$D/slurm"
