@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 static const struct verb_spec trace_spec = {
@@ -143,6 +144,7 @@ int cmd_trace(int argc, char **argv)
     run_req_init(&r);
     bool help;
     rc = run_req_parse(&r, (int)run.n, run.v, &help);
+    time_t started = time(NULL);
     if (!rc) {
         r.trace_dir = xstrdup(out);
         r.trace_tool_args = tool_args ? xstrdup(tool_args) : NULL;
@@ -155,9 +157,12 @@ int cmd_trace(int argc, char **argv)
         return rc;
     char *txt = xasprintf("%s/trace.txt", out);
     struct stat st;
-    if (stat(txt, &st) != 0) {
+    /* A trace.txt older than this run is not this run's: the run refused
+     * the directory (not empty, no --force) or stopped before its trace, and
+     * the report must not be remade over another run's files. */
+    if (stat(txt, &st) != 0 || st.st_mtime < started) {
         free(txt);
-        return 1;
+        return rc ? rc : 1;
     }
     free(txt);
     /* the report with the timeline, quietly */
