@@ -1753,7 +1753,7 @@ static int trace_after_run(const struct run_req *r, const struct run_dir *d)
         free(c);
         if (rc)
             fprintf(stderr, "schedlab: trace: the trace breaks an invariant (see %s)\n", check);
-        fprintf(stderr, "schedlab: trace of %s in %s: trace.txt (Perfetto UI), trace.dat (trace-cmd report, KernelShark), "
+        fprintf(stderr, "schedlab: trace of %s in %s: trace.txt and trace.json (Perfetto UI), trace.dat (trace-cmd report, KernelShark), "
                         "timeline.html, latency.txt, summary.txt\n",
                 d->trace_boot, r->trace_dir);
     }
