@@ -14,13 +14,23 @@
  * real-time class and the SMP balancer (sched/cfs_common.h, cfs_shared.h,
  * cfs_smp.h) and the red-black tree (kernel/rbtree.c).
  *
- * Sources: 2.6.23.17's kernel/sched_fair.c and kernel/sched.c (the
- * zheharry/linux-sh4-2.6.23.17_stm23_A18B tree) for rc6 and the release;
- * for rc1, an rc1-era kernel/sched_fair.c found in the public code index
+ * Sources: 2.6.23.17's kernel/sched_fair.c, sched.c, sched_stats.h and
+ * arch/i386 (the zheharry/linux-sh4-2.6.23.17_stm23_A18B tree) for rc6
+ * and the release; 2.6.23-rc1's kernel/sched.c and kernel/sched_rt.c
+ * (copies in the public code index: __rq_clock, rq_clock, activate_task
+ * with "u64 now = rq_clock(rq)", enqueue_task(rq, p, wakeup, now),
+ * enqueue_task_rt(rq, p, wakeup, now), schedule()'s "now =
+ * __rq_clock(rq)" handed to put_prev_task and pick_next_task,
+ * inc_load(rq, p, now), calc_delta_mine without rounding).  rc1's own
+ * kernel/sched_fair.c was not found: the policy of the rc1 code is read
+ * from a later sched_fair.c of the public code index, written after the
+ * "now" series of August 2007 and before rc4's latency-based granularity
  * (sysctl_sched_granularity = 2000000000ULL/HZ, SLEEPER_AVG and
- * PRECISE_CPU_LOAD on).  Seed 001 (Rob Hussey, lkml, 13 Sep 2007, "Re:
- * [announce] CFS-devel, performance improvements") measured rc1, rc6 and
- * cfs-devel (= 2.6.24's CFS, sched/cfs.c).
+ * PRECISE_CPU_LOAD on, no "now" argument); the depth at which rc1 passed
+ * "now" into the fair class follows rc1's sched.c and sched_rt.c, which
+ * hand it to every class method.  Seed 001 (Rob Hussey, lkml, 13 Sep 2007,
+ * "Re: [announce] CFS-devel, performance improvements") measured rc1, rc6
+ * and cfs-devel (= 2.6.24's CFS, sched/cfs.c).
  *
  * Algorithm (SCHED_NORMAL and SCHED_BATCH)
  *   Each CPU's cfs_rq has a fair_clock: the time an ideal CPU would have
@@ -115,6 +125,36 @@
  *      sched_min_granularity_ns 2 ms, both x (1 + ilog2(ncpus)) up to
  *      100 ms, runtime limit = latency, wakeup granularity = min_gran / 2,
  *      batch 25 ms.
+ * and the cost hunks, what a switch and a wake-up cost each release
+ * (sched/cfs_fair23.h; docs/sched-cfs23.md measures each):
+ *  10. The run queue's clock: rc1 reads sched_clock() in activate_task and
+ *      deactivate_task (rq_clock) and again in schedule() (__rq_clock):
+ *      three reads a block and wake-up; rc6 in try_to_wake_up
+ *      (update_rq_clock) and once in schedule() (__update_rq_clock), two,
+ *      and clamps a jump to the next tick (sched/cfs_shared.h).
+ *  11. The 64-bit "now" argument: rc1 hands the time stamp read in
+ *      activate_task, deactivate_task or schedule() down every call:
+ *      enqueue_task / dequeue_task / put_prev_task / pick_next_task through
+ *      the class table, enqueue_entity, dequeue_entity, update_curr,
+ *      update_stats_*, set_next_entity, put_prev_entity, inc_nr_running /
+ *      dec_nr_running -> update_curr_load; Ingo Molnar's series of August
+ *      2007 removed it ("the safe and gradual elimination of a widely
+ *      used 64-bit function argument: the 64-bit 'now' timestamp ... this
+ *      debloats sched.o quite significantly").  Both copies call the class
+ *      through a table, as 2.6.23 called p->sched_class.
+ *  12. SLEEPER_AVG's division (rc1 only): div64_likely32, one 32-bit
+ *      division when the product fits, as i386 did it.
+ *  13. calc_delta_mine's inverse weight: rc1 ~0UL / w, rc6 (~0UL - w/2) / w
+ *      + 1 (a 32-bit division in both: WMULT_CONST is an unsigned long).
+ *  14. calc_delta_mine's result: rc1 truncates and clamps at
+ *      sysctl_sched_runtime_limit; rc6 rounds (SRR) and clamps at LONG_MAX
+ *      (2.6.23.17).
+ * Both releases keep load_stat (rq->ls): inc_load / dec_load call
+ * update_curr_load on every enqueue and dequeue of any class, a
+ * calc_delta_fair at the queue's load whose inverse the last change reset.
+ * -DCFS23_RC1_HUNKS=<mask> (bit n-10 for hunk n; default 0x1f, all) turns cost
+ * hunks of the rc1 copy off, for measuring them; -DCFS23_NO_LOAD_STAT
+ * leaves update_curr_load's body out.  Both are experiment flags.
  *
  * Tunables (sched.<name>=<value>; 2.6.23's /proc/sys/kernel/sched_* names)
  *   rc1_code 0 (presets rc1: 1, rc6: 0), sched_latency_ns, sched_min_
@@ -132,16 +172,32 @@
  *     newidle_idx 0 and SD_WAKE_IDLE, so wake_idle runs (the Core 2 Duo's
  *     SD_MC_INIT domain, sched/cfs_common.h).  sched_nr_migrate is a 2.6.24
  *     knob kept at 32.  No active balancing (no migration thread), as in cfs.c.
- *   - The run queue's clock (rq->clock, sched/cfs_shared.h) is read where
- *     each release read it: rc1 in activate_task, deactivate_task and
- *     schedule() (rq_clock, __rq_clock), rc6 in try_to_wake_up and once in
- *     schedule() (update_rq_clock, __update_rq_clock); the tick in both.
- *     rc1's 64-bit "now" argument down the call chain is not modelled.
+ *   - The calling convention: Linux 2.6.23 i386 was built with
+ *     -mregparm=3 (arch/i386/Makefile), this kernel with GCC's default
+ *     (arguments on the stack), except for static functions whose address
+ *     is not taken, which GCC gives its own register convention (three
+ *     registers, as regparm): enqueue_entity, update_curr ... take their
+ *     first arguments in registers here as there; the class methods, called
+ *     through the table, take all of theirs on the stack here, the first
+ *     three in registers there.  rc1's "now" goes on the stack in both
+ *     (after three arguments, or as a pair where one register was left),
+ *     except for pick_next_task(rq, now) and update_curr(cfs_rq, now),
+ *     which regparm passed in registers.  The instructions are GCC 12's,
+ *     not those of the GCC 4.1/4.2 of 2007.
+ *   - The RT class's methods take no "now" in the rc1 copy (rc1's
+ *     sched_rt.c did: update_curr_rt(rq, now)); RT tasks are on no path the
+ *     seeds measure.  The tick reads the clock once in both (rc1's
+ *     scheduler_tick read it in update_cpu_load, and entity_tick's "now" is
+ *     inferred).
+ *   - CONFIG_SCHEDSTATS and CONFIG_SCHED_DEBUG are off (as in 2.6.23's i386
+ *     defconfig): their accounting on the path (schedstat_*, sched_info's
+ *     time stamps) is left out; the post's configs were not found.
  *   - sysctl_sched_stat_granularity is 0 (2.6.23's default): the batching
  *     of delta_exec / delta_fair_run / delta_fair_sleep it controls is left
  *     out, which is the same at 0.
  *   - PRECISE_CPU_LOAD (rc1) is not modelled: cpu_load[] averages the queue
- *     weight as rc6 does, not the exec/fair-clock ratio.
+ *     weight as rc6 does, not the exec/fair-clock ratio of load_stat's sums
+ *     (which update_curr_load keeps, for its cost).
  *   - rc1's sched_init_granularity was not found: the 5 x granularity
  *     runtime limit comes from the stale comment in 2.6.23's sched_fair.c
  *     ("Initialized in sched_init_granularity() [to 5 times the base
@@ -181,6 +237,17 @@ unsigned int sysctl_sched_features = SCHED_TUNABLE_UNSET;
 #define sched_feat(x) (sysctl_sched_features & SCHED_FEAT_##x)
 
 #define GRAN_LIMIT 100000000u        /* sched_init_granularity's limit */
+
+/* The rc1 copy's cost hunks (10-14, sched/cfs_fair23.h), bit n-10 each:
+ * all on, as rc1 had them; an experiment flag turns them off one by one
+ * (-DCFS23_RC1_HUNKS=<mask>, docs/sched-cfs23.md's table of their cost). */
+#ifndef CFS23_RC1_HUNKS
+#define CFS23_RC1_HUNKS 0x1f
+#endif
+#if (CFS23_RC1_HUNKS) < 0 || ((CFS23_RC1_HUNKS) & ~0x1f)
+#error "CFS23_RC1_HUNKS: a mask of hunks 10-14, bit n-10 for hunk n (0x00 to 0x1f)"
+#endif
+#define RC1_HUNK(n) ((CFS23_RC1_HUNKS >> ((n) - 10)) & 1)
 
 #define CFS_2_6_23 1         /* sched/cfs_common.h, cfs_smp.h: 2.6.23's domain and balancer details */
 #include "cfs_common.h"      /* weights, the domain (shared with sched/cfs.c) */
@@ -230,6 +297,10 @@ struct runqueue {
     uint64_t clock, prev_clock_raw, tick_timestamp;
     uint32_t clock_warps, clock_overflows, clock_reads;
     bool clock_fresh;               /* rc6: schedule() has updated it for the pick that follows */
+    /* rq->ls (struct load_stat): every queued task's weight, any class, and update_curr_load's sums */
+    uint32_t ls_weight, ls_inv_weight;
+    uint64_t ls_update_start;
+    uint32_t ls_delta_stat, ls_delta_exec, ls_delta_fair;
     /* statistics for the tests */
     uint64_t wait_runtime_overruns, wait_runtime_underruns;
 } __attribute__((aligned(1024)));
@@ -245,31 +316,21 @@ static struct cfs_entity *se_of_node(const struct rb_node *n)
 static inline int64_t vdiff(uint64_t a, uint64_t b) { return (int64_t)(a - b); }
 static inline void compiler_barrier(void) { __asm__ volatile("" ::: "memory"); }
 
-#define CFS_RQ_CLOCK_RC1 rc1_code   /* cfs_shared.h: rc1 reads and clamps the run queue's clock its own way */
+#define CFS_RQ_CLOCK_RC1 (rc1_code && RC1_HUNK(10))   /* cfs_shared.h: rc1 reads and clamps the run queue's clock its own way */
 #include "cfs_shared.h"      /* load weights, the RT class, the run queue's clock (shared with sched/cfs.c) */
 
 /* ---- arithmetic (2.6.23 kernel/sched.c, kernel/sched_fair.c) ---- */
 
-/* calc_delta_mine: delta * weight / lw.weight with a lazily computed 2^32 /
- * weight (the model keeps no rounding; 2.6.23.17 has 2.6.24's SRR, rc1 none).
- * The inverse is i386's: WMULT_CONST is ~0UL, an unsigned long, so one
- * 32-bit division (rc6 (~0UL - w/2) / w + 1, rc1 ~0UL / w; the model had a
- * 64-bit one, about 150 more instructions through __udivdi3). */
-static uint64_t calc_delta_mine(uint64_t delta_exec, uint32_t weight, struct runqueue *rq)
-{
-    if (!rq->load_inv_weight)
-        rq->load_inv_weight = rc1_code ? 0xffffffffu / rq->load_weight
-                                       : (0xffffffffu - rq->load_weight / 2) / rq->load_weight + 1;
-    uint64_t tmp = delta_exec * weight;
-    if (tmp > WMULT_CONST)
-        tmp = ((tmp >> (WMULT_SHIFT / 2)) * rq->load_inv_weight) >> (WMULT_SHIFT / 2);
-    else
-        tmp = (tmp * rq->load_inv_weight) >> WMULT_SHIFT;
-    return tmp < LONG_MAX_32 ? tmp : LONG_MAX_32;
-}
+/* Divisions on the switch and wake-up path (inverse weights, SLEEPER_AVG), for the host tests. */
+#ifdef HOST_TEST
+static uint64_t cfs23_divisions;
+#define COUNT_DIVISION() (cfs23_divisions++)
+#else
+#define COUNT_DIVISION() ((void)0)
+#endif
 
 /* div64_likely32 (rc1 kernel/sched.c): a 32-bit division when the dividend fits, as i386 did it. */
-static uint64_t div64_likely32(uint64_t dividend, uint32_t divisor)
+static __attribute__((unused)) uint64_t div64_likely32(uint64_t dividend, uint32_t divisor)
 {
     if (dividend <= 0xffffffffull)
         return (uint32_t)dividend / divisor;
@@ -306,9 +367,9 @@ static uint64_t read_fair_clock_unlocked(struct runqueue *rq)
 }
 
 /* The granularity a tick compares against (rc1: fixed; rc6: from the queue length). */
-static uint64_t sched_granularity(struct runqueue *rq)
+static inline uint64_t sched_granularity_k(struct runqueue *rq, bool rc1)
 {
-    if (rc1_code)
+    if (rc1)
         return sysctl_sched_granularity;
     uint32_t gran = sysctl_sched_latency;
     uint32_t nr = (uint32_t)rq->nr_running;
@@ -320,16 +381,28 @@ static uint64_t sched_granularity(struct runqueue *rq)
     return gran;
 }
 
-/* niced_granularity: linear in the weight, not exponential. */
-static int64_t niced_granularity(const struct cfs_entity *curr, uint64_t granularity)
+/* niced_granularity: linear in the weight, not exponential (hunk 6: rc1 shifts by 32, rc6 by 22). */
+static inline int64_t niced_granularity_k(const struct cfs_entity *curr, uint64_t granularity, bool rc1)
 {
     if (curr->weight == NICE_0_LOAD)
         return (int64_t)granularity;
     if (curr->weight < NICE_0_LOAD)
         return (int64_t)((curr->weight * granularity) >> NICE_0_SHIFT);
     uint64_t tmp = curr->inv_weight * granularity;
-    return (int64_t)(tmp >> (rc1_code ? WMULT_SHIFT : WMULT_SHIFT - NICE_0_SHIFT));
+    return (int64_t)(tmp >> (rc1 ? WMULT_SHIFT : WMULT_SHIFT - NICE_0_SHIFT));
 }
+
+#ifdef HOST_TEST
+/* The preset's (the host tests' view). */
+static __attribute__((unused)) uint64_t sched_granularity(struct runqueue *rq)
+{
+    return sched_granularity_k(rq, rc1_code);
+}
+static __attribute__((unused)) int64_t niced_granularity(const struct cfs_entity *curr, uint64_t granularity)
+{
+    return niced_granularity_k(curr, granularity, rc1_code);
+}
+#endif
 
 static void limit_wait_runtime(struct runqueue *rq, struct cfs_entity *se)
 {
@@ -350,115 +423,7 @@ static void add_wait_runtime(struct runqueue *rq, struct cfs_entity *se, int64_t
     limit_wait_runtime(rq, se);
 }
 
-/* ---- the fair class: 2.6.23 kernel/sched_fair.c ---- */
-
-/* update_curr / __update_curr: charge the running task, advance fair_clock. */
-static void update_curr(struct runqueue *rq)
-{
-    struct cfs_entity *curr = rq->curr;
-    if (!curr)
-        return;
-    uint64_t now = rq->clock;
-    uint64_t delta_exec = now - curr->exec_start;
-    if ((int64_t)delta_exec < 0)
-        delta_exec = 0;
-    if (delta_exec > 0xffffffffull)
-        delta_exec = 0xffffffffull;      /* unsigned long on i386 */
-    curr->exec_start = now;
-    if (!delta_exec)
-        return;                          /* curr->delta_exec > sysctl_sched_stat_granularity (0) */
-    curr->sum_exec_runtime += delta_exec;
-    rq->exec_clock += delta_exec;
-    if (!rq->load_weight)
-        return;
-    uint64_t delta_fair = calc_delta_mine(delta_exec, NICE_0_LOAD, rq);
-    int64_t delta_mine = (int64_t)calc_delta_mine(delta_exec, curr->weight, rq);
-    if (rc1_code) {
-        if (rq->sleeper_bonus > sysctl_sched_granularity) {
-            uint64_t delta = calc_delta_mine(rq->sleeper_bonus, curr->weight, rq);
-            if (delta > rq->sleeper_bonus)
-                delta = rq->sleeper_bonus;
-            rq->sleeper_bonus -= delta;
-            delta_mine -= (int64_t)delta;
-        }
-    } else if (rq->sleeper_bonus > sysctl_sched_min_granularity) {
-        uint64_t delta = (uint64_t)delta_mine < rq->sleeper_bonus ? (uint64_t)delta_mine : rq->sleeper_bonus;
-        int64_t room = (int64_t)sysctl_sched_runtime_limit - curr->wait_runtime;
-        if (room < 0)
-            room = 0;
-        if (delta > (uint64_t)room)
-            delta = (uint64_t)room;
-        rq->sleeper_bonus -= delta;
-        delta_mine -= (int64_t)delta;
-    }
-    set_fair_clock(rq, rq->fair_clock + delta_fair);
-    add_wait_runtime(rq, curr, delta_mine - (int64_t)delta_exec);
-}
-
-/* update_stats_enqueue: start the wait (not for curr) and compute the key. */
-static void update_stats_enqueue(struct runqueue *rq, struct cfs_entity *se)
-{
-    if (se != rq->curr)
-        se->wait_start_fair = rq->fair_clock;
-    int64_t key = (int64_t)rq->fair_clock;
-    if (se->weight == NICE_0_LOAD) {
-        key -= se->wait_runtime;
-    } else if (se->wait_runtime < 0) {
-        key += (int64_t)(((uint64_t)-se->wait_runtime * se->inv_weight) >> (WMULT_SHIFT - NICE_0_SHIFT));
-    } else {
-        key -= (int64_t)(((uint64_t)se->wait_runtime * se->inv_weight) >> (WMULT_SHIFT - NICE_0_SHIFT));
-    }
-    se->fair_key = key;
-    se->fair_cpu = (int)(rq - runqueues);
-}
-
-/* update_stats_wait_end: credit the fair_clock advance while it waited. */
-static void update_stats_wait_end(struct runqueue *rq, struct cfs_entity *se)
-{
-    if (!rc1_code && !se->wait_start_fair)
-        return;
-    uint64_t delta_fair = rq->fair_clock - se->wait_start_fair;
-    uint64_t cap = 2ull * sysctl_sched_runtime_limit;
-    if ((int64_t)delta_fair < 0)
-        delta_fair = 0;
-    if (delta_fair > cap)
-        delta_fair = cap;
-    if (se->weight != NICE_0_LOAD)
-        delta_fair = calc_weighted(delta_fair, se->weight, NICE_0_SHIFT);
-    add_wait_runtime(rq, se, (int64_t)delta_fair);
-    se->wait_start_fair = 0;
-}
-
-/* enqueue_sleeper / __enqueue_sleeper: sleeper fairness. */
-static void enqueue_sleeper(struct runqueue *rq, struct cfs_entity *se, struct task *p)
-{
-    if (p->policy == SCHED_BATCH || !sched_feat(FAIR_SLEEPERS))
-        return;
-    uint64_t delta_fair = rq->fair_clock - se->sleep_start_fair;
-    uint64_t cap = 2ull * sysctl_sched_runtime_limit;
-    if ((int64_t)delta_fair < 0)
-        delta_fair = 0;
-    if (delta_fair > cap)
-        delta_fair = cap;
-    se->sleep_start_fair = 0;
-    if (!delta_fair)
-        return;                          /* abs(delta_fair_sleep) >= stat_granularity (0) */
-    /* Do not boost sleepers if there is too much bonus in flight already (rc6). */
-    if (!rc1_code && rq->sleeper_bonus > sysctl_sched_runtime_limit)
-        return;
-    uint64_t load = rq->load_weight;
-    if (sched_feat(SLEEPER_LOAD_AVG))
-        load = rq->cpu_load_avg[2];
-    if (sched_feat(SLEEPER_AVG))
-        delta_fair = div64_likely32(delta_fair * load, (uint32_t)(load + se->weight));
-    if (se->weight != NICE_0_LOAD)
-        delta_fair = calc_weighted(delta_fair, se->weight, NICE_0_SHIFT);
-    int64_t prev_runtime = se->wait_runtime;
-    add_wait_runtime(rq, se, (int64_t)delta_fair);
-    int64_t given = se->wait_runtime - prev_runtime;
-    if (given > 0)
-        rq->sleeper_bonus += (uint64_t)given;
-}
+/* ---- the fair class's queue: 2.6.23 kernel/sched_fair.c ---- */
 
 static void update_cpu_load_now(struct runqueue *rq) { update_cpu_load(rq); }
 
@@ -496,87 +461,6 @@ static void __dequeue_entity(struct runqueue *rq, struct cfs_entity *se)
     update_cpu_load_now(rq);
 }
 
-static void enqueue_entity(struct runqueue *rq, struct cfs_entity *se, struct task *p, bool wakeup)
-{
-    update_curr(rq);
-    if (wakeup)
-        enqueue_sleeper(rq, se, p);
-    update_stats_enqueue(rq, se);
-    __enqueue_entity(rq, se);
-}
-
-static void dequeue_entity(struct runqueue *rq, struct cfs_entity *se, bool sleep)
-{
-    update_curr(rq);
-    if (se != rq->curr)
-        update_stats_wait_end(rq, se);
-    if (sleep) {
-        se->sleep_start_fair = rq->fair_clock;
-        se->fair_cpu = (int)(rq - runqueues);
-    }
-    __dequeue_entity(rq, se);
-}
-
-/* __check_preempt_curr_fair: preempt curr if se's key leads by more than niced(gran). */
-static bool check_preempt_fair(struct runqueue *rq, struct cfs_entity *se, struct cfs_entity *curr,
-                               uint64_t granularity)
-{
-    int64_t delta = curr->fair_key - se->fair_key;
-    if (!rc1_code && rq->nr_running > 0) {
-        uint64_t ideal_runtime = sysctl_sched_latency / (uint32_t)rq->nr_running;
-        if (ideal_runtime < sysctl_sched_min_granularity)
-            ideal_runtime = sysctl_sched_min_granularity;
-        if (curr->sum_exec_runtime - curr->prev_sum_exec_runtime > ideal_runtime)
-            granularity = 0;
-    }
-    return delta > niced_granularity(curr, granularity);
-}
-
-static void set_next_entity(struct runqueue *rq, struct cfs_entity *se)
-{
-    update_stats_wait_end(rq, se);
-    se->exec_start = rq->clock;
-    rq->curr = se;
-    if (!rc1_code)
-        se->prev_sum_exec_runtime = se->sum_exec_runtime;
-}
-
-static void put_prev_entity(struct runqueue *rq, struct cfs_entity *prev)
-{
-    if (prev->on_rq) {
-        update_curr(rq);
-        prev->wait_start_fair = rq->fair_clock;   /* update_stats_wait_start */
-    }
-    rq->curr = NULL;
-}
-
-/* check_preempt_curr for p just queued on cpu (try_to_wake_up, wake_up_new_task, pull_task). */
-static void check_preempt_curr(int cpu, struct task *p)
-{
-    struct runqueue *rq = &runqueues[cpu];
-    struct task *curr = sched_cpu_curr(cpu);
-    if (curr->is_idle) {
-        sched_resched_cpu(cpu);
-        return;
-    }
-    if (task_is_rt(curr)) {
-        if (task_is_rt(p) && rt_index(p) > rt_index(curr))
-            sched_resched_cpu(cpu);
-        return;
-    }
-    if (task_is_rt(p)) {
-        update_curr(rq);
-        sched_resched_cpu(cpu);
-        return;
-    }
-    struct cfs_entity *cse = rq->curr, *pse = se_of(p);
-    if (!cse || cse == pse)
-        return;
-    uint64_t gran = p->policy == SCHED_BATCH ? sysctl_sched_batch_wakeup_granularity : sysctl_sched_wakeup_granularity;
-    if (check_preempt_fair(rq, pse, cse, gran))
-        sched_resched_cpu(cpu);
-}
-
 /* set_task_cpu: shift the fair-clock stamps to the new CPU's fair_clock. */
 static void renormalise(struct cfs_entity *se, int new_cpu, bool other_locked)
 {
@@ -592,28 +476,29 @@ static void renormalise(struct cfs_entity *se, int new_cpu, bool other_locked)
     se->fair_cpu = new_cpu;
 }
 
-/* pull_task: deactivate on src, set_task_cpu, activate on dst, check_preempt_curr. */
+static void idle_balance(int cpu);   /* sched/cfs_smp.h */
+
+/* The fair class twice: as 2.6.23-rc1 (..._rc1) and as rc6 and the release (..._rc6). */
+#define FAIR_RC1 1
+#include "cfs_fair23.h"
+#undef FAIR_RC1
+#define FAIR_RC1 0
+#include "cfs_fair23.h"
+#undef FAIR_RC1
+
+/* pull_task (the balancer's): then check_preempt_curr, as 2.6.23's pull_task did. */
 static void move_task(int src, int dst, struct task *p, bool check_preempt)
 {
-    struct runqueue *srq = &runqueues[src], *drq = &runqueues[dst];
-    struct cfs_entity *se = se_of(p);
-    if (se->is_rt) {
-        rt_dequeue(srq, p);
-        sched_set_task_cpu(p, dst);
-        rt_enqueue(drq, p);
-    } else {
-        if (rc1_code) {                  /* pull_task: deactivate_task and activate_task read rq_clock */
-            rq_clock_at(src);
-            rq_clock_at(dst);
-        }
-        dequeue_entity(srq, se, false);
-        se->fair_cpu = src;
-        sched_set_task_cpu(p, dst);
-        renormalise(se, dst, true);
-        enqueue_entity(drq, se, p, false);
+    if (rc1_code)
+        pull_task_rc1(src, dst, p);
+    else
+        pull_task_rc6(src, dst, p);
+    if (check_preempt) {
+        if (rc1_code)
+            check_preempt_curr_rc1(dst, p);
+        else
+            check_preempt_curr_rc6(dst, p);
     }
-    if (check_preempt)
-        check_preempt_curr(dst, p);
 }
 
 #include "cfs_smp.h"         /* wake-up placement and load balancing (shared with sched/cfs.c) */
@@ -671,6 +556,9 @@ static void cfs23_init(int ncpus)
         rq->curr = NULL;
         rq->fair_clock = 1;              /* init_cfs_rq */
         rq_clock_init(rq);
+        rq->ls_weight = rq->ls_inv_weight = 0;
+        rq->ls_update_start = rq->clock;
+        rq->ls_delta_stat = rq->ls_delta_exec = rq->ls_delta_fair = 0;
         rq->fair_clock_seq = 0;
         rq->exec_clock = 0;
         rq->sleeper_bonus = 0;
@@ -716,95 +604,40 @@ static void cfs23_task_fork(struct task *parent, struct task *child)
 
 static void cfs23_enqueue(int cpu, struct task *p, int flags)
 {
-    struct runqueue *rq = &runqueues[cpu];
-    struct cfs_entity *se = se_of(p);
-    rq_clock_at(cpu);                    /* rc1 activate_task's rq_clock; rc6 try_to_wake_up's update_rq_clock */
-    if (task_is_rt(p)) {
-        se->is_rt = 1;
-        rt_enqueue(rq, p);
-        check_preempt_curr(cpu, p);
-        return;
-    }
-    se->is_rt = 0;
-    renormalise(se, cpu, false);
     if (flags & ENQUEUE_NEW) {
-        struct task *parent = p->parent;
-        struct cfs_entity *curr = rq->curr;
-        if (parent && !parent->is_idle && sysctl_sched_child_runs_first && cpu == sched_this_cpu() && curr &&
-            curr == se_of(parent) && curr->on_rq) {
-            /* task_new_fair */
-            if (!rc1_code)
-                update_curr(rq);
-            update_stats_enqueue(rq, se);
-            uint64_t gran = sched_granularity(rq);
-            se->fair_key = curr->fair_key - niced_granularity(curr, gran) - 1;
-            if (sched_feat(SKIP_INITIAL))
-                se->wait_start_fair = 0;
-            if (sched_feat(START_DEBIT))
-                se->wait_runtime = -(int64_t)(gran / 2);
-            __enqueue_entity(rq, se);
-        } else {
-            enqueue_entity(rq, se, p, false);
-        }
-        check_preempt_curr(cpu, p);      /* wake_up_new_task */
+        if (rc1_code)
+            wake_up_new_task_rc1(cpu, p);
+        else
+            wake_up_new_task_rc6(cpu, p);
         return;
     }
-    enqueue_entity(rq, se, p, (flags & ENQUEUE_WAKEUP) != 0);
-    /* try_to_wake_up: a sync wake-up on the waker's CPU does not preempt. */
-    if (!(flags & ENQUEUE_SYNC) || cpu != sched_this_cpu())
-        check_preempt_curr(cpu, p);
+    int wakeup = (flags & ENQUEUE_WAKEUP) != 0;
+    if (rc1_code)
+        activate_task_rc1(cpu, p, wakeup);
+    else
+        activate_task_rc6(cpu, p, wakeup);
+    /* try_to_wake_up: a sync wake-up on the waker's CPU does not preempt (the model's RT tasks always test). */
+    if (task_is_rt(p) || !(flags & ENQUEUE_SYNC) || cpu != sched_this_cpu()) {
+        if (rc1_code)
+            check_preempt_curr_rc1(cpu, p);
+        else
+            check_preempt_curr_rc6(cpu, p);
+    }
 }
 
 static void cfs23_dequeue(int cpu, struct task *p, int flags)
 {
-    struct runqueue *rq = &runqueues[cpu];
-    struct cfs_entity *se = se_of(p);
-    /* rc1: deactivate_task's rq_clock, then schedule() reads it again for
-     * the pick.  rc6: schedule() reads it once, before deactivate_task, and
-     * the pick uses that. */
-    if (rc1_code) {
-        rq_clock_at(cpu);
-    } else if (flags & (DEQUEUE_SLEEP | DEQUEUE_EXIT)) {
-        rq_clock_at(cpu);
-        rq->clock_fresh = true;
-    }
-    if (se->is_rt) {
-        if (sched_cpu_curr(cpu) == p)
-            update_curr_rt(p);
-        rt_dequeue(rq, p);
-        return;
-    }
-    dequeue_entity(rq, se, (flags & DEQUEUE_SLEEP) != 0);
+    if (rc1_code)
+        deactivate_task_rc1(cpu, p, flags);
+    else
+        deactivate_task_rc6(cpu, p, flags);
 }
 
 static struct task *cfs23_pick_next(int cpu, struct task *prev)
 {
-    struct runqueue *rq = &runqueues[cpu];
-    if (rc1_code || !rq->clock_fresh)
-        __update_rq_clock(rq);           /* rc1: now = __rq_clock(rq); rc6: __update_rq_clock, unless done */
-    rq->clock_fresh = false;
-    if (!prev->is_idle) {
-        struct cfs_entity *pse = se_of(prev);
-        if (pse->is_rt)
-            update_curr_rt(prev);
-        else if (rq->curr == pse)
-            put_prev_entity(rq, pse);
-    }
-    if (rq->nr_running == 0 && rq->rt_nr_running == 0 && sched_nr_cpus() > 1)
-        idle_balance(cpu);
-    int prio = rt_highest(rq);
-    if (prio > 0) {
-        struct task *next = task_of(list_first_entry(&rq->rt_queue[prio], struct cfs_entity, rt_node));
-        se_of(next)->exec_start = sched_clock_ns();
-        return next;
-    }
-    struct rb_node *left = rb_first_cached(&rq->tasks_timeline);
-    if (!left)
-        return NULL;
-    struct cfs_entity *se = se_of_node(left);
-    set_next_entity(rq, se);
-    struct task *next = task_of(se);
-    sched_trace_event(next->cpu, "fair_key", (uint64_t)se_of(next)->fair_key);
+    struct task *next = rc1_code ? schedule_pick_rc1(cpu, prev) : schedule_pick_rc6(cpu, prev);
+    if (next && !se_of(next)->is_rt)
+        sched_trace_event(next->cpu, "fair_key", (uint64_t)se_of(next)->fair_key);
     return next;
 }
 
@@ -830,67 +663,46 @@ static void cfs23_tick(int cpu, struct task *curr)
     if (rq->curr != se)
         return;
     if (rq->rt_nr_running > 0) {
-        update_curr(rq);
+        if (rc1_code)
+            update_curr_here_rc1(rq);
+        else
+            update_curr_here_rc6(rq);
         sched_resched_cpu(cpu);
         return;
     }
-    /* entity_tick: requeue curr at its new key, then compare with the leftmost. */
-    dequeue_entity(rq, se, false);
-    enqueue_entity(rq, se, curr, false);
-    struct cfs_entity *next = se_of_node(rb_first_cached(&rq->tasks_timeline));
-    if (next == se)
-        return;
-    if (check_preempt_fair(rq, next, se, sched_granularity(rq)))
-        sched_resched_cpu(cpu);
+    if (rc1_code)
+        entity_tick_rc1(rq, se, curr);
+    else
+        entity_tick_rc6(rq, se, curr);
 }
 
-/* yield_task_fair: requeue at the current key, or behind the rightmost. */
 static void cfs23_yield(int cpu, struct task *curr)
 {
     struct runqueue *rq = &runqueues[cpu];
     struct cfs_entity *se = se_of(curr);
-    __update_rq_clock(rq);               /* yield_task_fair */
     if (se->is_rt) {
+        __update_rq_clock(rq);
         list_move_tail(&se->rt_node, &rq->rt_queue[rt_index(curr)]);
         return;
     }
-    if (!se->on_rq)
-        return;
-    if (!rc1_code && rq->nr_running == 1)
-        return;
-    if (rc1_code || !sysctl_sched_compat_yield) {
-        dequeue_entity(rq, se, false);
-        enqueue_entity(rq, se, curr, false);
+    if (!se->on_rq) {
+        __update_rq_clock(rq);
         return;
     }
-    struct rb_node *last = rb_last(&rq->tasks_timeline.root);
-    struct cfs_entity *rightmost = se_of_node(last);
-    if (rightmost == se)
-        return;
-    rb_erase_cached(&se->run_node, &rq->tasks_timeline);
-    se->fair_key = rightmost->fair_key + 1;
-    rq->load_weight -= se->weight;       /* __enqueue_entity adds them back */
-    rq->nr_running--;
-    __enqueue_entity(rq, se);
+    if (rc1_code)
+        yield_task_fair_rc1(rq, se, curr);
+    else
+        yield_task_fair_rc6(rq, se, curr);
 }
 
-/* set_user_nice: dequeue, reweight, requeue (a new key at the new weight). */
 static void cfs23_set_nice(int cpu, struct task *p, int nice)
 {
-    struct runqueue *rq = &runqueues[cpu];
-    struct cfs_entity *se = se_of(p);
     if (task_is_rt(p))
         return;
-    rq_clock_at(cpu);                    /* set_user_nice: update_rq_clock (rc6), rq_clock (rc1) */
-    bool queued = se->on_rq && !se->is_rt;
-    if (queued)
-        dequeue_entity(rq, se, false);
-    set_load_weight(p, se, nice);
-    if (queued) {
-        enqueue_entity(rq, se, p, false);
-        if (nice < p->nice || (nice > p->nice && sched_task_running(p)))
-            sched_resched_cpu(cpu);
-    }
+    if (rc1_code)
+        set_user_nice_rc1(cpu, p, nice);
+    else
+        set_user_nice_rc6(cpu, p, nice);
 }
 
 /* ---- tunables and presets ---- */

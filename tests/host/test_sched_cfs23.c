@@ -70,6 +70,8 @@ static const char *check_runqueue(int cpu)
     }
     if (load != rq->load_weight)
         return "load weight does not match the queued tasks";
+    if (rq->ls_weight != rq->load_weight + (uint32_t)rq->rt_nr_running * prio_to_weight[0] * 2)
+        return "rq->ls.load (load_stat) does not match the queued tasks of both classes";
     if (rq->curr && !rq->curr->on_rq)
         return "curr is not queued";
     if (sched_nr_queued(cpu) != rq->nr_running + rq->rt_nr_running)
@@ -288,6 +290,76 @@ static void test_sleeper_credit_capped_and_booked(void **state)
     check_queues();
 }
 
+/* The bound pipe pair (A wakes B with a sync wake-up and sleeps, B does the
+ * same), 100 round trips on one CPU: the clock reads and the divisions a
+ * round trip costs each release, the events whose price on a Core 2 is not
+ * one instruction's (docs/sched-cfs23.md).  rc1 reads the clock in
+ * activate_task, deactivate_task and schedule(), rc6 in try_to_wake_up and
+ * schedule(); both recompute the inverse weights of the fair queue and of
+ * load_stat after each change (4 a hand-off), and rc1 divides once more a
+ * wake-up for SLEEPER_AVG. */
+static void ping_pong_counts(int rc1, uint32_t *reads, uint64_t *divisions)
+{
+    init_variant(1, rc1);
+    struct task *a = hog("a", 0), *b = hog("b", 0);
+    sim_reschedule_pending();
+    struct task *other = sim_curr(0) == a ? b : a;
+    sim_advance(1000);
+    sim_block(0);                          /* now one runs, the other sleeps */
+    other = sim_curr(0) == a ? b : a;
+    for (int i = 0; i < 10; i++) {         /* warm up: sleeper_bonus and wait_runtime settle */
+        sim_advance(2000);
+        struct task *me = sim_curr(0);
+        sim_wake(other, 0, WAKE_SYNC);
+        sim_advance(500);
+        sim_block(0);
+        other = me;
+    }
+    uint32_t r0 = runqueues[0].clock_reads;
+    uint64_t d0 = cfs23_divisions;
+    for (int i = 0; i < 200; i++) {        /* 100 round trips */
+        sim_advance(2000);
+        struct task *me = sim_curr(0);
+        sim_wake(other, 0, WAKE_SYNC);
+        assert_false(sim_need_resched(0)); /* a sync wake-up on the waker's CPU does not preempt */
+        sim_advance(500);                  /* the writer returns, then reads and blocks */
+        sim_block(0);
+        assert_ptr_equal(sim_curr(0), other);
+        other = me;
+    }
+    *reads = runqueues[0].clock_reads - r0;
+    *divisions = cfs23_divisions - d0;
+    check_queues();
+}
+
+/* Hunk 11: rc1's chain takes the 64-bit time stamp, rc6's does not. */
+_Static_assert(__builtin_types_compatible_p(__typeof__(&enqueue_task_fair_rc1),
+                                            void (*)(struct runqueue *, struct task *, int, uint64_t)),
+               "rc1's enqueue_task takes u64 now");
+_Static_assert(__builtin_types_compatible_p(__typeof__(&update_curr_rc1), void (*)(struct runqueue *, uint64_t)),
+               "rc1's update_curr takes u64 now");
+_Static_assert(__builtin_types_compatible_p(__typeof__(&pick_next_task_fair_rc1),
+                                            struct task *(*)(struct runqueue *, uint64_t)),
+               "rc1's pick_next_task takes u64 now");
+_Static_assert(__builtin_types_compatible_p(__typeof__(&update_curr_rc6), void (*)(struct runqueue *)),
+               "rc6's update_curr reads rq->clock");
+
+static void test_ping_pong_clock_reads_and_divisions(void **state)
+{
+    uint32_t reads[2];
+    uint64_t divs[2];
+    for (int rc1 = 0; rc1 <= 1; rc1++)
+        ping_pong_counts(rc1, &reads[rc1], &divs[rc1]);
+    print_message("per round trip: rc6 %u.%02u clock reads, %llu.%02llu divisions; rc1 %u.%02u, %llu.%02llu\n",
+                  reads[0] / 100, reads[0] % 100, (unsigned long long)divs[0] / 100,
+                  (unsigned long long)divs[0] % 100, reads[1] / 100, reads[1] % 100,
+                  (unsigned long long)divs[1] / 100, (unsigned long long)divs[1] % 100);
+    assert_int_equal(reads[0], 400);
+    assert_int_equal(reads[1], 600);
+    assert_int_equal(divs[0], 800);
+    assert_int_equal(divs[1], 1000);
+}
+
 /* niced_granularity: linear; negative nice shifts by 22 in rc6, by 32 in rc1. */
 static void test_niced_granularity(void **state)
 {
@@ -406,6 +478,7 @@ int main(void)
         cmocka_unit_test_teardown(test_start_debit_and_child_runs_first, restore_tunables),
         cmocka_unit_test_teardown(test_sleeper_credit_capped_and_booked, restore_tunables),
         cmocka_unit_test_teardown(test_niced_granularity, restore_tunables),
+        cmocka_unit_test_teardown(test_ping_pong_clock_reads_and_divisions, restore_tunables),
         cmocka_unit_test_teardown(test_wake_idle_2_6_23, restore_tunables),
         cmocka_unit_test_teardown(test_no_cache_hot_2_6_23, restore_tunables),
         cmocka_unit_test_teardown(test_random_workload_rc6, restore_tunables),
