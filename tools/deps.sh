@@ -31,6 +31,7 @@ cmd flock util-linux tests
 cmd timeout coreutils tests
 cmd ps procps tests
 cmd pgrep procps tests
+cmd man man-db install-test
 cmd grub-mkrescue grub-common make-iso
 dir /usr/lib/grub/i386-pc grub-pc-bin make-iso
 cmd xorriso xorriso make-iso

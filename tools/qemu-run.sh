@@ -170,7 +170,10 @@ echo "run: smp=$SMP host_cpus=$HOST_CPUS accel=$ACCEL oversubscribed=$OVER $PV_S
 [ -z "$CR3_SAY" ] || echo "run: $CR3_SAY" >&2
 [ -z "$IDLE_SAY" ] || echo "run: $IDLE_SAY" >&2
 [ "$OVER" = yes ] && echo "run: note: $SMP vCPUs share $HOST_CPUS host cores, so vCPUs are time-shared and parallel speed-up is not real" >&2
-[ "$ACCEL" = vsmp ] && echo "run: note: vsmp runs $SMP logical CPUs on one icount vCPU, each with its own virtual clock: deterministic, and parallel speed-up is real in virtual time (docs/vsmp.md)" >&2
+if [ "$ACCEL" = vsmp ]; then
+    if [ "$SMP" = 1 ]; then cpus="1 logical CPU"; else cpus="$SMP logical CPUs, each with its own virtual clock,"; fi
+    echo "run: note: vsmp runs $cpus on one icount vCPU: deterministic, and parallel speed-up is real in virtual time (docs/vsmp.md)" >&2
+fi
 [ "$ACCEL" = icount ] && echo "run: note: icount time sums the instructions of all vCPUs: it shows total work, not parallel speed-up" >&2
 
 # QEMU's multiboot loader puts the kernel's path in front of the command

@@ -71,7 +71,7 @@ out=$(form run 2 "unknown flag '--shced' \(did you mean --sched\?\)" --shced rr 
 ok_if errors-run-flag-near-miss "$out" [ -z "$out" ]
 out=$(form reproduce 2 "no seed 'sed001' \(did you mean seed001\? reproduce knows seed000, seed001 and seed003\)" sed001)
 ok_if errors-seed-near-miss "$out" [ -z "$out" ]
-out=$(form run 1 "--sched o11: no such scheduler; did you mean o1\?" --sched o11 --bench boot --out "$D/r")
+out=$(form run 2 "--sched o11: no such scheduler; did you mean o1\?" --sched o11 --bench boot --out "$D/r")
 ok_if errors-sched-near-miss "$out" [ -z "$out" ]
 out=$(form trace 2 "unknown flag '--evnts' \(did you mean --events\?\)" --sched rr --smp 1 --bench boot --out "$D/t" --evnts all)
 ok_if errors-trace-flag-near-miss "$out" [ -z "$out" ]

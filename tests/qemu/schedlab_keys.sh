@@ -87,7 +87,7 @@ check "keys-qemu-fails-exit1" [ "$RC" = 1 ]
 expect "keys-qemu-fails-message" '^schedlab( [a-z-]+)?: error: cannot read the workloads and keys of .*exited 6'
 
 # --- flags checked against the list, before anything boots
-sl unknown-bench 1 --sched rr --bench hackbenh --out "$D/unknown-bench.out"
+sl unknown-bench 2 --sched rr --bench hackbenh --out "$D/unknown-bench.out"
 expect "keys-unknown-bench-message" '^schedlab( [a-z-]+)?: error: --bench hackbenh: no such workload in this kernel; did you mean hackbench\? \(have: .*hackbench'
 rejected unknown-key '--frobnicate 3: frobnicate is not a key of bench=boot \(its keys: none; the kernel.s: watchdog [a-z0-9_ ]*bind[a-z0-9_ ]*\)' \
     --bench boot --frobnicate 3

@@ -3,7 +3,7 @@
 # a boot killed by its timeout becomes failed rows; bad arguments and bad
 # input give errors, never crashes.  About a minute on a 2-core host.
 . "$(dirname "$0")/../lib.sh"
-plan 112
+plan 113
 
 SL="$ROOT/tools/schedlab"
 D="$TMP/tools.$$"
@@ -195,6 +195,12 @@ for smp in 1 2; do
     ok_if "tools-plot-png-smp$smp" "$png is not a PNG (magic '$magic')" [ "$magic" = 89504e470d0a1a0a ]
     ok_if "tools-plot-svg-smp$smp" "no SVG beside it" grep -q '<svg' "$D/plots/hackbench-time_s-smp$smp.svg"
 done
+# a directory named from the current one, as the README types it (gnuplot
+# runs inside the plot directory; its log's path must still be the caller's)
+(cd "$D" && "$SL" plot "$A" --out rel/plots) >"$D/last.log" 2>&1
+rc=$?
+ok_if tools-plot-relative-out "plot --out rel/plots (relative) exited $rc, or drew no SVG" \
+    sh -c "[ $rc = 0 ] && grep -q '<svg' '$D/rel/plots/hackbench-time_s-smp1.svg'"
 
 # --- report: one self-contained HTML file
 "$SL" report "$A" >"$D/last.log" 2>&1
@@ -235,8 +241,8 @@ usage no-sched 2 run --bench boot --out "$D/x"
 usage bad-smp 2 run --sched rr --smp 0 --bench boot --out "$D/x"
 usage bad-groups 2 run --sched rr --bench hackbench --groups 5,,6 --out "$D/x"
 usage twice 2 run --sched rr --bench hackbench --groups 5 --groups 6 --out "$D/x"
-usage unknown-sched 1 run --sched nosuch --bench boot --out "$D/x"
-usage unknown-bench 1 run --sched rr --bench nosuch --out "$D/x"
+usage unknown-sched 2 run --sched nosuch --bench boot --out "$D/x"
+usage unknown-bench 2 run --sched rr --bench nosuch --out "$D/x"
 usage out-not-empty 1 run --sched rr --bench boot --out "$A"
 usage table-missing 1 table "$D/nonexistent"
 usage table-bad-flag 2 table --frob "$A"

@@ -5,7 +5,7 @@
 # (schedlab trace-check), dropped events with a tiny buffer, 8 vCPUs,
 # and the HTML timeline rendered by headless Chromium.
 . "$(dirname "$0")/../lib.sh"
-plan 88
+plan 90
 TOOL="$ROOT/build/tools/schedlab"
 make -s -C "$ROOT/tools" >"$TMP/tools-build.log" 2>&1 || { fail trace-tools-build "see $TMP/tools-build.log"; exit 0; }
 S=$DEFAULT_SCHED
@@ -213,6 +213,14 @@ expect "trace-run-bad-boot-error" '^schedlab( [a-z-]+)?: error: --trace-boot rr-
 "$ROOT/tools/schedlab" run --sched rr --smp 1 --bench pipe --trace-events switch --out "$TMP/m3" >"$TMP/m3.out" 2>&1
 RC=$? OUT="$TMP/m3.out"
 check "trace-run-events-need-boot" [ "$RC" = 2 ]
+
+# ---- a directory trace refuses (not empty, no --force) keeps its files: no
+# report remade over them, none announced ----
+before=$(stat -c %y "$D/report.html")
+"$ROOT/tools/schedlab" trace --sched cfs --smp 2 --bench hackbench --groups 2 --loops 10 --out "$D" >"$TMP/again.out" 2>&1
+RC=$? OUT="$TMP/again.out"
+check "trace-refused-dir-exit1" [ "$RC" = 1 ]
+check "trace-refused-dir-untouched" sh -c "[ \"\$(stat -c %y '$D/report.html')\" = '$before' ] && ! grep -q 'report with the timeline' '$TMP/again.out'"
 
 # ---- a stream cut off is an error, not a partial picture ----
 head -c 5000 "$D/trace.bin" >"$TMP/cut.bin"

@@ -29,13 +29,27 @@ pid_t spawn_start(char *const argv[], const struct spawn_io *io)
     posix_spawn_file_actions_init(&fa);
     posix_spawnattr_init(&at);
     int oflags = O_WRONLY | O_CREAT | (io->append ? O_APPEND : O_TRUNC);
-    posix_spawn_file_actions_addopen(&fa, 0, io->in ? io->in : "/dev/null", O_RDONLY, 0);
+    char cwd[PATH_MAX];
+    if (io->dir && !getcwd(cwd, sizeof(cwd))) {
+        errorf("getcwd: %s", strerror(errno));
+        posix_spawn_file_actions_destroy(&fa);
+        posix_spawnattr_destroy(&at);
+        return -1;
+    }
+    /* The file actions run in the child, after the chdir to io->dir below:
+     * a relative path names a file of the caller's directory, so it is made
+     * absolute first (plot --out results/hb/plots wrote its logs into
+     * results/hb/plots/results/hb/plots/, which does not exist). */
+    char *in = io->in && io->dir && io->in[0] != '/' ? xasprintf("%s/%s", cwd, io->in) : NULL;
+    char *out = io->out && io->dir && io->out[0] != '/' ? xasprintf("%s/%s", cwd, io->out) : NULL;
+    char *err = io->err && io->dir && io->err[0] != '/' ? xasprintf("%s/%s", cwd, io->err) : NULL;
+    posix_spawn_file_actions_addopen(&fa, 0, in ? in : io->in ? io->in : "/dev/null", O_RDONLY, 0);
     if (io->out)
-        posix_spawn_file_actions_addopen(&fa, 1, io->out, oflags, 0644);
+        posix_spawn_file_actions_addopen(&fa, 1, out ? out : io->out, oflags, 0644);
     if (io->err_to_out)
         posix_spawn_file_actions_adddup2(&fa, 1, 2);
     else if (io->err)
-        posix_spawn_file_actions_addopen(&fa, 2, io->err, oflags, 0644);
+        posix_spawn_file_actions_addopen(&fa, 2, err ? err : io->err, oflags, 0644);
     short flags = POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF;
     sigset_t empty, deflt;
     sigemptyset(&empty);
@@ -51,13 +65,15 @@ pid_t spawn_start(char *const argv[], const struct spawn_io *io)
         posix_spawnattr_setpgroup(&at, 0);
     }
     posix_spawnattr_setflags(&at, flags);
-    char cwd[PATH_MAX];
     bool moved = false;
     if (io->dir) {   /* posix_spawn has no chdir (glibc 2.36's addchdir_np is not everywhere) */
-        if (!getcwd(cwd, sizeof(cwd)) || chdir(io->dir) != 0) {
+        if (chdir(io->dir) != 0) {
             errorf("cannot enter %s: %s", io->dir, strerror(errno));
             posix_spawn_file_actions_destroy(&fa);
             posix_spawnattr_destroy(&at);
+            free(in);
+            free(out);
+            free(err);
             return -1;
         }
         moved = true;
@@ -68,6 +84,9 @@ pid_t spawn_start(char *const argv[], const struct spawn_io *io)
         errorf("cannot go back to %s: %s", cwd, strerror(errno));
     posix_spawn_file_actions_destroy(&fa);
     posix_spawnattr_destroy(&at);
+    free(in);
+    free(out);
+    free(err);
     if (e) {
         errorf("cannot run %s: %s", argv[0], strerror(e));
         return -1;

@@ -561,10 +561,10 @@ static int check_request(struct run_req *r)
             for (size_t k = 0; k < nk; k++)
                 append(&have, "%s%s", k ? " " : "", known[k]);
             const char *near = suggest(r->sched_list[i], (const char *const *)known);
-            errorf("--sched %s: no such scheduler%s%s%s (have: %s)", r->sched_list[i], near ? "; did you mean " : "",
-                   near ? near : "", near ? "?" : "", have);
+            /* a usage error as an unknown key or seed is: exit 2, the verb's usage line */
+            rc = verb_usage_error("--sched %s: no such scheduler%s%s%s (have: %s)", r->sched_list[i],
+                                  near ? "; did you mean " : "", near ? near : "", near ? "?" : "", have);
             free(have);
-            rc = 1;
         }
     }
     free_list(known, nk);
@@ -1002,11 +1002,10 @@ int run_prepare(struct run_req *r, struct run_dir *d)
         size_t n;
         char **names = split_list(have, " ", &n);
         const char *near = suggest(r->bench, (const char *const *)names);
-        errorf("--bench %s: no such workload in this kernel%s%s%s (have: %s)", r->bench, near ? "; did you mean " : "",
-               near ? near : "", near ? "?" : "", have);
+        rc = verb_usage_error("--bench %s: no such workload in this kernel%s%s%s (have: %s)", r->bench,
+                              near ? "; did you mean " : "", near ? near : "", near ? "?" : "", have);
         free_list(names, n);
         free(have);
-        rc = 1;
     }
     if (!rc)
         rc = check_params(r, &L);
@@ -1753,7 +1752,7 @@ static int trace_after_run(const struct run_req *r, const struct run_dir *d)
         free(c);
         if (rc)
             fprintf(stderr, "schedlab: trace: the trace breaks an invariant (see %s)\n", check);
-        fprintf(stderr, "schedlab: trace of %s in %s: trace.txt (Perfetto UI), trace.dat (trace-cmd report, KernelShark), "
+        fprintf(stderr, "schedlab: trace of %s in %s: trace.txt and trace.json (Perfetto UI), trace.dat (trace-cmd report, KernelShark), "
                         "timeline.html, latency.txt, summary.txt\n",
                 d->trace_boot, r->trace_dir);
     }

@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 static const struct verb_spec trace_spec = {
@@ -30,10 +31,11 @@ static const struct verb_spec trace_spec = {
     "  --arrows            draw wake-ups on the timeline (waker's CPU -> where the task ran)\n"
     "  --color MODE        auto (hackbench: by group), task, group                     [auto]\n"
     "  --quiet             no status line while the boot runs (run's)\n"
-    "  Writes DIR/trace.txt (ftrace text; the Perfetto UI opens it), DIR/trace.dat (trace-cmd report,\n"
-    "  KernelShark), DIR/timeline.html and .svg (zoomable, self-contained), DIR/latency.txt (perf sched\n"
-    "  latency, perf sched map), DIR/summary.txt/.csv (per CPU: busy, idle, switches, wake-ups,\n"
-    "  migrations, run-queue length), DIR/rq.csv, DIR/report.html, and the run's results.csv, logs/.\n"
+    "  Writes DIR/trace.txt (ftrace text; the Perfetto UI opens it), DIR/trace.json (Chrome's trace-event\n"
+    "  format: Perfetto and chrome://tracing), DIR/trace.dat (trace-cmd report, KernelShark),\n"
+    "  DIR/timeline.html and .svg (zoomable, self-contained), DIR/latency.txt (perf sched latency,\n"
+    "  perf sched map), DIR/summary.txt/.csv (per CPU: busy, idle, switches, wake-ups, migrations,\n"
+    "  run-queue length), DIR/rq.csv, DIR/report.html, and the run's results.csv, logs/.\n"
     "  run ... --trace-boot NAME [--trace-events LIST] [--trace-buf-kib N] traces one boot of a matrix\n"
     "  (NAME as in DIR/jobs.txt, or first) into DIR/traces/NAME/.  docs/tracing.md explains it all.\n"
     "  Exit: 0, 1 the boot failed or its trace breaks an invariant, 2 usage error.\n",
@@ -143,6 +145,7 @@ int cmd_trace(int argc, char **argv)
     run_req_init(&r);
     bool help;
     rc = run_req_parse(&r, (int)run.n, run.v, &help);
+    time_t started = time(NULL);
     if (!rc) {
         r.trace_dir = xstrdup(out);
         r.trace_tool_args = tool_args ? xstrdup(tool_args) : NULL;
@@ -155,9 +158,12 @@ int cmd_trace(int argc, char **argv)
         return rc;
     char *txt = xasprintf("%s/trace.txt", out);
     struct stat st;
-    if (stat(txt, &st) != 0) {
+    /* A trace.txt older than this run is not this run's: the run refused
+     * the directory (not empty, no --force) or stopped before its trace, and
+     * the report must not be remade over another run's files. */
+    if (stat(txt, &st) != 0 || st.st_mtime < started) {
         free(txt);
-        return 1;
+        return rc ? rc : 1;
     }
     free(txt);
     /* the report with the timeline, quietly */
