@@ -131,6 +131,10 @@ static uint64_t quantum, ipi_latency, tick_period;
 static uint32_t quantum_ns_, ipi_ns_, slack_ns_;
 static uint64_t slack;           /* lock acquisitions may run this far ahead of the slowest CPU */
 static uint64_t min_other;       /* the smallest eff of the CPUs other than cur */
+/* What arm_timer() last worked out still holds unless this is set: every
+ * change of the current CPU, of its events, of min_other, and every jump
+ * of its clock (a lock wait, a spin-wait step) sets it. */
+static bool arm_dirty = true;
 static uint64_t order_limit;     /* min_other + slack, NEVER when min_other is */
 static uint64_t deadline;        /* local time of cur's next event or quantum end (the hooks check it) */
 static uint64_t backstop;        /* how late the timer may fire for a CPU that calls hooks */
@@ -572,6 +576,8 @@ static inline void set_min_other(uint64_t m)
     order_limit = m == NEVER || m + slack < m ? NEVER : m + slack;
 }
 
+static inline void refresh_deadline(const struct vcpu *v);
+
 /* After vcpus[i]'s state, clock or events changed (i not running). */
 static inline void requeue(int i)
 {
@@ -580,8 +586,7 @@ static inline void requeue(int i)
     uint64_t m = tree_eff[tree_first];
     if (m != min_other) {
         set_min_other(m);
-        if (m != NEVER && m + quantum + 1 < deadline)
-            deadline = m + quantum + 1;
+        refresh_deadline(vsmp_curv);
     }
 }
 
@@ -640,11 +645,20 @@ static void redeliver(void)
  * of every hook, with the clock the CPU goes on from.
  */
 static uint64_t hw_due;
-static void arm_timer(struct vcpu *v, bool may_raise)
+
+/* The current CPU's deadline, kept whenever its events or min_other change
+ * (the hooks compare its clock with it, and arm() works from it). */
+static inline void refresh_deadline(const struct vcpu *v)
 {
     uint64_t ev = MIN(v->next_tick, v->ipi_at);
     uint64_t q = min_other == NEVER ? NEVER : min_other + quantum + 1;   /* end_quantum's first yield */
     deadline = MIN(ev, q);
+    arm_dirty = true;
+}
+
+static void arm_timer(struct vcpu *v, bool may_raise)
+{
+    arm_dirty = false;
     if (deadline == NEVER) {
         hw_due = NEVER;
         return;
@@ -673,7 +687,15 @@ static void arm_timer(struct vcpu *v, bool may_raise)
     vsmp_exit_count = (uint32_t)count;
 }
 
-static inline void arm(struct vcpu *v) { arm_timer(v, true); }
+/* The end of every hook: usually nothing changed since the last time, the
+ * deadline is still ahead and the timer is armed for it. */
+static inline void arm(struct vcpu *v)
+{
+    if (likely(!arm_dirty && vsmp_armed_at != NEVER && v->local < deadline)) {
+        return;
+    }
+    arm_timer(v, true);
+}
 
 /* Every hook, clock frozen: an event or quantum end that is due is seen
  * here, in the CPU's own time; the timer, for a CPU that calls hooks, is
@@ -737,8 +759,10 @@ static void reschedule(struct vcpu *v)
     queued_eff[y] = NEVER;
     tree_update(y);
     set_min_other(tree_eff[tree_first]);
-    if (y == x)
+    if (y == x) {
+        refresh_deadline(v);
         return;
+    }
     /* Interrupts stay as they are across the switch (on only in a spinlock
      * hook, where an interrupt only takes notes), and x gets back its own
      * state of them and of in_lock_hook afterwards: an sti is paid only
@@ -749,6 +773,7 @@ static void reschedule(struct vcpu *v)
     vsmp_curv = w;
     vsmp_switch(&v->saved_esp, w->saved_esp, gs_selector[y]);
     /* x again: whoever dispatched us set cur, state, local and min_other. */
+    refresh_deadline(v);
     after_switch(on, hook);
     if (on && !switch_irqs_on)
         irq_enable();
@@ -775,6 +800,7 @@ static inline void charge_lock_wait(int cpu, struct vcpu *v, uint64_t until)
         cpus[cpu].stats.lock_wait_cycles += until - v->local;
         cpus[cpu].stats.lock_waits++;
         v->local = until;
+        arm_dirty = true;           /* (for a waiter other than cur, its dispatch sets it anyway) */
     }
 }
 
@@ -887,6 +913,7 @@ BODY void relax_body(uint64_t local, const uint32_t *args)
         uint64_t step = MIN((uint64_t)RELAX_STEP_CYCLES, min_other - v->local);
         v->local += step;
         v->stats.spin_cycles += step;
+        arm_dirty = true;
         hook_check(v);
     }
     arm(v);
@@ -907,8 +934,11 @@ BODY void send_reschedule_body(uint64_t local, const uint32_t *args)
     struct vcpu *v = enter(local);
     struct vcpu *t = &vcpus[cpu];
     uint64_t at = v->local + ipi_latency;
-    if (at < t->ipi_at)
+    if (at < t->ipi_at) {
         t->ipi_at = at;
+        if (cpu == cur)
+            refresh_deadline(v);
+    }
     v->stats.ipis_sent++;
     if (cpu != cur)
         requeue(cpu);
@@ -921,6 +951,7 @@ BODY void timer_start_body(uint64_t local, const uint32_t *args)
     (void)args;
     struct vcpu *v = enter(local);
     v->next_tick = v->local + tick_period;
+    refresh_deadline(v);
     arm(v);
 }
 
@@ -942,6 +973,7 @@ BODY void deliver_body(uint64_t local, const uint32_t *args)
 {
     (void)args;
     struct vcpu *v = enter(local);
+    arm_dirty = true;
     if (timer_caught) {
         timer_caught = false;
         if (!v->hooked && v->local - v->ran_from >= quantum)
@@ -964,6 +996,7 @@ BODY void deliver_body(uint64_t local, const uint32_t *args)
         v->stats.ipis_received++;
         cpus[cur].stats.resched_ipis++;  /* what trap() counts for VECTOR_RESCHEDULE */
     }
+    refresh_deadline(v);
     if (!tick_due)
         hook_check(v);              /* a quantum's end with the IPI; a tick's handler takes locks */
     arm(v);
@@ -1100,6 +1133,7 @@ BODY int irq_body(uint64_t local, uint32_t vector)
                     v->hookless = true;
                 v->hooked = false;
                 v->ran_from = v->local;
+                arm_dirty = true;
                 end_quantum(v);
             }
         }
@@ -1236,6 +1270,7 @@ BODY void resume_new_body(uint64_t local, const uint32_t *args)
     (void)local, (void)args;
     vsmp_exit_count = 0;
     after_switch(false, false);
+    refresh_deadline(vsmp_curv);
     arm(vsmp_curv);
 }
 
