@@ -25,11 +25,12 @@ TIMEOUT     ?= 120
 CMDLINE     ?=
 HZ          ?= 1000
 LOCK        ?= tas
+CACHES      ?= 0
 Q           ?= @            # make Q= shows every command
 NPROC        = $(shell nproc 2>/dev/null || echo 1)
 
 # One directory per configuration; CFLAGS_EXTRA is named by a hash of its text.
-CONFIG_SUFFIX := $(if $(filter-out 1000,$(HZ)),-hz$(HZ))$(if $(filter-out tas,$(LOCK)),-$(LOCK))$(if \
+CONFIG_SUFFIX := $(if $(filter-out 1000,$(HZ)),-hz$(HZ))$(if $(filter-out tas,$(LOCK)),-$(LOCK))$(if $(filter 1,$(CACHES)),-caches)$(if \
                  $(strip $(CFLAGS_EXTRA)),-x$(shell printf '%s' '$(subst ','\'',$(CFLAGS_EXTRA))' | md5sum | cut -c1-8))
 BUILD       ?= build/$(SCHED)$(CONFIG_SUFFIX)
 CC          := gcc
@@ -38,8 +39,20 @@ LOCK_FLAGS  := $(if $(filter ticket,$(LOCK)),-DSPINLOCK_TICKET,)
 KCFLAGS     := -m32 -march=i686 -std=gnu11 -O2 -g -ffreestanding -fno-builtin -fno-stack-protector \
                -fno-pic -fno-pie -fno-omit-frame-pointer -mno-sse -mno-mmx -mno-80387 -mno-red-zone \
                -fno-asynchronous-unwind-tables -Wall -Wextra -Werror -Wno-unused-parameter -Wno-array-bounds \
-               -DHZ=$(HZ) $(LOCK_FLAGS) $(CFLAGS_EXTRA)
-KASFLAGS    := -m32 -march=i686 -g -DHZ=$(HZ)
+               -DHZ=$(HZ) $(LOCK_FLAGS) $(if $(filter 1,$(CACHES)),-DCACHES=1) $(CFLAGS_EXTRA)
+# CACHES=1: every load and store of the kernel, the scheduler and the
+# workloads calls the memory model (kernel/machine/memhooks.c,
+# docs/caches.md); the model itself, vsmp's dispatcher (not charged) and the
+# string functions (charged as ranges) are not instrumented.
+# memhook-plugin (kernel/machine/memhook-plugin.cc, a GCC plugin built here
+# with g++ and gcc-12-plugin-dev) turns the instrumentation's calls into
+# calls that clobber no register (docs/caches.md, "Exactness").
+MEMHOOK_PLUGIN := build/memhook-plugin.so
+MEMHOOK_FLAGS := -fsanitize=kernel-address --param asan-instrumentation-with-call-threshold=0 \
+                 --param asan-stack=0 --param asan-globals=0 -fplugin=$(MEMHOOK_PLUGIN)
+MEMHOOK_SKIP  := $(wildcard kernel/machine/*.c) kernel/vsmp.c kernel/string.c
+memhook_flags  = $(if $(and $(filter 1,$(CACHES)),$(filter-out $(MEMHOOK_SKIP),$(1))),$(MEMHOOK_FLAGS))
+KASFLAGS    := -m32 -march=i686 -g -DHZ=$(HZ) $(if $(filter 1,$(CACHES)),-DCACHES=1)
 # libgcc (64-bit division) is looked up when linking, not while the Makefile
 # is read: on a fresh machine gcc-multilib is only there after check-deps.
 LIBGCC       = $$($(CC) -m32 -print-libgcc-file-name)
@@ -49,15 +62,15 @@ LIBGCC       = $$($(CC) -m32 -print-libgcc-file-name)
 # build/common-hz100-... as BUILD), and only sched/$(SCHED).c into BUILD.  A
 # second scheduler's kernel costs one compile and a link (0.8 s, not 7.5 s).
 COMMON      ?= build/common$(CONFIG_SUFFIX)
-COMMON_SRCS := $(wildcard kernel/*.c) $(wildcard workloads/*.c)
-COMMON_ASMS := boot/boot.S boot/trampoline.S $(wildcard kernel/*.S)
+COMMON_SRCS := $(wildcard kernel/*.c) $(wildcard kernel/machine/*.c) $(wildcard workloads/*.c)
+COMMON_ASMS := boot/boot.S boot/trampoline.S $(wildcard kernel/*.S) $(wildcard kernel/machine/*.S)
 COMMON_OBJS := $(patsubst %.c,$(COMMON)/%.o,$(COMMON_SRCS)) $(patsubst %.S,$(COMMON)/%.o,$(COMMON_ASMS))
 SCHED_OBJ   := $(BUILD)/sched/$(SCHED).o
 # (link order as before the split: C objects, the scheduler, then assembly)
 KERNEL_OBJS := $(patsubst %.c,$(COMMON)/%.o,$(COMMON_SRCS)) $(SCHED_OBJ) $(patsubst %.S,$(COMMON)/%.o,$(COMMON_ASMS))
 
 .PHONY: all kernel iso run run-iso gdb test test-long check test-host test-qemu deps check-deps check-sched clean help list-scheds tools seed-table \
-        print-build print-default-sched iso-all run-iso-all stress
+        print-build print-default-sched iso-all run-iso-all stress docs-check
 
 all: kernel
 kernel: check-sched check-deps $(BUILD)/kernel.elf
@@ -66,6 +79,7 @@ check-sched:
 	@[ ! -f sched/common.c ] || { echo "error: sched/common.c: 'common' names the shared build directory (build/common); rename the scheduler" >&2; exit 2; }
 	@case " $(SCHEDS) " in *" $(SCHED) "*) ;; *) echo "error: SCHED=$(SCHED) is not a scheduler; choose one of: $(SCHEDS)" >&2; exit 2;; esac
 	@case "$(LOCK)" in tas|ticket) ;; *) echo "error: LOCK=$(LOCK): expected tas or ticket" >&2; exit 2;; esac
+	@case "$(CACHES)" in 0|1) ;; *) echo "error: CACHES=$(CACHES): expected 0 or 1" >&2; exit 2;; esac
 	@case "$(HZ)" in ''|*[!0-9]*) echo "error: HZ=$(HZ): expected ticks per second (100..10000)" >&2; exit 2;; esac
 	@[ "$(HZ)" -ge 100 ] && [ "$(HZ)" -le 10000 ] || { echo "error: HZ=$(HZ): expected 100..10000" >&2; exit 2; }
 
@@ -84,8 +98,8 @@ print-default-sched:
 # its directory's record (COMMON's without SCHED=, which it does not use).
 # Two makes of two schedulers may build COMMON at once (tools/schedlab -j,
 # the test suite): every file there is written beside and renamed into place.
-KERNEL_FLAGS_TEXT = KCFLAGS=$(KCFLAGS) KASFLAGS=$(KASFLAGS) SCHED=$(SCHED) LOCK=$(LOCK) HZ=$(HZ) CFLAGS_EXTRA=$(CFLAGS_EXTRA)
-COMMON_FLAGS_TEXT = KCFLAGS=$(KCFLAGS) KASFLAGS=$(KASFLAGS) LOCK=$(LOCK) HZ=$(HZ) CFLAGS_EXTRA=$(CFLAGS_EXTRA)
+KERNEL_FLAGS_TEXT = KCFLAGS=$(KCFLAGS) KASFLAGS=$(KASFLAGS) SCHED=$(SCHED) LOCK=$(LOCK) HZ=$(HZ) CACHES=$(CACHES) MEMHOOK=$(if $(filter 1,$(CACHES)),$(MEMHOOK_FLAGS) SKIP=$(MEMHOOK_SKIP)) CFLAGS_EXTRA=$(CFLAGS_EXTRA)
+COMMON_FLAGS_TEXT = KCFLAGS=$(KCFLAGS) KASFLAGS=$(KASFLAGS) LOCK=$(LOCK) HZ=$(HZ) CACHES=$(CACHES) MEMHOOK=$(if $(filter 1,$(CACHES)),$(MEMHOOK_FLAGS) SKIP=$(MEMHOOK_SKIP)) CFLAGS_EXTRA=$(CFLAGS_EXTRA)
 $(BUILD)/kernel.flags: FORCE | check-sched check-deps
 	$(shell mkdir -p $(dir $@))$(file >$@.new,$(KERNEL_FLAGS_TEXT))
 	@if cmp -s $@.new $@; then rm -f $@.new; else mv $@.new $@; fi
@@ -93,20 +107,26 @@ $(COMMON)/kernel.flags: FORCE | check-sched check-deps
 	$(shell mkdir -p $(dir $@))$(file >$@.new-$(SCHED),$(COMMON_FLAGS_TEXT))
 	@if cmp -s $@.new-$(SCHED) $@; then rm -f $@.new-$(SCHED); else mv $@.new-$(SCHED) $@; fi
 
-$(COMMON)/%.o: %.c $(COMMON)/kernel.flags
+$(COMMON)/%.o: %.c $(COMMON)/kernel.flags $(if $(filter 1,$(CACHES)),$(MEMHOOK_PLUGIN))
 	@mkdir -p $(dir $@)
 	@echo "  CC    $<"
-	$(Q)$(CC) $(KCFLAGS) -MMD -MP -MF $@.d.$$$$ -MT $@ -c $< -o $@.$$$$ && mv $@.d.$$$$ $(@:.o=.d) && mv $@.$$$$ $@
+	$(Q)$(CC) $(KCFLAGS) $(call memhook_flags,$<) -MMD -MP -MF $@.d.$$$$ -MT $@ -c $< -o $@.$$$$ && mv $@.d.$$$$ $(@:.o=.d) && mv $@.$$$$ $@
 
 $(COMMON)/%.o: %.S $(COMMON)/kernel.flags
 	@mkdir -p $(dir $@)
 	@echo "  AS    $<"
 	$(Q)$(CC) $(KASFLAGS) -MMD -MP -MF $@.d.$$$$ -MT $@ -c $< -o $@.$$$$ && mv $@.d.$$$$ $(@:.o=.d) && mv $@.$$$$ $@
 
-$(SCHED_OBJ): sched/$(SCHED).c $(BUILD)/kernel.flags
+$(SCHED_OBJ): sched/$(SCHED).c $(BUILD)/kernel.flags $(if $(filter 1,$(CACHES)),$(MEMHOOK_PLUGIN))
 	@mkdir -p $(dir $@)
 	@echo "  CC    $<"
-	$(Q)$(CC) $(KCFLAGS) -MMD -MP -c $< -o $@
+	$(Q)$(CC) $(KCFLAGS) $(call memhook_flags,$<) -MMD -MP -c $< -o $@
+
+# Written beside and renamed into place: two makes may build it at once.
+$(MEMHOOK_PLUGIN): kernel/machine/memhook-plugin.cc
+	@mkdir -p $(dir $@)
+	@echo "  CXX   $<"
+	$(Q)g++ -shared -fPIC -fno-rtti -O2 -I$$($(CC) -print-file-name=plugin)/include -o $@.$$$$ $< && mv $@.$$$$ $@
 
 $(BUILD)/kernel.elf: $(KERNEL_OBJS) linker.ld $(BUILD)/kernel.flags
 	@echo "  LD    $@"
@@ -178,6 +198,13 @@ test-qemu: check-deps
 tools: check-deps
 	@$(MAKE) -s -C tools $(if $(filter -j%,$(MAKEFLAGS)),,-j$(NPROC))
 
+# Every deterministic figure of README.md and docs/*.md re-made by the command
+# beside it and compared (tools/docs-check.sh, docs/testing.md); UPDATE=1 writes
+# what the commands print into the pages instead (review with git diff);
+# DOCS='README.md docs/x.md' checks those pages only.
+docs-check: check-deps tools
+	@SCHEDLAB_DEPS_CHECKED=1 tools/docs-check.sh $(if $(filter-out 0,$(UPDATE)),--update) $(DOCS)
+
 # The seed 000 hackbench table (goodness vs o1) on this machine, beside the seed's numbers.
 seed-table: tools
 	@tools/schedlab seed-table
@@ -219,11 +246,13 @@ help:
 	@echo "  test-qemu     the QEMU tests only"
 	@echo "  tools         build/tools/schedlab-tool (tools/schedlab builds it too)"
 	@echo "  seed-table    seed 000's hackbench table, reproduced beside the seed's numbers"
+	@echo "  docs-check    re-run the command behind every figure of README.md and docs/ (UPDATE=1 rewrites them)"
 	@echo "  stress        N random boots from SEED (make stress N=1000 SEED=7; docs/testing.md)"
 	@echo "  list-scheds   the schedulers (one sched/<name>.c each)"
 	@echo "  deps          install the Debian packages everything needs (as root)"
 	@echo "  clean         remove build/"
 	@echo "variables: SCHED=<$(SCHEDS)> (default o1) SMP=<n> (2) MEM=<MiB> (256)"
 	@echo "           ACCEL=<tcg|kvm|icount|vsmp> (tcg) TIMEOUT=<s> (120) CMDLINE='<key=value ...>' HZ=<ticks/s> (1000)"
-	@echo "           LOCK=<tas|ticket> (tas) CFLAGS_EXTRA='<flags>' (build settings: each gets its own build directory)"
+	@echo "           LOCK=<tas|ticket> (tas) CACHES=<0|1> (0; 1: the memory model, docs/caches.md) CFLAGS_EXTRA='<flags>'"
+	@echo "           (build settings: each gets its own build directory)"
 	@echo "           make stress N=<boots> (100) SEED=<n> [JOBS=1|2] [SCHED=a,b] [TIMEOUT=<s per boot>] (docs/testing.md)"

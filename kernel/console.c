@@ -65,10 +65,18 @@ void kprintf(const char *fmt, ...)
     va_start(ap, fmt);
     int n = vsnprintf(buf, size, fmt, ap);
     va_end(ap);
-    if (n >= (int)size)
+    bool cut = n >= (int)size;
+    if (cut)
         n = (int)size - 1;
     lock_console();
     console_write(buf, (size_t)n);
+    if (cut) {
+        /* A line that does not fit is an error, never a silent cut: the
+         * host would read the cut line as whole (a boot line's last value
+         * shortened, the next line joined to this one). */
+        static const char msg[] = "\nerror: kprintf: a line longer than the console's buffer was cut\n";
+        console_write(msg, sizeof(msg) - 1);
+    }
     console_lock = 0;
     irq_restore(flags);
 }

@@ -35,6 +35,10 @@ struct cpu_stats {
     uint64_t lock_wait_cycles;  /* waiting for spinlocks held by other CPUs (kernel/spinlock.c;
                                  * under vsmp in this CPU's local time, kernel/vsmp.c) */
     uint64_t lock_waits;        /* acquisitions that had to wait */
+    uint64_t tick_start_ns;     /* when this CPU's tick was started, on its own clock: the ticks
+                                 * it should have taken by now (schedstat ticks_expected=) */
+    uint64_t last_tick_ns;      /* its last tick (watchdog_touch: a task that runs on with no
+                                 * tick for the watchdog's limit is reported, kernel/timer.c) */
     /* cost= (kernel/chan_cost.h): the events charged here and their instructions. */
     uint64_t cost_events[COST_EVENTS];
     uint64_t cost_insns[COST_EVENTS];
@@ -56,6 +60,12 @@ struct cpu {
      * CPU has the same base (the boot TSC) except under vsmp, where each
      * logical CPU's clock runs only while it runs (kernel/vsmp.c). */
     uint64_t tsc_base;
+    /* CACHES=1 (kernel/machine/memhooks.c): the instructions of the memory
+     * instrumentation that the clock has counted and is owed back (local
+     * TSC = RDTSC - tsc_base - machine_debt), and the fast path's filters
+     * of this CPU's lines. */
+    uint32_t machine_debt;
+    const uint32_t *machine_rfilter, *machine_wfilter;
     uint64_t idle_since_ns;
     /* idle=poll (kernel/task.c): IDLE_POLLING while the idle loop watches
      * need_resched; a waker that finds it so sets IDLE_POLL_KICKED instead
@@ -88,6 +98,9 @@ _Static_assert(offsetof(struct cpu, curr) == PERCPU_CURR, "kernel/percpu.h: PERC
 _Static_assert(offsetof(struct cpu, preempt_count) == PERCPU_PREEMPT_COUNT, "kernel/percpu.h: PERCPU_PREEMPT_COUNT");
 _Static_assert(offsetof(struct cpu, need_resched) == PERCPU_NEED_RESCHED, "kernel/percpu.h: PERCPU_NEED_RESCHED");
 _Static_assert(offsetof(struct cpu, tsc_base) == PERCPU_TSC_BASE, "kernel/percpu.h: PERCPU_TSC_BASE");
+_Static_assert(offsetof(struct cpu, machine_debt) == PERCPU_MACHINE_DEBT, "kernel/percpu.h: PERCPU_MACHINE_DEBT");
+_Static_assert(offsetof(struct cpu, machine_rfilter) == PERCPU_MACHINE_RFILTER, "kernel/percpu.h: PERCPU_MACHINE_RFILTER");
+_Static_assert(offsetof(struct cpu, machine_wfilter) == PERCPU_MACHINE_WFILTER, "kernel/percpu.h: PERCPU_MACHINE_WFILTER");
 #endif
 
 extern struct cpu cpus[MAX_CPUS];

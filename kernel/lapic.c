@@ -9,6 +9,7 @@
 #include "x86.h"
 #include "lib.h"
 #include "vsmp.h"
+#include "cpu.h"
 
 #define LAPIC_ID 0x020
 #define LAPIC_EOI 0x0b0
@@ -112,6 +113,7 @@ void lapic_timer_oneshot_cycles(uint64_t cycles)
 
 void lapic_timer_start(void)
 {
+    this_cpu()->stats.tick_start_ns = clock_ns();   /* schedstat ticks_expected= counts from here */
     if (vsmp_on) {
         vsmp_timer_start();              /* a tick in this logical CPU's own time */
         return;

@@ -22,6 +22,7 @@
 #include "mm.h"
 #include "vsmp.h"
 #include "chan_cost.h"
+#include "machine/memhooks.h"
 
 #define MULTIBOOT_BOOTLOADER_MAGIC 0x2badb002
 #define MB_FLAG_MEM 0x001
@@ -89,9 +90,10 @@ static const struct cmdline_key kernel_keys[] = {
                                    "1: record scheduling events per CPU and write them on the trace channel at the end"),
     [KEY_TRACE_EVENTS] = { .name = "trace_events", .type = CMDLINE_CHOICE_LIST, .def_text = "all",
                            .choices = trace_type_names, .help = "with trace=1: the events to record, comma separated" },
-    [KEY_TRACE_BUF_KIB] = CMDLINE_KEY_UINT("trace_buf_kib", 1024, 4, 65536,
+    [KEY_TRACE_BUF_KIB] = CMDLINE_KEY_UINT("trace_buf_kib", TRACE_BUF_KIB_DEFAULT, 4, 65536,
                                            "with trace=1: KiB of ring buffer per CPU (64 bytes an event; "
-                                           "the oldest are dropped when full)"),
+                                           "the oldest are dropped when full); not given: 8192, or an "
+                                           "eighth of the memory shared by the CPUs when that is less"),
 };
 
 /* The trace keys, checked before anything else starts (a bad one ends the
@@ -111,6 +113,15 @@ static uint32_t read_trace_keys(uint32_t *buf_kib)
     if (*buf_kib % (PAGE_SIZE / 1024))
         cmdline_error("trace_buf_kib", "must be a multiple of 4 (whole pages)");
     return on ? mask : 0;
+}
+
+/* The default buffer holds the lessons' runs whole (docs/lesson-*.md: up to
+ * 40,000 events on one CPU), and takes at most an eighth of the memory. */
+static uint32_t trace_default_buf_kib(int ncpus)
+{
+    uint32_t share = (uint32_t)((uint64_t)mem_free_pages() * (PAGE_SIZE / 1024) / 8 / (uint32_t)ncpus);
+    share -= share % (PAGE_SIZE / 1024);
+    return share < TRACE_BUF_KIB_DEFAULT ? (share < 64 ? 64 : share) : TRACE_BUF_KIB_DEFAULT;
 }
 
 extern char _end[];
@@ -244,8 +255,14 @@ void kmain(uint32_t magic, uint32_t mbi)
         ncpus = vsmp_setup((int)nvsmp, cmdline_key_uint(&kernel_keys[KEY_VSMP_QUANTUM]), ipi_ns,
                            cmdline_key_uint(&kernel_keys[KEY_VSMP_SLACK]));
     }
+    /* The memory model (machine=, a CACHES=1 build): before any other CPU
+     * or task runs, after vsmp's CPUs are known. */
+    char machine_words[96];
+    machine_boot(ncpus, nvsmp != 0, machine_words, sizeof(machine_words));
     sched_tunables_setup(&scheduler);   /* sched.<name>= words, before the scheduler's init() */
     sched_init(ncpus);
+    if (trace_mask && !cmdline_given(&kernel_keys[KEY_TRACE_BUF_KIB]))
+        trace_buf_kib = trace_default_buf_kib(ncpus);
     if (trace_mask)
         trace_boot(trace_mask, trace_buf_kib, ncpus);   /* before any task or other CPU runs */
     sched_init_cpu(0);
@@ -274,11 +291,11 @@ void kmain(uint32_t magic, uint32_t mbi)
     char real[48];
     snprintf(real, sizeof(real), "%satomic,timer%s", mm_get_cr3_elide() ? "" : "cr3,", vsmp_on ? "" : ",hlt,ipi");
     kprintf("boot: cpus=%d sched=%s hz=%d tsc_khz=%u accel=%s mem_mib=%u mm=%s pvspin=%d lock=%s cr3=%s idle=%s%s "
-            "cost=%s charged=%s real=%s%s%s\n",
+            "cost=%s charged=%s real=%s%s%s%s\n",
             ncpus_online, sched_name(), HZ, tsc_khz, vsmp_on ? "vsmp" : detect_accel(), mem_usable_mib(),
             mm_mode_names[mm_get_mode()], spin_pvspin_enabled() ? 1 : 0, SPINLOCK_KIND,
             mm_cr3_names[mm_get_cr3_elide()], idle_mode_names[idle_get_mode()], idle_words,
-            chan_cost_names[chan_cost_model()], charged, real, vsmp_words,
+            chan_cost_names[chan_cost_model()], charged, real, vsmp_words, machine_words,
             trace_words);
     sched_tunables_print(&scheduler);
     init_task_start();

@@ -147,6 +147,36 @@ static struct free_object *free_lists[NCLASSES];
 static spinlock_t heap_lock = SPINLOCK_INIT("heap");
 
 /* A page allocation that fails gets what the heap can give back, then tries once more. */
+/* npages pages at a multiple of align pages (the 2.4 task layout:
+ * kernel/sched_class.h SCHED_LAYOUT_LINUX24); not on any hot path, so a
+ * plain scan, and page_alloc keeps its own. */
+void *page_alloc_aligned(int npages, int align_pages)
+{
+    if (npages <= 0 || align_pages <= 0)
+        return NULL;
+    for (int attempt = 0; attempt < 2; attempt++) {
+        unsigned long f = spin_lock_irqsave(&page_lock);
+        void *result = NULL;
+        for (uint32_t pfn = 0; pfn + (uint32_t)npages <= max_pfn; pfn += (uint32_t)align_pages)
+            if (pfn_run_free(pfn, npages)) {
+                for (int i = 0; i < npages; i++)
+                    set_bit(pfn + i);
+                free_pages -= npages;
+                result = (void *)(uintptr_t)(pfn * PAGE_SIZE);
+                break;
+            }
+        spin_unlock_irqrestore(&page_lock, f);
+        if (result || attempt)
+            return result;
+        f = spin_lock_irqsave(&heap_lock);
+        uint32_t freed = heap_reap_locked();
+        spin_unlock_irqrestore(&heap_lock, f);
+        if (!freed)
+            return NULL;
+    }
+    return NULL;
+}
+
 void *page_alloc(int npages)
 {
     void *p = page_alloc_noreap(npages);

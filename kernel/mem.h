@@ -12,6 +12,7 @@ struct mem_region {
 
 void mem_init(const struct mem_region *usable, int n, uintptr_t kernel_end);
 void *page_alloc(int npages);              /* contiguous, page aligned, not zeroed */
+void *page_alloc_aligned(int npages, int align_pages);   /* ... and aligned to align_pages pages (a power of 2) */
 void page_free(void *p, int npages);
 void *kmalloc(size_t n);                   /* 8-byte aligned */
 void *kzalloc(size_t n);

@@ -15,6 +15,10 @@
 #define PERCPU_PREEMPT_COUNT 24  /* volatile int preempt_count */
 #define PERCPU_NEED_RESCHED 28   /* volatile int need_resched */
 #define PERCPU_TSC_BASE 36       /* uint64_t tsc_base (after int in_irq at 32; i386 aligns it to 4) */
+/* The memory model (CACHES=1 builds, kernel/machine/memhooks.c). */
+#define PERCPU_MACHINE_DEBT 44   /* uint32_t machine_debt: instrumentation cycles not yet taken off the clock */
+#define PERCPU_MACHINE_RFILTER 48 /* const uint32_t *machine_rfilter */
+#define PERCPU_MACHINE_WFILTER 52 /* const uint32_t *machine_wfilter */
 
 static inline uint32_t percpu_read(const int offset)
 {

@@ -31,6 +31,16 @@
 /* struct sched_class flags */
 #define SCHED_SHARED_RUNQUEUE 0x1  /* one run-queue lock for every CPU (a global queue, Linux 2.4) */
 #define SCHED_TICK_UNLOCKED 0x2    /* call tick() without the run-queue lock (see tick) */
+/* Linux 2.4's memory layout of a task, which decides where its fields fall
+ * in the caches: the task structure at the base of an 8 KB-aligned
+ * two-page block with the kernel stack above it (2.4.18
+ * include/asm-i386/processor.h THREAD_SIZE 2*PAGE_SIZE, alloc_task_struct
+ * __get_free_pages(GFP_KERNEL, 1); kernel/fork.c).  Applied only with a
+ * memory model on (machine=, docs/caches.md): without one the layout
+ * changes nothing a run measures.  Without the flag a task structure
+ * comes from the kernel's allocator and its stack from a page of its own,
+ * as 2.6 has it (a task_struct from its slab cache, kernel/fork.c). */
+#define SCHED_LAYOUT_LINUX24 0x4
 
 /*
  * Tunables: a scheduler's knobs, set at boot without rebuilding as

@@ -146,6 +146,7 @@ void spin_unlock_irqrestore(spinlock_t *lock, unsigned long flags);
 #else
 #include "percpu.h"
 #include "x86.h"
+#include "machine/memhooks.h"
 
 /* Out of line (kernel/spinlock.c). */
 void spin_lock_contended(spinlock_t *lock, uint32_t ticket);
@@ -203,6 +204,7 @@ take:;
     uint32_t ticket;
     if (unlikely(!spin_lock_fast(lock, &ticket)))
         spin_lock_contended(lock, ticket);
+    machine_atomic(lock);            /* CACHES=1: the locked instruction's line (kernel/machine/memhooks.h) */
     lock->holder_cpu = me;
     barrier();
     return;

@@ -19,6 +19,20 @@
 #include "wait.h"
 #include "lib.h"
 #include "vsmp.h"
+#include "sched_class.h"
+#include "machine/memhooks.h"
+
+_Static_assert(sizeof(struct task) <= PAGE_SIZE && TASK_STACK_SIZE == PAGE_SIZE,
+               "the 2.4 layout puts the task structure and its stack in one 8 KB block");
+
+/* A task structure goes back where it came from (see task_create). */
+static void task_free_struct(struct task *t)
+{
+    if (t->in_stack_block)
+        page_free(t, 1);
+    else
+        kfree(t);
+}
 
 extern void task_first_entry(void);
 
@@ -144,13 +158,26 @@ struct task *task_create(void (*entry)(void *), void *arg, const struct task_att
     cpumask_t mask = (attr->cpus_allowed ? attr->cpus_allowed : CPUMASK_ALL) & online_mask();
     if (!mask || attr->nice < NICE_MIN || attr->nice > NICE_MAX)
         return NULL;
-    struct task *t = kzalloc(sizeof(*t));
-    if (!t)
-        return NULL;
-    uint32_t *stack = page_alloc(TASK_STACK_SIZE / PAGE_SIZE);
-    if (!stack) {
-        kfree(t);
-        return NULL;
+    struct task *t;
+    uint32_t *stack;
+    if ((scheduler.flags & SCHED_LAYOUT_LINUX24) && machine_era_layout()) {
+        /* 2.4 (kernel/sched_class.h SCHED_LAYOUT_LINUX24): the struct at the
+         * base of an 8 KB-aligned block, the stack the page above it. */
+        t = page_alloc_aligned(2, 2);
+        if (!t)
+            return NULL;
+        memset(t, 0, sizeof(*t));
+        t->in_stack_block = true;
+        stack = (uint32_t *)((char *)t + PAGE_SIZE);
+    } else {
+        t = kzalloc(sizeof(*t));
+        if (!t)
+            return NULL;
+        stack = page_alloc(TASK_STACK_SIZE / PAGE_SIZE);
+        if (!stack) {
+            task_free_struct(t);
+            return NULL;
+        }
     }
     int mm_id = attr->mm >= 0 ? attr->mm : new_mm_id();
     /* Its page directory: shared with the other tasks of mm_id, new for a
@@ -158,7 +185,7 @@ struct task *task_create(void (*entry)(void *), void *arg, const struct task_att
     struct mm *mm = mm_get(mm_id);
     if (!mm && mm_get_mode() == MM_PER_PROCESS) {
         page_free(stack, TASK_STACK_SIZE / PAGE_SIZE);
-        kfree(t);
+        task_free_struct(t);
         return NULL;
     }
     struct task *parent = current_task();
@@ -259,7 +286,7 @@ void task_release_after_exit(struct task *p)
     p->exited = true;
     spin_release(&tasklist_lock);
     if (free_parent)
-        kfree(free_parent);
+        task_free_struct(free_parent);
     wake_up(&exit_wq);
 }
 
@@ -272,7 +299,7 @@ int task_wait(struct task *t)
     bool free_now = t->live_children == 0;
     spin_unlock_irqrestore(&tasklist_lock, f);
     if (free_now)
-        kfree(t);
+        task_free_struct(t);
     return code;
 }
 

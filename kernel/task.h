@@ -49,6 +49,7 @@ struct task {
     volatile int on_cpu;          /* 1 from switch-in until switch-out completes */
     int on_rq;                    /* queued with the scheduler (runnable) */
     bool is_idle;                 /* a CPU's idle task: never queued */
+    bool in_stack_block;          /* 2.4's layout: this struct is the first page of its stack's 8 KB block (task.c) */
     bool migrate_after_switch;    /* core: affinity changed while running; requeue once switched out */
     volatile bool exited;         /* stack released; task_wait may proceed */
 

@@ -71,7 +71,47 @@ void watchdog_set_timeout(uint32_t seconds)
     spin_set_stall_limit_ns(watchdog_ns);
 }
 
-void watchdog_touch(void) { env_note_progress(clock_ns()); }
+static void watchdog_fire(uint64_t stalled_ns);
+static void tick_stall_fire(int cpu, uint64_t since_ns);
+
+/*
+ * A long-running loop says it progresses.  It also looks at its CPU's
+ * ticks: the watchdog and every tick-driven decision (a timeslice's end,
+ * 2.4's counter, balancing) run in the tick, so a CPU whose timer stopped,
+ * or whose vCPU the host stopped delivering ticks to, lets a CPU-bound
+ * task run on for good while nothing else there can run, and the
+ * watchdog, in that same tick, never fires.  A task that keeps the
+ * watchdog quiet while no tick has come for the watchdog's limit is
+ * reported instead (exit 3), never a silent hang.
+ */
+void watchdog_touch(void)
+{
+    uint64_t now = clock_ns();
+    env_note_progress(now);
+    unsigned long f = irq_save();                /* this CPU's fields, not another's after a move */
+    struct cpu *c = this_cpu();
+    uint64_t last = c->stats.last_tick_ns ? c->stats.last_tick_ns : c->stats.tick_start_ns;
+    int id = c->id;
+    irq_restore(f);
+    if (watchdog_ns && last && now > last && now - last > watchdog_ns)
+        tick_stall_fire(id, now - last);
+}
+
+static void tick_stall_fire(int cpu, uint64_t since_ns)
+{
+    static volatile int fired;
+    if (xchg(&fired, 1))
+        return;
+    console_panic_mode();
+    char s[32];
+    struct task *t = cpus[cpu].curr;
+    kprintf("watchdog: cpu=%d took no timer tick for %s s while %s (pid %d) ran (ticks=%llu): nothing there could "
+            "preempt it; the timer stopped, or the emulator stopped delivering its ticks (watchdog=%llu)\n",
+            cpu, fmt_fixed(s, since_ns, NSEC_PER_SEC, 1), t ? t->name : "?", t ? t->pid : -1,
+            (unsigned long long)cpus[cpu].stats.ticks, (unsigned long long)(watchdog_ns / NSEC_PER_SEC));
+    stall_report_cpus("watchdog");
+    machine_exit(EXIT_WATCHDOG);
+}
 
 static void watchdog_fire(uint64_t stalled_ns)
 {
@@ -108,6 +148,7 @@ static void watchdog_check(uint64_t now)
 void timer_tick(void)
 {
     uint64_t now = clock_ns();
+    this_cpu()->stats.last_tick_ns = now;
     if (this_cpu_id() == 0) {
         jiffies++;
         run_timers(now);

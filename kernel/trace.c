@@ -515,6 +515,21 @@ void trace_finish(void)
         total += w - d;
         dropped += d;
     }
+    /* In words, per CPU that lost its oldest records: what a timeline of
+     * this trace cannot show (the oldest kept record is the next to be
+     * overwritten, at bufs_[cpu].next). */
+    for (int cpu = 0; cpu < ncpus_; cpu++) {
+        uint64_t w, d;
+        trace_cpu_counts(cpu, &w, &d);
+        if (!d)
+            continue;
+        uint64_t first = bufs_[cpu].rec[bufs_[cpu].next].ts_ns;
+        uint64_t us = first > start_ns_ ? (first - start_ns_) / NSEC_PER_USEC : 0;
+        kprintf("trace: cpu %d dropped %llu of %llu events; the timeline starts at %llu.%llu ms there "
+                "(the buffer of %u KiB was full: trace_buf_kib= sets it)\n",
+                cpu, (unsigned long long)d, (unsigned long long)w, (unsigned long long)(us / 1000),
+                (unsigned long long)(us % 1000 / 100), capacity_ * (uint32_t)sizeof(struct trace_record) / 1024);
+    }
     uint64_t bytes = trace_write_stream(debugcon_out, NULL, sched_name(), cmdline_raw(), HZ, tsc_khz);
     kprintf("trace: %llu records (%llu dropped), %llu bytes on the trace channel, %d static-key sites patched, "
             "%llu ms recorded\n",

@@ -28,6 +28,9 @@
 #ifndef KERNEL_TRACE_H
 #define KERNEL_TRACE_H
 
+/* trace_buf_kib= when not given, at most (kernel/main.c: an eighth of the memory at most). */
+#define TRACE_BUF_KIB_DEFAULT 8192
+
 #include "types.h"
 #include "trace_format.h"
 

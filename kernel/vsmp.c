@@ -80,6 +80,7 @@
 #include "sched_core.h"
 #include "stall.h"
 #include "trap.h"
+#include "machine/memhooks.h"
 
 #define NEVER UINT64_MAX
 #define VSMP_BOOT_STACK_PAGES 2
@@ -252,6 +253,14 @@ __asm__(".text\n\t"
  * interrupt inside the read repeats it), and marked frozen only then: an
  * interrupt until the mark is an ordinary one, which costs the CPU
  * nothing, and one after it finds the clock frozen. */
+/* CACHES=1: after the body, before the exit's RDTSC (the clock still
+ * frozen), what the dispatcher's own accesses owed is dropped
+ * (machine_thaw, kernel/machine/memhooks.h). */
+#ifdef CACHES
+#define MACHINE_THAW "call vsmp_machine_thaw\n\t"
+#else
+#define MACHINE_THAW ""
+#endif
 #define HOOK(name, body, exit)                                             \
     ".globl " name "\n" name ":\n"                                         \
     "3:\trdtsc\n"                                                          \
@@ -260,10 +269,11 @@ __asm__(".text\n\t"
     "6:\tmovb $1, vsmp_frozen\n\t"                                         \
     ".pushsection clock_reads, \"a\"\n\t"                                  \
     ".balign 4\n\t"                                                        \
-    ".long 3b, 4b, 5b, 6b\n\t"                                             \
+    ".long 3b, 4b, 5b" CLOCK_READ_PAD ", 6b\n\t"                          \
     ".popsection\n\t"                                                      \
     "leal 4(%esp), %ecx\n\t"                                               \
     "call " body "\n\t"                                                    \
+    MACHINE_THAW                                                           \
     "jmp " exit "\n"
 #define HOOK_CLI(name, body)                                               \
     ".globl " name "\n" name ":\n\t"                                       \
@@ -272,6 +282,7 @@ __asm__(".text\n\t"
     "movb $1, vsmp_frozen\n" CLOCK_READ                                    \
     "leal 8(%esp), %ecx\n\t"                                               \
     "call " body "\n\t"                                                    \
+    MACHINE_THAW                                                           \
     "jmp hook_exit_ret\n"
 /* The exits (%ecx = vsmp_curv): base = RDTSC - local + after, from the
  * RDTSC at 7: to the clear at 8: (which ends at 9:). */
@@ -366,6 +377,7 @@ __asm__(".text\n"
     "movl %ecx, irq_eip\n\t"                                               \
     "movl $" #vec ", %ecx\n\t"                                             \
     "call irq_body\n\t"                                                    \
+    "pushl %eax\n\t" MACHINE_THAW "popl %eax\n\t"                          \
     "movl vsmp_curv, %ecx\n\t"                                             \
     "testl %eax, %eax\n\t"                                                 \
     "jne 5f\n\t"                                                           \
@@ -423,11 +435,23 @@ static uint64_t order_residue, release_residue, irq_residue;
 #endif
 
 
+#ifdef CACHES
+void vsmp_machine_thaw(void);
+void __attribute__((used)) vsmp_machine_thaw(void) { machine_thaw(&cpus[cur]); }
+#endif
+
 /* A hook's entry: the current CPU's clock, frozen at `local`. */
 static inline struct vcpu *enter(uint64_t local)
 {
     TEST_BURN();
     struct vcpu *v = vsmp_curv;
+#ifdef CACHES
+    /* The instrumentation's debt (kernel/machine/memhooks.h) goes into the
+     * base: the stub read RDTSC - base, the clock is that less the debt. */
+    uint64_t base = cpus[cur].tsc_base;
+    machine_fold(&cpus[cur]);
+    local -= cpus[cur].tsc_base - base;
+#endif
     v->local = local;
     vsmp_exit_count = 0;
     uint32_t lo, hi;
@@ -1049,12 +1073,12 @@ static uint64_t calibration_fire_local;
  * off the clock.
  */
 extern const struct clock_read __start_clock_reads[], __stop_clock_reads[];
-/* The instructions inside the reads (each read's sub and sbb), sorted at
+/* The instructions inside the reads (those after each read's RDTSC), sorted at
  * boot: an interrupt's EIP is looked up in log2 of them. */
 #define MAX_CLOCK_READS 2048
 static struct read_pos {
     uint32_t eip, rdtsc, repeat;
-} read_pos[2 * MAX_CLOCK_READS];
+} read_pos[CLOCK_READ_AFTER * MAX_CLOCK_READS];
 static int nread_pos;
 
 static void sort_clock_reads(void)
@@ -1064,8 +1088,8 @@ static void sort_clock_reads(void)
         panic("vsmp: %d clock reads, room for %d (MAX_CLOCK_READS)", n, MAX_CLOCK_READS);
     nread_pos = 0;
     for (const struct clock_read *r = __start_clock_reads; r < __stop_clock_reads; r++) {
-        read_pos[nread_pos++] = (struct read_pos){ r->sub, r->rdtsc, 1 };
-        read_pos[nread_pos++] = (struct read_pos){ r->sbb, r->rdtsc, 2 };
+        for (uint32_t k = 0; k < CLOCK_READ_AFTER && r->after[k]; k++)
+            read_pos[nread_pos++] = (struct read_pos){ r->after[k], r->rdtsc, k + 1 };
     }
     for (int i = 1; i < nread_pos; i++) {          /* insertion sort, once */
         struct read_pos x = read_pos[i];

@@ -62,9 +62,11 @@
  *   sched_child_runs_first 1, sched_compat_yield 0, sched_features 7
  *   (NEW_FAIR_SLEEPERS | WAKEUP_PREEMPT | START_DEBIT), sched_migration_cost
  *   500000 ns (task_hot; 0 = never hot), sched_nr_migrate 32
- *   SD_CPU_INIT: min_interval 1 ms, max_interval 4 ms, busy_factor 64,
- *   imbalance_pct 125, cache_nice_tries 1, busy_idx 2, idle_idx 1,
- *   newidle_idx 2, wake_idx 1
+ *   the domain (sched/cfs_common.h): sched_mc 1 (SD_MC_INIT, a Core 2 Duo's;
+ *   0: SD_CPU_INIT), wake_idle auto (SD_MC_INIT 1, SD_CPU_INIT 0),
+ *   min_interval 1 ms, max_interval 4 ms, busy_factor 64, imbalance_pct
+ *   125, cache_nice_tries 1, busy_idx 2, idle_idx auto (0; SD_CPU_INIT 1),
+ *   newidle_idx auto (0; SD_CPU_INIT 2), wake_idx 1
  *
  * Real-time class (SCHED_FIFO / SCHED_RR), from 2.6.24 kernel/sched_rt.c
  *   Above every fair task.  Per CPU, one FIFO list per rt_priority (1..99,
@@ -76,9 +78,9 @@
  *   load balancer spreads them like everything else (2.6.24 did the same
  *   through load_balance_rt).  There is no 2.6.25-style RT push/pull.
  *
- * SMP (2.6.24 with one flat scheduling domain, SD_CPU_INIT)
+ * SMP (2.6.24 with one scheduling domain: a Core 2 Duo's SD_MC_INIT, or SD_CPU_INIT)
  *   - Per-CPU run queues, each with its own lock (cfs_rq + RT lists).
- *   - Fork: SD_CPU_INIT has no SD_BALANCE_FORK, so the child starts on the
+ *   - Fork: neither domain has SD_BALANCE_FORK, so the child starts on the
  *     parent's CPU (if allowed; else the least loaded allowed CPU); the
  *     balancer spreads it.
  *   - Wake-up (try_to_wake_up, SD_WAKE_AFFINE): the task's previous CPU,
@@ -87,7 +89,9 @@
  *     (waker load, less the waker itself when sync, <= previous CPU's load
  *     and their sum <= the waker CPU's load per task), or 100 x (waker load +
  *     task weight) <= 112 x previous CPU's load (112 = 100 + (imbalance_pct
- *     125 - 100) / 2).  No wake-idle search (not set for SD_CPU_INIT).
+ *     125 - 100) / 2).  Then wake_idle (SD_WAKE_IDLE of SD_MC_INIT, with
+ *     CONFIG_SCHED_SMT): if that CPU is busy with nothing else queued, the
+ *     first idle CPU of the domain (none with SD_CPU_INIT).
  *   - Loads (update_cpu_load, every tick): cpu_load[i] decays towards the
  *     queue's weight with weight 1/2^i; source_load(cpu, idx) is the smaller
  *     of cpu_load[idx - 1] and now, target_load the larger (idx 0: now).
@@ -145,7 +149,8 @@
  *     (set_task_cpu) by reading that CPU's min_vruntime without its lock,
  *     through a sequence counter (a 64-bit value on a 32-bit CPU).
  *
- * Time: the core's nanosecond sched_clock_ns() is 2.6.24's rq->clock; the
+ * Time: rq->clock, read from the core's sched_clock_ns() where 2.6.24
+ * reads it (try_to_wake_up, schedule(), the tick; cfs_shared.h); the
  * tick (HZ, 1000 by default) decides how soon a slice end is noticed, and
  * counts the balance intervals (msecs_to_jiffies, rounding up).
  */
@@ -186,7 +191,7 @@ unsigned int sysctl_sched_nr_migrate = 32;
 unsigned int sysctl_sched_features = SCHED_FEAT_NEW_FAIR_SLEEPERS | SCHED_FEAT_WAKEUP_PREEMPT | SCHED_FEAT_START_DEBIT;
 #define sched_feat(x) (sysctl_sched_features & SCHED_FEAT_##x)
 
-#include "cfs_common.h"      /* weights, SD_CPU_INIT (shared with sched/cfs23.c) */
+#include "cfs_common.h"      /* weights, the domain (shared with sched/cfs23.c) */
 
 /* ---- per-task and per-CPU state ---- */
 
@@ -232,6 +237,10 @@ struct runqueue {
     unsigned int lb_count[CPU_MAX_IDLE_TYPES], lb_balanced[CPU_MAX_IDLE_TYPES], lb_failed[CPU_MAX_IDLE_TYPES];
     unsigned int lb_gained[CPU_MAX_IDLE_TYPES], lb_hot_gained[CPU_MAX_IDLE_TYPES];
     unsigned int alb_wanted;        /* times 2.6.24 would have started active balancing (not modelled) */
+    /* the run queue's clock (rq->clock, cfs_shared.h): what update_curr and the picks read */
+    uint64_t clock, prev_clock_raw, tick_timestamp;
+    uint32_t clock_warps, clock_overflows, clock_reads;
+    bool clock_fresh;               /* schedule() has updated it for the pick that follows */
 } __attribute__((aligned(1024)));   /* a power of two: &runqueues[cpu] is one shift on every switch */
 
 static struct runqueue runqueues[MAX_CPUS];
@@ -284,7 +293,7 @@ static uint64_t read_min_vruntime_unlocked(struct runqueue *rq)
     }
 }
 
-#include "cfs_shared.h"      /* load weights, the RT class (shared with sched/cfs23.c) */
+#include "cfs_shared.h"      /* load weights, the RT class, the run queue's clock (shared with sched/cfs23.c) */
 
 /* Shift right and round (SRR). */
 static inline uint64_t shift_round(uint64_t x, int y) { return (x + (1ull << (y - 1))) >> y; }
@@ -340,7 +349,7 @@ static void update_curr(struct runqueue *rq)
     struct cfs_entity *curr = rq->curr;
     if (!curr)
         return;
-    uint64_t now = sched_clock_ns();
+    uint64_t now = rq->clock;
     uint64_t delta_exec = now - curr->exec_start;
     if ((int64_t)delta_exec < 0)
         delta_exec = 0;
@@ -408,7 +417,7 @@ static void place_entity(struct runqueue *rq, struct cfs_entity *se, bool initia
 static void set_next_entity(struct runqueue *rq, struct cfs_entity *se)
 {
     dequeue_tree(rq, se);
-    se->exec_start = sched_clock_ns();
+    se->exec_start = rq->clock;
     rq->curr = se;
     se->prev_sum_exec_runtime = se->sum_exec_runtime;
 }
@@ -495,12 +504,14 @@ static void sched_init_granularity(int ncpus)
 
 static void cfs_init(int ncpus)
 {
+    cfs_domain_init();
     for (int cpu = 0; cpu < MAX_CPUS; cpu++) {
         struct runqueue *rq = &runqueues[cpu];
         rb_root_cached_init(&rq->tasks_timeline);
         rq->curr = NULL;
         /* init_cfs_rq: start just below the 64-bit wrap, so wrap bugs show at once. */
         rq->min_vruntime = (uint64_t)(-(int64_t)(1 << 20));
+        rq_clock_init(rq);
         rq->min_vruntime_seq = 0;
         rq->load_weight = 0;
         rq->nr_running = 0;
@@ -545,6 +556,7 @@ static void cfs_enqueue(int cpu, struct task *p, int flags)
 {
     struct runqueue *rq = &runqueues[cpu];
     struct cfs_entity *se = se_of(p);
+    rq_clock_at(cpu);                    /* try_to_wake_up / wake_up_new_task: update_rq_clock */
     if (task_is_rt(p)) {
         se->is_rt = 1;
         se->vruntime_cpu = cpu;
@@ -589,6 +601,10 @@ static void cfs_dequeue(int cpu, struct task *p, int flags)
 {
     struct runqueue *rq = &runqueues[cpu];
     struct cfs_entity *se = se_of(p);
+    if (flags & (DEQUEUE_SLEEP | DEQUEUE_EXIT)) {
+        rq_clock_at(cpu);                /* schedule(): __update_rq_clock, before deactivate_task */
+        rq->clock_fresh = true;
+    }
     if (se->is_rt) {
         if (sched_cpu_curr(cpu) == p)
             update_curr_rt(p);
@@ -631,6 +647,9 @@ static void move_task(int src, int dst, struct task *p, bool check_preempt)
 static struct task *cfs_pick_next(int cpu, struct task *prev)
 {
     struct runqueue *rq = &runqueues[cpu];
+    if (!rq->clock_fresh)
+        __update_rq_clock(rq);           /* schedule()'s, when no deactivate_task did it */
+    rq->clock_fresh = false;
     if (!prev->is_idle) {
         struct cfs_entity *pse = se_of(prev);
         if (pse->is_rt)
@@ -661,6 +680,7 @@ static struct task *cfs_pick_next(int cpu, struct task *prev)
 static void cfs_tick(int cpu, struct task *curr)
 {
     struct runqueue *rq = &runqueues[cpu];
+    rq_clock_tick(rq);                   /* scheduler_tick */
     update_cpu_load_avg(rq);             /* scheduler_tick: update_cpu_load, idle or not */
     if (curr->is_idle)
         return;
@@ -702,6 +722,7 @@ static void cfs_yield(int cpu, struct task *curr)
     }
     if (rq->nr_running == 1)
         return;
+    __update_rq_clock(rq);               /* yield_task_fair */
     update_curr(rq);
     if (!sysctl_sched_compat_yield && curr->policy != SCHED_BATCH)
         return;                          /* put_prev requeues it at its vruntime */
@@ -717,6 +738,7 @@ static void cfs_yield(int cpu, struct task *curr)
 /* set_user_nice: reweight in place; resched if it got more important, or less while running. */
 static void cfs_set_nice(int cpu, struct task *p, int nice)
 {
+    rq_clock_at(cpu);                    /* set_user_nice: update_rq_clock */
     struct runqueue *rq = &runqueues[cpu];
     struct cfs_entity *se = se_of(p);
     if (task_is_rt(p))
@@ -757,6 +779,8 @@ static const struct sched_tunable cfs_tunables[] = {
     { "sched_compat_yield", "bool", 0, 0, 1, 0, &sysctl_sched_compat_yield, "yield moves the task behind all others" },
     { "sched_features", "count", 7, 0, 7, 0, &sysctl_sched_features,
       "bits: 1 NEW_FAIR_SLEEPERS, 2 WAKEUP_PREEMPT, 4 START_DEBIT" },
+    { "sched_migration_cost", "ns", 500000, 0, 1000000000, 0, &sysctl_sched_migration_cost,
+      "a task that ran this recently is cache hot (task_hot; 0: never)" },
     CFS_SMP_TUNABLES
 };
 

@@ -125,15 +125,18 @@
  *   SD_CPU_INIT min_interval ... wake_idx).
  *
  * Deviations (measured effects in docs/sched-cfs23.md)
- *   - SMP: wake-affine, task_hot and the balancer are 2.6.24's
- *     (sched/cfs_smp.h, described in sched/cfs.c).  2.6.23's are the same
- *     sched-domain code except for details not checked against its source
- *     (2.6.24 added sched_nr_migrate; task_hot's migration cost).  No
- *     active balancing (no migration thread), as in cfs.c.
- *   - task_hot reads exec_start, which 2.6.23 zeroes when a task stops
- *     running (update_stats_curr_end); here exec_start keeps the time of the
- *     last update, so a task is cache hot for sched_migration_cost after it
- *     ran, as in 2.6.24.
+ *   - SMP: the balancer is 2.6.24's code (sched/cfs_smp.h, described in
+ *     sched/cfs.c) with 2.6.23's differences checked against 2.6.23.17
+ *     (CFS_2_6_23): no task_hot anywhere (try_to_wake_up has no cache-cold
+ *     sync step, can_migrate_task no hot refusal), the domain's idle_idx and
+ *     newidle_idx 0 and SD_WAKE_IDLE, so wake_idle runs (the Core 2 Duo's
+ *     SD_MC_INIT domain, sched/cfs_common.h).  sched_nr_migrate is a 2.6.24
+ *     knob kept at 32.  No active balancing (no migration thread), as in cfs.c.
+ *   - The run queue's clock (rq->clock, sched/cfs_shared.h) is read where
+ *     each release read it: rc1 in activate_task, deactivate_task and
+ *     schedule() (rq_clock, __rq_clock), rc6 in try_to_wake_up and once in
+ *     schedule() (update_rq_clock, __update_rq_clock); the tick in both.
+ *     rc1's 64-bit "now" argument down the call chain is not modelled.
  *   - sysctl_sched_stat_granularity is 0 (2.6.23's default): the batching
  *     of delta_exec / delta_fair_run / delta_fair_sleep it controls is left
  *     out, which is the same at 0.
@@ -166,7 +169,6 @@ unsigned int sysctl_sched_batch_wakeup_granularity = SCHED_TUNABLE_UNSET;
 unsigned int sysctl_sched_runtime_limit = SCHED_TUNABLE_UNSET;
 unsigned int sysctl_sched_child_runs_first = 1;
 unsigned int sysctl_sched_compat_yield = 0;
-unsigned int sysctl_sched_migration_cost = 500000u;
 unsigned int sysctl_sched_nr_migrate = 32;
 
 #define SCHED_FEAT_FAIR_SLEEPERS 1
@@ -180,7 +182,8 @@ unsigned int sysctl_sched_features = SCHED_TUNABLE_UNSET;
 
 #define GRAN_LIMIT 100000000u        /* sched_init_granularity's limit */
 
-#include "cfs_common.h"      /* weights, SD_CPU_INIT (shared with sched/cfs.c) */
+#define CFS_2_6_23 1         /* sched/cfs_common.h, cfs_smp.h: 2.6.23's domain and balancer details */
+#include "cfs_common.h"      /* weights, the domain (shared with sched/cfs.c) */
 
 #define NICE_0_SHIFT 10
 
@@ -223,6 +226,10 @@ struct runqueue {
     unsigned int lb_count[CPU_MAX_IDLE_TYPES], lb_balanced[CPU_MAX_IDLE_TYPES], lb_failed[CPU_MAX_IDLE_TYPES];
     unsigned int lb_gained[CPU_MAX_IDLE_TYPES], lb_hot_gained[CPU_MAX_IDLE_TYPES];
     unsigned int alb_wanted;
+    /* the run queue's clock (rq->clock): what update_curr and the picks read */
+    uint64_t clock, prev_clock_raw, tick_timestamp;
+    uint32_t clock_warps, clock_overflows, clock_reads;
+    bool clock_fresh;               /* rc6: schedule() has updated it for the pick that follows */
     /* statistics for the tests */
     uint64_t wait_runtime_overruns, wait_runtime_underruns;
 } __attribute__((aligned(1024)));
@@ -238,22 +245,35 @@ static struct cfs_entity *se_of_node(const struct rb_node *n)
 static inline int64_t vdiff(uint64_t a, uint64_t b) { return (int64_t)(a - b); }
 static inline void compiler_barrier(void) { __asm__ volatile("" ::: "memory"); }
 
-#include "cfs_shared.h"      /* load weights, the RT class (shared with sched/cfs.c) */
+#define CFS_RQ_CLOCK_RC1 rc1_code   /* cfs_shared.h: rc1 reads and clamps the run queue's clock its own way */
+#include "cfs_shared.h"      /* load weights, the RT class, the run queue's clock (shared with sched/cfs.c) */
 
 /* ---- arithmetic (2.6.23 kernel/sched.c, kernel/sched_fair.c) ---- */
 
 /* calc_delta_mine: delta * weight / lw.weight with a lazily computed 2^32 /
- * weight (2.6.23 has no rounding, unlike 2.6.24's SRR). */
+ * weight (the model keeps no rounding; 2.6.23.17 has 2.6.24's SRR, rc1 none).
+ * The inverse is i386's: WMULT_CONST is ~0UL, an unsigned long, so one
+ * 32-bit division (rc6 (~0UL - w/2) / w + 1, rc1 ~0UL / w; the model had a
+ * 64-bit one, about 150 more instructions through __udivdi3). */
 static uint64_t calc_delta_mine(uint64_t delta_exec, uint32_t weight, struct runqueue *rq)
 {
     if (!rq->load_inv_weight)
-        rq->load_inv_weight = (uint32_t)((WMULT_CONST - rq->load_weight / 2) / rq->load_weight + 1);
+        rq->load_inv_weight = rc1_code ? 0xffffffffu / rq->load_weight
+                                       : (0xffffffffu - rq->load_weight / 2) / rq->load_weight + 1;
     uint64_t tmp = delta_exec * weight;
     if (tmp > WMULT_CONST)
         tmp = ((tmp >> (WMULT_SHIFT / 2)) * rq->load_inv_weight) >> (WMULT_SHIFT / 2);
     else
         tmp = (tmp * rq->load_inv_weight) >> WMULT_SHIFT;
     return tmp < LONG_MAX_32 ? tmp : LONG_MAX_32;
+}
+
+/* div64_likely32 (rc1 kernel/sched.c): a 32-bit division when the dividend fits, as i386 did it. */
+static uint64_t div64_likely32(uint64_t dividend, uint32_t divisor)
+{
+    if (dividend <= 0xffffffffull)
+        return (uint32_t)dividend / divisor;
+    return dividend / divisor;
 }
 
 /* calc_weighted (BITS_PER_LONG == 32): delta * weight >> shift, capped at 2 x limit. */
@@ -338,7 +358,7 @@ static void update_curr(struct runqueue *rq)
     struct cfs_entity *curr = rq->curr;
     if (!curr)
         return;
-    uint64_t now = sched_clock_ns();
+    uint64_t now = rq->clock;
     uint64_t delta_exec = now - curr->exec_start;
     if ((int64_t)delta_exec < 0)
         delta_exec = 0;
@@ -430,7 +450,7 @@ static void enqueue_sleeper(struct runqueue *rq, struct cfs_entity *se, struct t
     if (sched_feat(SLEEPER_LOAD_AVG))
         load = rq->cpu_load_avg[2];
     if (sched_feat(SLEEPER_AVG))
-        delta_fair = delta_fair * load / (load + se->weight);
+        delta_fair = div64_likely32(delta_fair * load, (uint32_t)(load + se->weight));
     if (se->weight != NICE_0_LOAD)
         delta_fair = calc_weighted(delta_fair, se->weight, NICE_0_SHIFT);
     int64_t prev_runtime = se->wait_runtime;
@@ -515,7 +535,7 @@ static bool check_preempt_fair(struct runqueue *rq, struct cfs_entity *se, struc
 static void set_next_entity(struct runqueue *rq, struct cfs_entity *se)
 {
     update_stats_wait_end(rq, se);
-    se->exec_start = sched_clock_ns();
+    se->exec_start = rq->clock;
     rq->curr = se;
     if (!rc1_code)
         se->prev_sum_exec_runtime = se->sum_exec_runtime;
@@ -582,6 +602,10 @@ static void move_task(int src, int dst, struct task *p, bool check_preempt)
         sched_set_task_cpu(p, dst);
         rt_enqueue(drq, p);
     } else {
+        if (rc1_code) {                  /* pull_task: deactivate_task and activate_task read rq_clock */
+            rq_clock_at(src);
+            rq_clock_at(dst);
+        }
         dequeue_entity(srq, se, false);
         se->fair_cpu = src;
         sched_set_task_cpu(p, dst);
@@ -640,11 +664,13 @@ static void sched_init_granularity(int ncpus)
 
 static void cfs23_init(int ncpus)
 {
+    cfs_domain_init();
     for (int cpu = 0; cpu < MAX_CPUS; cpu++) {
         struct runqueue *rq = &runqueues[cpu];
         rb_root_cached_init(&rq->tasks_timeline);
         rq->curr = NULL;
         rq->fair_clock = 1;              /* init_cfs_rq */
+        rq_clock_init(rq);
         rq->fair_clock_seq = 0;
         rq->exec_clock = 0;
         rq->sleeper_bonus = 0;
@@ -692,6 +718,7 @@ static void cfs23_enqueue(int cpu, struct task *p, int flags)
 {
     struct runqueue *rq = &runqueues[cpu];
     struct cfs_entity *se = se_of(p);
+    rq_clock_at(cpu);                    /* rc1 activate_task's rq_clock; rc6 try_to_wake_up's update_rq_clock */
     if (task_is_rt(p)) {
         se->is_rt = 1;
         rt_enqueue(rq, p);
@@ -732,6 +759,15 @@ static void cfs23_dequeue(int cpu, struct task *p, int flags)
 {
     struct runqueue *rq = &runqueues[cpu];
     struct cfs_entity *se = se_of(p);
+    /* rc1: deactivate_task's rq_clock, then schedule() reads it again for
+     * the pick.  rc6: schedule() reads it once, before deactivate_task, and
+     * the pick uses that. */
+    if (rc1_code) {
+        rq_clock_at(cpu);
+    } else if (flags & (DEQUEUE_SLEEP | DEQUEUE_EXIT)) {
+        rq_clock_at(cpu);
+        rq->clock_fresh = true;
+    }
     if (se->is_rt) {
         if (sched_cpu_curr(cpu) == p)
             update_curr_rt(p);
@@ -744,6 +780,9 @@ static void cfs23_dequeue(int cpu, struct task *p, int flags)
 static struct task *cfs23_pick_next(int cpu, struct task *prev)
 {
     struct runqueue *rq = &runqueues[cpu];
+    if (rc1_code || !rq->clock_fresh)
+        __update_rq_clock(rq);           /* rc1: now = __rq_clock(rq); rc6: __update_rq_clock, unless done */
+    rq->clock_fresh = false;
     if (!prev->is_idle) {
         struct cfs_entity *pse = se_of(prev);
         if (pse->is_rt)
@@ -772,6 +811,7 @@ static struct task *cfs23_pick_next(int cpu, struct task *prev)
 static void cfs23_tick(int cpu, struct task *curr)
 {
     struct runqueue *rq = &runqueues[cpu];
+    rq_clock_tick(rq);                   /* scheduler_tick (rc6) / update_cpu_load's __rq_clock (rc1) */
     update_cpu_load_avg(rq);
     if (curr->is_idle)
         return;
@@ -809,6 +849,7 @@ static void cfs23_yield(int cpu, struct task *curr)
 {
     struct runqueue *rq = &runqueues[cpu];
     struct cfs_entity *se = se_of(curr);
+    __update_rq_clock(rq);               /* yield_task_fair */
     if (se->is_rt) {
         list_move_tail(&se->rt_node, &rq->rt_queue[rt_index(curr)]);
         return;
@@ -840,6 +881,7 @@ static void cfs23_set_nice(int cpu, struct task *p, int nice)
     struct cfs_entity *se = se_of(p);
     if (task_is_rt(p))
         return;
+    rq_clock_at(cpu);                    /* set_user_nice: update_rq_clock (rc6), rq_clock (rc1) */
     bool queued = se->on_rq && !se->is_rt;
     if (queued)
         dequeue_entity(rq, se, false);

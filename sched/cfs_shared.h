@@ -84,4 +84,69 @@ static unsigned int ilog2_u(unsigned int x)
     return r;
 }
 
+/* ---- the run queue's clock (rq->clock): 2.6.23 / 2.6.24 __update_rq_clock, rc1 __rq_clock ---- */
+
+#ifndef CFS_RQ_CLOCK_RC1
+#define CFS_RQ_CLOCK_RC1 0
+#endif
+#define TICK_NS (1000000000ull / HZ)
+
+/*
+ * Read sched_clock() into rq->clock, kept monotonic: a step back counts
+ * 1 ns (clock_warps); a jump forward is cut (clock_overflows): to one tick
+ * past the last tick's stamp (2.6.23, 2.6.24), or to 1 ns when it exceeds
+ * two ticks (2.6.23-rc1).  Every reader of time in the fair class reads
+ * rq->clock; where this runs, and how often, is each release's
+ * (sched/cfs23.c, sched/cfs.c).
+ */
+static uint64_t __update_rq_clock(struct runqueue *rq)
+{
+    uint64_t now = sched_clock_ns();
+    int64_t delta = (int64_t)(now - rq->prev_clock_raw);
+    uint64_t clock = rq->clock;
+    rq->clock_reads++;
+    if (delta < 0) {
+        clock++;
+        rq->clock_warps++;
+    } else if (CFS_RQ_CLOCK_RC1 ? (uint64_t)delta > 2 * TICK_NS
+                                : clock + (uint64_t)delta > rq->tick_timestamp + TICK_NS) {
+        if (!CFS_RQ_CLOCK_RC1 && clock < rq->tick_timestamp + TICK_NS)
+            clock = rq->tick_timestamp + TICK_NS;
+        else
+            clock++;
+        rq->clock_overflows++;
+    } else {
+        clock += (uint64_t)delta;
+    }
+    rq->prev_clock_raw = now;
+    rq->clock = clock;
+    return clock;
+}
+
+/* update_rq_clock (rq_clock in rc1): only the CPU that owns the queue reads sched_clock(). */
+static void rq_clock_at(int cpu)
+{
+    if (cpu == sched_this_cpu())
+        __update_rq_clock(&runqueues[cpu]);
+}
+
+/* scheduler_tick's read; 2.6.23 and 2.6.24 "let rq->clock advance by at least TICK_NSEC". */
+static void rq_clock_tick(struct runqueue *rq)
+{
+    uint64_t next_tick = rq->tick_timestamp + TICK_NS;
+    __update_rq_clock(rq);
+    if (!CFS_RQ_CLOCK_RC1) {
+        if (rq->clock < next_tick)
+            rq->clock = next_tick;
+        rq->tick_timestamp = rq->clock;
+    }
+}
+
+static void rq_clock_init(struct runqueue *rq)
+{
+    rq->clock = rq->prev_clock_raw = rq->tick_timestamp = sched_clock_ns();
+    rq->clock_warps = rq->clock_overflows = rq->clock_reads = 0;
+    rq->clock_fresh = false;
+}
+
 #endif

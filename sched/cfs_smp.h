@@ -1,15 +1,18 @@
 /*
  * sched/cfs_smp.h - wake-up placement and load balancing of the CFS kernels
- * (2.6.23 sched/cfs23.c and 2.6.24 sched/cfs.c): try_to_wake_up's
- * wake-affine choice, update_cpu_load, find_busiest_group, move_tasks /
- * balance_tasks, load_balance, idle_balance and rebalance_domains with one
- * SD_CPU_INIT domain, as sched/cfs.c's header describes them (2.6.24
- * kernel/sched.c; what 2.6.23 does differently is listed in sched/cfs23.c).
- * The including file defines, before it: struct runqueue runqueues[] with
- * the balancing fields, se_of(), task_of(), se_of_node(), vdiff(),
- * sysctl_sched_migration_cost, sysctl_sched_nr_migrate, and
- * move_task(src, dst, p, check_preempt), which moves one queued task with
- * both locks held and renormalises its fair-class key.
+ * (2.6.23 sched/cfs23.c and 2.6.24 sched/cfs.c): try_to_wake_up's CPU
+ * choice (wake-affine, then wake_idle), update_cpu_load, find_busiest_group,
+ * move_tasks / balance_tasks, load_balance, idle_balance and
+ * rebalance_domains with the one domain of sched/cfs_common.h, as
+ * sched/cfs.c's header describes them (2.6.24 kernel/sched.c).  Where 2.6.23
+ * differs (CFS_2_6_23, from 2.6.23.17's kernel/sched.c): it has no task_hot
+ * at all, so try_to_wake_up has no "attract cache-cold tasks on sync
+ * wake-ups" step and can_migrate_task moves any task that is allowed and not
+ * running.  The including file defines, before it: struct runqueue
+ * runqueues[] with the balancing fields, se_of(), task_of(), se_of_node(),
+ * vdiff(), sysctl_sched_migration_cost (2.6.24), sysctl_sched_nr_migrate,
+ * and move_task(src, dst, p, check_preempt), which moves one queued task
+ * with both locks held and renormalises its fair-class key.
  */
 #ifndef SCHED_CFS_SMP_H
 #define SCHED_CFS_SMP_H
@@ -29,30 +32,47 @@ static int least_loaded_allowed(struct task *p, int prefer)
     return best;
 }
 
+#if !CFS_2_6_23
 /* task_hot: ran within sysctl_sched_migration_cost (its cache is still warm). */
 static bool task_hot(struct task *p)
 {
     return vdiff(sched_clock_ns(), se_of(p)->exec_start) < (int64_t)sysctl_sched_migration_cost;
 }
+#endif
 
 static uint32_t source_load(int cpu, unsigned int type);
 static uint32_t target_load(int cpu, unsigned int type);
 
-/* try_to_wake_up's CPU choice with one SD_CPU_INIT domain (racy reads, as in Linux). */
-static int cfs_select_cpu(struct task *p, int waker_cpu, int flags)
+/*
+ * wake_idle (2.6.23 and 2.6.24 kernel/sched.c; compiled in with
+ * ARCH_HAS_SCHED_WAKE_IDLE, i.e. CONFIG_SCHED_SMT): a task woken onto a CPU
+ * that is busy, but with nothing else queued, goes to the first idle CPU
+ * of a domain with SD_WAKE_IDLE instead, the lowest-numbered first
+ * (for_each_cpu_mask).  A CPU counts as idle while its current task is its
+ * idle task (idle_cpu), even if a wake-up is already on its way to it.
+ * The waker's own CPU is such a CPU when it wakes its partner: the waker
+ * runs, alone, so a sync wake-up of a task that last ran there goes to the
+ * other core if it is idle; pipe-test and lat_ctx's pair thus run on both
+ * cores of a dual core, each hand-off crossing over (seed001's unbound rows).
+ */
+static int wake_idle(int cpu, struct task *p)
 {
-    int prev = p->cpu;
-    if (!task_allowed_on(p, prev))
-        return least_loaded_allowed(p, task_allowed_on(p, waker_cpu) ? waker_cpu : prev);
-    if (flags & WAKE_NEW)
-        return prev;                     /* no SD_BALANCE_FORK: start on the parent's CPU */
-    int this_cpu = waker_cpu;
-    if (prev == this_cpu || !task_allowed_on(p, this_cpu))
-        return prev;
-    bool sync = (flags & WAKE_SYNC) != 0;
-    /* SD_WAKE_AFFINE: attract cache-cold tasks on sync wake-ups. */
+    if (!sd_init.wake_idle || sched_cpu_is_idle(cpu) || sched_nr_queued(cpu) > 1)
+        return cpu;
+    for (int i = 0; i < sched_nr_cpus(); i++)
+        if (task_allowed_on(p, i) && sched_cpu_is_idle(i))
+            return i;
+    return cpu;
+}
+
+/* try_to_wake_up's SD_WAKE_AFFINE test: true to wake p on this_cpu rather than prev (racy reads, as in Linux). */
+static bool wake_affine(struct task *p, int prev, int this_cpu, bool sync)
+{
+#if !CFS_2_6_23
+    /* SD_WAKE_AFFINE: attract cache-cold tasks on sync wake-ups (2.6.24). */
     if (sync && !task_hot(p))
-        return this_cpu;
+        return true;
+#endif
     unsigned int idx = sd_init.wake_idx;
     uint64_t load = source_load(prev, idx), this_load = target_load(this_cpu, idx);
     int this_nr = sched_nr_queued(this_cpu);
@@ -65,10 +85,24 @@ static int cfs_select_cpu(struct task *p, int waker_cpu, int flags)
     }
     uint64_t tl_per_task = this_nr ? load_of(this_cpu) / (uint64_t)this_nr : NICE_0_LOAD;   /* cpu_avg_load_per_task */
     unsigned int imbalance = 100 + (sd_init.imbalance_pct - 100) / 2;
-    if ((tl <= load && tl + target_load(prev, idx) <= tl_per_task) ||
-        100 * (tl + se_of(p)->weight) <= (uint64_t)imbalance * load)
-        return this_cpu;
-    return prev;
+    return (tl <= load && tl + target_load(prev, idx) <= tl_per_task) ||
+           100 * (tl + se_of(p)->weight) <= (uint64_t)imbalance * load;
+}
+
+/* try_to_wake_up's CPU choice: the waker's CPU if wake-affine says so, else
+ * the task's last; then wake_idle.  (A task woken on its last CPU skips
+ * wake-affine but not wake_idle.) */
+static int cfs_select_cpu(struct task *p, int waker_cpu, int flags)
+{
+    int prev = p->cpu;
+    if (!task_allowed_on(p, prev))
+        return least_loaded_allowed(p, task_allowed_on(p, waker_cpu) ? waker_cpu : prev);
+    if (flags & WAKE_NEW)
+        return prev;                     /* no SD_BALANCE_FORK: start on the parent's CPU */
+    int this_cpu = waker_cpu, new_cpu = prev;
+    if (prev != this_cpu && task_allowed_on(p, this_cpu) && wake_affine(p, prev, this_cpu, (flags & WAKE_SYNC) != 0))
+        new_cpu = this_cpu;
+    return wake_idle(new_cpu, p);
 }
 
 /* ---- load balancing: 2.6.24 kernel/sched.c with one SD_CPU_INIT domain ---- */
@@ -124,6 +158,10 @@ static bool can_migrate_task(struct task *p, int src, int this_cpu, int idle, bo
     *pinned = false;
     if (sched_task_running(p) || sched_cpu_curr(src) == p)
         return false;
+#if CFS_2_6_23
+    (void)idle;
+    return true;                         /* 2.6.23 has no cache-hot test */
+#else
     bool hot = !se_of(p)->is_rt && task_hot(p);
     if (!hot)
         return true;
@@ -132,6 +170,7 @@ static bool can_migrate_task(struct task *p, int src, int this_cpu, int idle, bo
         return true;
     }
     return false;
+#endif
 }
 
 /*
@@ -446,26 +485,30 @@ static void cfs_balance(int cpu, bool idle_now)
     rq->next_balance = rq->last_balance + interval;
 }
 
-/* The balancer's tunables (SD_CPU_INIT, task_hot, the pass size): the last
- * entries of cfs.c's and cfs23.c's tables, and the check of their order. */
+/* The balancer's tunables (the domain, the pass size): the last entries of
+ * cfs.c's and cfs23.c's tables (cfs.c adds task_hot's sched_migration_cost
+ * before them), and the check of their order. */
 #define CFS_SMP_TUNABLES \
-    { "sched_migration_cost", "ns", 500000, 0, 1000000000, 0, &sysctl_sched_migration_cost, \
-      "a task that ran this recently is cache hot (task_hot; 0: never)" }, \
     { "sched_nr_migrate", "count", 32, 1, 100000, 0, &sysctl_sched_nr_migrate, "tasks examined per balance pass" }, \
-    { "min_interval", "ms", 1, 1, 1000, 0, &sd_init.min_interval, "SD_CPU_INIT: shortest balancing interval" }, \
+    { "sched_mc", "bool", 1, 0, 1, 0, &sd_init.sched_mc, \
+      "CONFIG_SCHED_MC: 1 the CPUs are cores of one package (SD_MC_INIT, a Core 2 Duo), 0 SD_CPU_INIT" }, \
+    { "wake_idle", "bool", 0, 0, 1, SCHED_TUNABLE_AUTO, &sd_init.wake_idle, \
+      "SD_WAKE_IDLE with wake_idle() (CONFIG_SCHED_SMT): auto from the domain, 0 only for 2.6.24 SD_CPU_INIT" }, \
+    { "min_interval", "ms", 1, 1, 1000, 0, &sd_init.min_interval, "shortest balancing interval" }, \
     { "max_interval", "ms", 4, 1, 1000, 0, &sd_init.max_interval, \
-      "SD_CPU_INIT: the interval doubles up to this while balanced" }, \
-    { "busy_factor", "count", 64, 1, 1000, 0, &sd_init.busy_factor, "SD_CPU_INIT: interval x this on a busy CPU" }, \
+      "the interval doubles up to this while balanced" }, \
+    { "busy_factor", "count", 64, 1, 1000, 0, &sd_init.busy_factor, "interval x this on a busy CPU" }, \
     { "imbalance_pct", "percent", 125, 100, 1000, 0, &sd_init.imbalance_pct, \
-      "SD_CPU_INIT: balanced unless the busiest load is this much above ours" }, \
+      "balanced unless the busiest load is this much above ours" }, \
     { "cache_nice_tries", "count", 1, 0, 100, 0, &sd_init.cache_nice_tries, \
-      "SD_CPU_INIT: failed balances before cache-hot tasks move anyway" }, \
+      "failed balances before cache-hot tasks move anyway (2.6.24)" }, \
     { "busy_idx", "count", 2, 0, CPU_LOAD_IDX_MAX, 0, &sd_init.busy_idx, \
-      "SD_CPU_INIT: cpu_load[] average a busy CPU balances by (0: now)" }, \
-    { "idle_idx", "count", 1, 0, CPU_LOAD_IDX_MAX, 0, &sd_init.idle_idx, "SD_CPU_INIT: the same for an idle CPU" }, \
-    { "newidle_idx", "count", 2, 0, CPU_LOAD_IDX_MAX, 0, &sd_init.newidle_idx, \
-      "SD_CPU_INIT: the same for a CPU about to go idle" }, \
-    { "wake_idx", "count", 1, 0, CPU_LOAD_IDX_MAX, 0, &sd_init.wake_idx, "SD_CPU_INIT: the same for wake-affine" },
+      "cpu_load[] average a busy CPU balances by (0: now)" }, \
+    { "idle_idx", "count", 0, 0, CPU_LOAD_IDX_MAX, SCHED_TUNABLE_AUTO, &sd_init.idle_idx, \
+      "the same for an idle CPU: auto from the domain (0; 2.6.24 SD_CPU_INIT 1)" }, \
+    { "newidle_idx", "count", 0, 0, CPU_LOAD_IDX_MAX, SCHED_TUNABLE_AUTO, &sd_init.newidle_idx, \
+      "the same for a CPU about to go idle: auto from the domain (0; 2.6.24 SD_CPU_INIT 2)" }, \
+    { "wake_idx", "count", 1, 0, CPU_LOAD_IDX_MAX, 0, &sd_init.wake_idx, "the same for wake-affine" },
 
 static const char *cfs_smp_check_tunables(const char **bad)
 {

@@ -93,4 +93,19 @@ static inline int linux24_give_back(int parent_counter, int child_counter)
     return c > MAX_COUNTER ? MAX_COUNTER : c;
 }
 
+/* Goodness values and the run-queue part of a task's state of the schedulers that keep 2.4's one
+ * run queue (sched/linux24_runqueue.h: goodness.c, dynsched.c). */
+#define GOODNESS_IDLE (-1000)   /* what the idle task scores: never chosen over a runnable task */
+#define GOODNESS_YIELD (-1)
+#define GOODNESS_RT_BASE 1000
+
+/* The part of a task's state that the one run queue keeps (run_list first: task_of() relies on it). */
+struct linux24_rq_task {
+    struct list_head run_list;  /* on runqueue_head while runnable, running included */
+    int processor;              /* CPU it last ran on (2.4 p->processor) */
+    int waker_cpu;              /* set by select_cpu() for the enqueue() that follows; -1 if none */
+    bool queued;                /* on runqueue_head */
+    bool yielded;               /* the SCHED_YIELD bit of 2.4's p->policy */
+};
+
 #endif

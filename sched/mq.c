@@ -844,6 +844,7 @@ static const struct sched_tunable mq_tunables[] = {
 
 const struct sched_class scheduler = {
     .name = "mq",
+    .flags = SCHED_LAYOUT_LINUX24,      /* a 2.4 kernel's task layout (kernel/sched_class.h) */
     .tunables = mq_tunables,
     .ntunables = ARRAY_SIZE(mq_tunables),
     .init = mq_init,

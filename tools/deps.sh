@@ -24,6 +24,8 @@ cmd make make build
 cmd gcc gcc build
 cmd ld binutils build
 m32 libgcc.a gcc-multilib kernel-link
+cmd g++ g++ caches-build
+dir /usr/lib/gcc/x86_64-linux-gnu/12/plugin/include gcc-12-plugin-dev caches-build
 cmd qemu-system-i386 qemu-system-x86 make-run
 cmd flock util-linux tests
 cmd timeout coreutils tests
@@ -52,6 +54,7 @@ pc libtraceevent libtraceevent-dev trace-tests
 pc libtracefs libtracefs-dev trace-tests
 pc libtracecmd libtracecmd-dev trace-tests
 cmd convert imagemagick trace-tests
+cmd python3 python3 trace-tests
 "
 
 have_cmd() {

@@ -95,6 +95,7 @@ trace_after_run() {
         >"$TRACE_DIR/files.txt" || return 1
     "$TOOL" trace-check "$TRACE_DIR/trace.bin" --text "$TRACE_DIR/trace.txt" --log "$log" >"$TRACE_DIR/check.txt"
     rc=$?
+    grep '^trace: cpu [0-9]* dropped ' "$TRACE_DIR/check.txt" | sed 's/^/schedlab: /' >&2
     tail -1 "$TRACE_DIR/check.txt" | sed 's/^/schedlab: /' >&2
     [ $rc -eq 0 ] || echo "schedlab: trace: the trace breaks an invariant (see $TRACE_DIR/check.txt)" >&2
     echo "schedlab: trace of $TRACE_BOOT in $TRACE_DIR: trace.txt (Perfetto UI), trace.dat (trace-cmd report, KernelShark), timeline.html, latency.txt, summary.txt" >&2
@@ -118,10 +119,13 @@ $tr_d"
         i=$((i + 1))
         echo "<h3>$(basename "$(cd "$tr_d" && pwd)" | html_escape)</h3>"
         # The SVG inline (its script needs that), with ids of its own in this page.
-        sed -e '1{/^<?xml/d}' -e "s/\"timeline\"/\"timeline$i\"/; s/timeline-clip/timeline$i-clip/g; s/getElementById('timeline')/getElementById('timeline$i')/" \
+        sed -e '1{/^<?xml/d}' -e "s/\"timeline\"/\"timeline$i\"/; s/timeline-\(clip\|nodata\)/timeline$i-\1/g; s/getElementById('timeline')/getElementById('timeline$i')/" \
             "$tr_d/timeline.svg"
-        [ -f "$tr_d/summary.txt" ] && { echo "<pre>"; html_escape <"$tr_d/summary.txt"; echo "</pre>"; }
-        [ -f "$tr_d/latency.txt" ] && { echo "<details><summary>perf sched latency</summary><pre>"; sed -n '1,/^# perf sched map/p' "$tr_d/latency.txt" | html_escape; echo "</pre></details>"; }
+        # per-CPU utilisation over time (schedlab-tool trace: heatmap.svg, trace_heatmap.c)
+        [ -f "$tr_d/heatmap.svg" ] && { echo '<figure class="heatmap">'; cat "$tr_d/heatmap.svg"; echo '</figure>'; }
+        # a table as a table (the report has no <pre>); perf sched latency's text stays in its file
+        [ -f "$tr_d/summary.csv" ] && { echo "<p>Per CPU (summary.csv):</p>"; "$TOOL" html-table "$tr_d/summary.csv"; }
+        [ -f "$tr_d/latency.txt" ] && echo "<p>Per task wake-up latency as perf sched latency prints it: <code>$(printf '%s' "$tr_d" | html_escape)/latency.txt</code>.</p>"
     done
 }
 
@@ -137,6 +141,7 @@ trace_cmd() {
         --*=*) opt=${1%%=*}; val=${1#*=}; shift; set -- "$opt" "$val" "$@"; continue ;;
         --arrows) TRACE_TOOL_ARGS="$TRACE_TOOL_ARGS --arrows"; shift; continue ;;
         --force) set -- "$@" --force; shift; continue ;;
+        --quiet) SCHEDLAB_QUIET=1; shift; continue ;;
         esac
         [ "$2" != --end-of-trace-args ] || usage_error "$1 needs a value"
         case "$1" in
@@ -176,6 +181,7 @@ trace      one boot, traced: a timeline of which task ran on which CPU and when 
                       when full the oldest are dropped and counted)               [1024]
   --arrows            draw wake-ups on the timeline (waker's CPU -> where the task ran)
   --color MODE        auto (hackbench: by group), task, group                     [auto]
+  --quiet             no status line while the boot runs (run's)
   Writes DIR/trace.txt (ftrace text; the Perfetto UI opens it), DIR/trace.dat (trace-cmd report,
   KernelShark), DIR/timeline.html and .svg (zoomable, self-contained), DIR/latency.txt (perf sched
   latency, perf sched map), DIR/summary.txt/.csv (per CPU: busy, idle, switches, wake-ups,

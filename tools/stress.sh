@@ -5,7 +5,8 @@
 # and for every failure the exact command that reproduces it.
 #
 # usage: tools/stress.sh [--boots N] [--seed S] [--jobs 1|2] [--timeout S]
-#                        [--sched LIST] [--out DIR] [--clock strict|note] [--plan]
+#                        [--sched LIST] [--out DIR] [--clock strict|note] [--plan] [--quiet]
+#   --quiet: no status line (boots done / total, elapsed, ETA from recorded boot times)
 #   make stress N=1000 SEED=7          the same through make (docs/testing.md)
 #
 # The same seed (and the same kernel sources: the draw reads bench=list) gives
@@ -31,7 +32,7 @@ die() { echo "error: $*" >&2; exit 2; }
 fail() { echo "stress: error: $*" >&2; exit 1; }
 is_uint() { case "$1" in ''|*[!0-9]*) return 1 ;; *) return 0 ;; esac; }
 
-BOOTS=100 SEED= JOBS= TIMEOUT=180 SCHEDS= OUT= PLAN_ONLY=0 CLOCK=strict
+BOOTS=100 SEED= JOBS= TIMEOUT=180 SCHEDS= OUT= PLAN_ONLY=0 CLOCK=strict QUIET=0
 while [ $# -gt 0 ]; do
     case "$1" in
     --*=*) opt=${1%%=*}; arg=${1#*=}; shift; set -- "$opt" "$arg" "$@"; continue ;;
@@ -49,6 +50,7 @@ while [ $# -gt 0 ]; do
     --out|-o) OUT=$2; shift 2 ;;
     --clock) CLOCK=$2; shift 2 ;;
     --plan) PLAN_ONLY=1; shift ;;
+    --quiet) QUIET=1; shift ;;
     -h|--help) usage 0 ;;
     *) die "unknown option '$1' (tools/stress.sh --help)" ;;
     esac
@@ -128,7 +130,7 @@ run_boot() {  # run_boot WORKER IDX SCHED SMP MEM INTENT CMDLINE
     printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$2" "$3" "$4" "$5" "$6" "$rc" "$((t1 - t0))" "${tsc:--}" "$verdict" \
         >"$OUT/res/$2.tmp" && mv "$OUT/res/$2.tmp" "$OUT/res/$2"
     ndone=$(ls "$OUT/res" | wc -l)
-    printf 'stress: [%s/%s] #%s %s smp=%s mem=%s %s (%s s)\n' "$ndone" "$BOOTS" "$2" "$3" "$4" "$5" \
+    printf '%sstress: [%s/%s] #%s %s smp=%s mem=%s %s (%s s)\n' "$CLEAR" "$ndone" "$BOOTS" "$2" "$3" "$4" "$5" \
         "$(printf '%s' "$verdict" | cut -f1,2 | tr '\t' ' ' | sed 's/ explained$//')${tsc:+ tsc_khz=$tsc}" "$((t1 - t0))" >&2
 }
 
@@ -148,6 +150,22 @@ worker() {  # worker W
 }
 
 echo "stress: $BOOTS boots, seed $SEED, $JOBS at a time, timeout $TIMEOUT s, schedulers: $SCHEDS; logs in $OUT" >&2
+# The status line (schedlab-tool progress, as tools/schedlab run's): boots
+# done / total, elapsed, the ETA from recorded boot times; each boot's line
+# clears it first on a terminal.
+CLEAR= PROGRESS_PID=
+TOOL=$ROOT/build/tools/schedlab-tool
+if ( flock 9; make -s -C "$ROOT" tools ) 9>"$ROOT/build/.lock" >"$OUT/tools-build.log" 2>&1 &&
+    "$TOOL" plan stress "$OUT" >"$OUT/.plan" 2>>"$OUT/tools-build.log"; then
+    q=
+    [ "$QUIET" = 1 ] && q=--quiet
+    "$TOOL" progress "$OUT/.plan" --label stress --slots "$JOBS" --pid $$ --times "$ROOT/build/boot-times.txt" \
+        --reference "$ROOT/tools/boot-times.txt" $q </dev/null &
+    PROGRESS_PID=$!
+    [ -n "$q" ] || [ ! -t 2 ] || CLEAR=$(printf '\r\033[K')
+else
+    echo "stress: no status line (building schedlab-tool failed: $OUT/tools-build.log)" >&2
+fi
 PIDS=
 w=0
 while [ "$w" -lt "$JOBS" ]; do
@@ -155,9 +173,11 @@ while [ "$w" -lt "$JOBS" ]; do
     PIDS="$PIDS $!"
     w=$((w + 1))
 done
-trap 'for p in $PIDS; do kill -TERM "$p" 2>/dev/null; done; wait; echo "stress: interrupted; results so far in $OUT/res" >&2; exit 130' INT TERM
-wait
+trap 'for p in $PIDS $PROGRESS_PID; do kill -TERM "$p" 2>/dev/null; done; wait; echo "stress: interrupted; results so far in $OUT/res" >&2; exit 130' INT TERM
+for p in $PIDS; do wait "$p"; done
 trap - INT TERM
+[ -z "$PROGRESS_PID" ] || { kill -TERM "$PROGRESS_PID" 2>/dev/null; wait "$PROGRESS_PID" 2>/dev/null; }
+rm -f "$OUT/.plan"
 
 find "$OUT/res" -type f ! -name '*.tmp' -exec cat {} + |
     awk -f "$HERE/summary.awk" -v seed="$SEED" -v jobs="$JOBS" -v timeout="$TIMEOUT" -v out="$OUT" -v clock="$CLOCK" \

@@ -31,6 +31,7 @@
 #include "../kernel/cpu.h"
 #include "../kernel/time.h"
 #include "../kernel/vsmp.h"
+#include "../kernel/sched_core.h"
 
 /* ---- pingpong ---- */
 
@@ -219,10 +220,11 @@ BENCH(fault_bench);
 static struct waitqueue deadlock_wq = { SPINLOCK_INIT("deadlock"), LIST_HEAD_INIT(deadlock_wq.waiters) };
 static volatile int never;
 static int deadlock_kind;
-static const char *const deadlock_kinds[] = { "wait", "spin", NULL };
+static const char *const deadlock_kinds[] = { "wait", "spin", "notick", NULL };
 static const struct cmdline_key deadlock_keys[] = {
     CMDLINE_KEY_CHOICE("kind", "wait", deadlock_kinds,
-                       "wait: on a wait queue (the watchdog); spin: a spinlock cycle, interrupts off (the stall check)"),
+                       "wait: on a wait queue (the watchdog); spin: a spinlock cycle, interrupts off (the stall check); "
+                       "notick: a task that keeps the watchdog quiet on a CPU that takes no tick (the tick check)"),
 };
 static spinlock_t deadlock_locks[MAX_CPUS];
 static volatile int deadlock_holding;
@@ -259,8 +261,33 @@ static void spin_cycle_entry(void *arg)
     spin_unlock_irqrestore(&deadlock_locks[cpu], f);
 }
 
+/* kind=notick: as a CPU hog on a CPU whose ticks stopped (its timer, or
+ * the host, no longer delivers them): interrupts off, so none comes, and
+ * it touches the watchdog as every hog does.  Nothing else can run on
+ * that CPU; watchdog_touch's tick check must end the run. */
+static void notick_entry(void *arg)
+{
+    (void)arg;
+    unsigned long f = irq_save();
+    for (;;) {
+        for (volatile int i = 0; i < 4096; i++)
+            ;
+        watchdog_touch();
+    }
+    irq_restore(f);
+}
+
 static int deadlock_run(int run_index)
 {
+    if (deadlock_kind == 2) {
+        kprintf("deadlock: a task spins with no tick on its cpu and touches the watchdog; the tick check must end "
+                "this run\n");
+        struct task_attr attr = TASK_ATTR_DEFAULT;
+        attr.name = "notick-hog";
+        attr.cpus_allowed = CPU_BIT(0);
+        task_wait(task_create(notick_entry, NULL, &attr));
+        return EXIT_ERROR;   /* not reached */
+    }
     if (deadlock_kind == 1) {
         kprintf("deadlock: every cpu takes its lock, then the next cpu's, with interrupts off; the spinlock stall "
                 "check must end this run\n");

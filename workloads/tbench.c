@@ -227,7 +227,7 @@ static bool receive_pattern(struct unix_sock *sk, char *buf, uint32_t from, uint
 }
 
 /*
- * -DTBENCH_OP_NS=N, an experiment (docs/measurements.md, seed003's tbench):
+ * -DTBENCH_OP_NS=N, an experiment (docs/notebook/2026-12-06-seed003-tbench-lock-saturates.md):
  * N instructions of busy time per operation in the client, for the work an
  * operation cost on the era's machine that no cost= model charges (tbench's
  * own parsing of the load file, system calls, the rest of the TCP path).

@@ -103,6 +103,15 @@ static void init(int ncpus)
     ncpus_now = ncpus;
 }
 
+/* A machine of separate packages: 2.6.24's SD_CPU_INIT (no SD_WAKE_IDLE, idle_idx 1, newidle_idx 2). */
+static void init_cpu_level(int ncpus)
+{
+    restore_tunables(NULL);
+    sd_init.sched_mc = 0;
+    sim_init(ncpus);
+    ncpus_now = ncpus;
+}
+
 static void check_queues(void)
 {
     for (int cpu = 0; cpu < ncpus_now; cpu++) {
@@ -578,7 +587,7 @@ static void test_balancing_spreads_tasks(void **state)
      * (4096/4).  So 3/2/2/1, and CPU 3's next balance, busy now, comes
      * 1 ms x busy_factor 64 later: 2/2/2/2 at tick 65.  (With loads read
      * "now", as the model had them until 2026-12, it was 2/2/2/2 at once.) */
-    init(4);
+    init_cpu_level(4);
     struct task *t[8];
     for (int i = 0; i < 8; i++)
         t[i] = hog("t", 0);
@@ -615,11 +624,12 @@ static void test_balancing_spreads_tasks(void **state)
  * 2 x 1024, move one.  The odd task rotates at the busy balance interval
  * (64..256 ms) and over 20 s every hog gets close to 4/5 of a CPU.  (The
  * model's old "move only while the difference shrinks" rule kept them at
- * 1, 1, 1, 1/2, 1/2 with no migration at all.)
+ * 1, 1, 1, 1/2, 1/2 with no migration at all.)  Four separate packages
+ * (SD_CPU_INIT: idle_idx 1, newidle_idx 2).
  */
 static void test_five_hogs_on_four_cpus_rotate(void **state)
 {
-    init(4);
+    init_cpu_level(4);
     struct task *t[5];
     for (int i = 0; i < 5; i++)
         t[i] = hog("t", 0);
@@ -882,8 +892,9 @@ static void test_migration_renormalises_vruntime(void **state)
 
 static void test_wake_affine_sync(void **state)
 {
-    /* A sync wake-up of a cache-cold task (slept > 0.5 ms) goes to the waker's CPU. */
-    init(2);
+    /* Separate packages (2.6.24's SD_CPU_INIT has no SD_WAKE_IDLE): a sync
+     * wake-up of a cache-cold task (slept > 0.5 ms) goes to the waker's CPU. */
+    init_cpu_level(2);
     struct task *s = hog_on("s", 0, 0);
     sim_reschedule_pending();
     sim_block(0);
@@ -893,7 +904,7 @@ static void test_wake_affine_sync(void **state)
     sim_wake(s, 1, WAKE_SYNC);
     assert_int_equal(s->cpu, 1);
     /* A plain wake-up with the previous CPU idle and the waker busy stays put. */
-    init(2);
+    init_cpu_level(2);
     s = hog_on("s", 0, 0);
     sim_reschedule_pending();
     sim_block(0);
@@ -902,7 +913,64 @@ static void test_wake_affine_sync(void **state)
     sim_run(10);
     sim_wake(s, 1, 0);
     assert_int_equal(s->cpu, 0);
+    /* The cores of one package (SD_MC_INIT, the default): wake-affine still
+     * chooses the waker's CPU, and wake_idle moves the task on to the idle
+     * core, since the waker's CPU is busy with nothing else queued. */
+    init(2);
+    s = hog_on("s", 0, 0);
+    sim_reschedule_pending();
+    sim_block(0);
+    s->cpus_allowed = 0x3;
+    waker = hog_on("waker", 0, 1);
+    sim_run(10);
+    sim_wake(s, 1, WAKE_SYNC);
+    assert_int_equal(s->cpu, 0);
     (void)waker;
+}
+
+/*
+ * wake_idle with SD_MC_INIT (2.6.24 kernel/sched.c): a task woken onto a
+ * busy CPU that runs nothing else goes to the first idle CPU; onto an idle
+ * CPU, or a CPU with more than one task, it stays.  A pipe-test pair woken
+ * on its last CPU by its partner therefore crosses to the other core at
+ * every hand-off.
+ */
+static void test_wake_idle_mc(void **state)
+{
+    init(2);
+    assert_int_equal(sd_init.wake_idle, 1);
+    assert_int_equal(sd_init.idle_idx, 0);
+    assert_int_equal(sd_init.newidle_idx, 0);
+    struct task *a = sim_spawn("a", 0, 0, NULL, 0);
+    struct task *b = sim_spawn("b", 0, 0, NULL, 0);
+    sim_reschedule_pending();
+    struct task *run = sim_curr(0), *other = run == a ? b : a;
+    /* other was never woken yet: it runs after run blocks (both on CPU 0). */
+    sim_block(0);
+    assert_ptr_equal(sim_curr(0), other);
+    /* other, on CPU 0 alone, wakes run (last CPU 0): CPU 1 is idle, run goes there. */
+    sim_wake(run, 0, WAKE_SYNC);
+    assert_int_equal(run->cpu, 1);
+    sim_reschedule_pending();
+    assert_ptr_equal(sim_curr(1), run);
+    /* other blocks on CPU 0; run wakes it from CPU 1: affine says CPU 1, wake_idle CPU 0. */
+    sim_block(0);
+    sim_wake(other, 1, WAKE_SYNC);
+    assert_int_equal(other->cpu, 0);
+    /* Nothing idle: no move. */
+    sim_reschedule_pending();
+    struct task *c = hog_on("c", 0, 1);
+    (void)c;
+    sim_block(0);
+    assert_true(sim_curr(0)->is_idle);
+    struct task *d = hog_on("d", 0, 0);
+    sim_reschedule_pending();
+    assert_ptr_equal(sim_curr(0), d);
+    d->cpus_allowed = 0x3;
+    other->cpus_allowed = 0x3;
+    sim_wake(other, 0, 0);
+    assert_int_equal(other->cpu, 0);
+    check_queues();
 }
 
 /* ---- everything at once ---- */
@@ -1009,6 +1077,7 @@ int main(void)
         cmocka_unit_test_teardown(test_affinity_never_violated, restore_tunables),
         cmocka_unit_test_teardown(test_migration_renormalises_vruntime, restore_tunables),
         cmocka_unit_test_teardown(test_wake_affine_sync, restore_tunables),
+        cmocka_unit_test_teardown(test_wake_idle_mc, restore_tunables),
         cmocka_unit_test_teardown(test_random_workload_keeps_queues_consistent, restore_tunables),
     };
     return cmocka_run_group_tests_name("sched_cfs", tests, NULL, NULL);

@@ -366,6 +366,72 @@ static void random_workload(int rc1)
 static void test_random_workload_rc6(void **state) { random_workload(0); }
 static void test_random_workload_rc1(void **state) { random_workload(1); }
 
+/*
+ * 2.6.23's wake-up placement (kernel/sched.c, 2.6.23.17): wake-affine has no
+ * task_hot step, and wake_idle is on in both SD_MC_INIT and SD_CPU_INIT
+ * (both have SD_WAKE_IDLE, idle_idx and newidle_idx 0).  A pipe-test pair
+ * woken on its last CPU by its partner crosses to the idle core.
+ */
+static void test_wake_idle_2_6_23(void **state)
+{
+    for (int mc = 0; mc <= 1; mc++) {
+        restore_tunables(NULL);
+        rc1_code = 0;
+        sd_init.sched_mc = (unsigned)mc;
+        sim_init(2);
+        ncpus_now = 2;
+        assert_int_equal(sd_init.wake_idle, 1);
+        assert_int_equal(sd_init.idle_idx, 0);
+        assert_int_equal(sd_init.newidle_idx, 0);
+        struct task *a = sim_spawn("a", 0, 0, NULL, 0);
+        struct task *b = sim_spawn("b", 0, 0, NULL, 0);
+        sim_reschedule_pending();
+        struct task *run = sim_curr(0), *other = run == a ? b : a;
+        sim_block(0);
+        assert_ptr_equal(sim_curr(0), other);
+        sim_wake(run, 0, WAKE_SYNC);
+        assert_int_equal(run->cpu, 1);
+        sim_reschedule_pending();
+        sim_block(0);
+        sim_wake(other, 1, WAKE_SYNC);
+        assert_int_equal(other->cpu, 0);
+        check_queues();
+    }
+    /* wake_idle=0 (CONFIG_SCHED_SMT=n): the pair stays on CPU 0. */
+    restore_tunables(NULL);
+    sd_init.wake_idle = 0;
+    sim_init(2);
+    struct task *a = sim_spawn("a", 0, 0, NULL, 0);
+    sim_spawn("b", 0, 0, NULL, 0);
+    sim_reschedule_pending();
+    struct task *run = sim_curr(0);
+    sim_block(0);
+    sim_wake(run, 0, WAKE_SYNC);
+    assert_int_equal(run->cpu, 0);
+    (void)a;
+}
+
+/* 2.6.23 has no task_hot: a busy balance pulls a waiting task that ran
+ * 0.2 ms ago at the first attempt (2.6.24, sched/cfs.c, refuses it until
+ * the domain has failed cache_nice_tries + 1 times: test_sched_cfs.c's
+ * cache_hot_refused_until_balancing_fails). */
+static void test_no_cache_hot_2_6_23(void **state)
+{
+    init_variant(2, 0);
+    struct task *a = sim_spawn("a", 0, CPU_BIT(0), NULL, 0), *b = sim_spawn("b", 0, CPU_BIT(0), NULL, 0);
+    sim_spawn("c", 0, CPU_BIT(1), NULL, 1);
+    sim_run(30);
+    sim_set_affinity(a, 0x3);
+    sim_set_affinity(b, 0x3);
+    struct task *waiting = sim_curr(0) == a ? b : a;
+    se_of(waiting)->exec_start = sched_clock_ns() - 200000;
+    sim_on_cpu(1);
+    load_balance(1, CPU_NOT_IDLE);
+    assert_int_equal(waiting->cpu, 1);
+    assert_int_equal(runqueues[1].nr_balance_failed, 0);
+    check_queues();
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -379,6 +445,8 @@ int main(void)
         cmocka_unit_test_teardown(test_start_debit_and_child_runs_first, restore_tunables),
         cmocka_unit_test_teardown(test_sleeper_credit_capped_and_booked, restore_tunables),
         cmocka_unit_test_teardown(test_niced_granularity, restore_tunables),
+        cmocka_unit_test_teardown(test_wake_idle_2_6_23, restore_tunables),
+        cmocka_unit_test_teardown(test_no_cache_hot_2_6_23, restore_tunables),
         cmocka_unit_test_teardown(test_random_workload_rc6, restore_tunables),
         cmocka_unit_test_teardown(test_random_workload_rc1, restore_tunables),
     };

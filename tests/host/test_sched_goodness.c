@@ -25,7 +25,7 @@
 static int goodness_test_counter(struct task *p) { return gt(p)->counter; }
 static void goodness_test_set_counter(struct task *p, int counter) { gt(p)->counter = counter; }
 static int goodness_test_goodness(struct task *p, int cpu, int this_mm) { return goodness(p, cpu, this_mm); }
-static int goodness_test_processor(struct task *p) { return gt(p)->processor; }
+static int goodness_test_processor(struct task *p) { return gt(p)->rq.processor; }
 static unsigned long goodness_test_recalculations(void) { return recalculations; }
 static int goodness_test_nice_to_ticks(int nice) { return NICE_TO_TICKS(nice); }
 /* Position of p on runqueue_head (0 = head), or -1. */

@@ -119,7 +119,7 @@ static void test_latency_of_a_known_trace(void **state)
 
 /* Every event of trace.dat through libtracecmd, in time order, as written. */
 struct seen {
-    size_t n, mismatches;
+    size_t n, mismatches, waking;
     size_t per[TRACE_NR_TYPES];
 };
 
@@ -129,6 +129,10 @@ static int on_record(struct tracecmd_input *h, struct tep_record *rec, int cpu, 
     struct seen *s = arg;
     struct tep_handle *tep = tracecmd_get_tep(h);
     struct tep_event *ev = tep_find_event(tep, tep_data_type(tep, rec));
+    if (ev && !strcmp(ev->name, "sched_waking")) {   /* written before every sched_wakeup, as Linux 4.3+ */
+        s->waking++;
+        return 0;
+    }
     int type = ev ? tev_type_of_name(ev->name) : -1;
     if (type < 0) {
         s->mismatches++;
@@ -156,13 +160,15 @@ static void test_dat_reads_back_through_libtracecmd(void **state)
         fail_msg("%s", err);
     struct tracecmd_input *h = tracecmd_open(path, TRACECMD_FL_LOAD_NO_PLUGINS);
     assert_non_null(h);
-    struct seen s = { 0, 0, { 0 } };
+    struct seen s = { 0, 0, 0, { 0 } };
     assert_int_equal(tracecmd_iterate_events(h, NULL, 0, on_record, &s), 0);
     assert_int_equal(s.n, t.nev);
     assert_int_equal(s.mismatches, 0);
     size_t want[TRACE_NR_TYPES] = { 0 };
     for (size_t i = 0; i < t.nev; i++)
         want[t.ev[i].type]++;
+    assert_true(want[TRACE_WAKEUP] > 0);
+    assert_int_equal(s.waking, want[TRACE_WAKEUP]);
     for (int ty = 0; ty < TRACE_NR_TYPES; ty++)
         assert_int_equal(s.per[ty], want[ty]);
     /* Per CPU, in order: time, the task column and the fields. */
@@ -176,9 +182,21 @@ static void test_dat_reads_back_through_libtracecmd(void **state)
             assert_non_null(rec);
             assert_int_equal(rec->ts, e->ts);
             struct tep_event *ev = tep_find_event(tep, tep_data_type(tep, rec));
+            unsigned long long v;
+            if (e->type == TRACE_WAKEUP) {               /* sched_waking first, the same wake-up */
+                assert_string_equal(ev->name, "sched_waking");
+                assert_int_equal(tep_get_field_val(NULL, ev, "pid", rec, &v, 1), 0);
+                assert_int_equal(v, e->pid);
+                assert_int_equal(tep_get_field_val(NULL, ev, "target_cpu", rec, &v, 1), 0);
+                assert_int_equal(v, e->tcpu);
+                tracecmd_free_record(rec);
+                rec = tracecmd_read_data(h, cpu);
+                assert_non_null(rec);
+                assert_int_equal(rec->ts, e->ts);
+                ev = tep_find_event(tep, tep_data_type(tep, rec));
+            }
             assert_string_equal(ev->name, tev_event_name(e->type));
             assert_int_equal(tep_data_pid(tep, rec), tev_current_pid(e));
-            unsigned long long v;
             if (e->type == TRACE_SWITCH) {
                 assert_int_equal(tep_get_field_val(NULL, ev, "prev_pid", rec, &v, 1), 0);
                 assert_int_equal(v, e->pid);
@@ -224,10 +242,12 @@ static void test_dat_long_gaps(void **state)
     for (size_t i = 0; i < t.nev; i++) {
         if (t.ev[i].cpu != 0)
             continue;
-        assert_non_null(rec);
-        assert_int_equal(rec->ts, t.ev[i].ts);
-        tracecmd_free_record(rec);
-        rec = tracecmd_read_data(h, 0);
+        for (int k = t.ev[i].type == TRACE_WAKEUP ? 2 : 1; k > 0; k--) {   /* sched_waking, then sched_wakeup */
+            assert_non_null(rec);
+            assert_int_equal(rec->ts, t.ev[i].ts);
+            tracecmd_free_record(rec);
+            rec = tracecmd_read_data(h, 0);
+        }
     }
     tracecmd_close(h);
     unlink(path);

@@ -49,8 +49,9 @@ expect "cmdline-unknown-workload-in-list" "^error: bench=pipe,hackbenh: unknown 
 hits=$(grep -rlE '#include +"[^"]*workloads/' "$ROOT/kernel" 2>/dev/null)
 RC=0 OUT=/dev/null check "layering-no-workloads-include" [ -z "$hits" ]
 objs() {  # objs SCHED [workloads]: the objects for the sources of the tree
-    # (the Makefile: build/common/ has all but the scheduler's, build/SCHED/sched/)
-    for src in "$ROOT"/kernel/*.c "$ROOT"/kernel/*.S "$ROOT"/boot/*.S; do
+    # (the Makefile: build/common/ has all but the scheduler's, build/SCHED/sched/;
+    # kernel/machine/ is the machine layer, part of the kernel)
+    for src in "$ROOT"/kernel/*.c "$ROOT"/kernel/*.S "$ROOT"/kernel/machine/*.c "$ROOT"/kernel/machine/*.S "$ROOT"/boot/*.S; do
         o=${src#"$ROOT"/}; echo "$ROOT/build/common/${o%.*}.o"
     done
     echo "$ROOT/build/$1/sched/$1.o"

@@ -49,6 +49,14 @@ expect "watchdog-message" '^watchdog: no progress for [0-9.]+ s'
 expect "watchdog-cpu0" '^watchdog: cpu=0 current=.* runqueue=[0-9]+'
 expect "watchdog-cpu1" '^watchdog: cpu=1 current='
 
+# A CPU that takes no tick while a task keeps the watchdog quiet (a CPU hog
+# once its timer or the host stops delivering ticks): nothing else can run
+# there and the tick's own watchdog never runs, so watchdog_touch's tick
+# check reports it (exit 3), never a silent hang.
+boot rr 1 'bench=deadlock kind=notick watchdog=2'
+check "notick-exit3" [ "$RC" = 3 ]
+expect "notick-message" '^watchdog: cpu=0 took no timer tick for [0-9.]+ s while notick-hog \(pid [0-9]+\) ran \(ticks=[0-9]+\): nothing there could preempt it'
+
 # With the watchdog off, the wrapper's timeout still ends a stuck guest (status 124).
 boot rr 1 'bench=deadlock watchdog=0' 256 =4
 check "timeout-exit124" [ "$RC" = 124 ]

@@ -23,7 +23,7 @@ LOOPS=2000
 boot "$S" 2 "bench=pipe loops=$LOOPS mode=process bind=1"
 check "mm-pipe-process-exit0" [ "$RC" = 0 ]
 expect "mm-boot-line" '^boot: cpus=2 .* mm=per_process pvspin=[01] lock=(tas|ticket)( |$)'
-expect "mm-cr3-loads-field" '^schedstat cpu=1 .* resched_ipis=[0-9]+ poll_wakes=[0-9]+ cr3_loads=[0-9]+ idle_ticks=[0-9]+ busy_ms=[0-9]+ lock_wait_us=[0-9]+ lock_waits=[0-9]+$'
+expect "mm-cr3-loads-field" '^schedstat cpu=1 .* resched_ipis=[0-9]+ poll_wakes=[0-9]+ cr3_loads=[0-9]+ idle_ticks=[0-9]+ busy_ms=[0-9]+ lock_wait_us=[0-9]+ lock_waits=[0-9]+ busy_us=[0-9]+ idle_us=[0-9]+ ticks_expected=[0-9]+$'
 c1=$(stat_field 1 cr3_loads) c0=$(stat_field 0 cr3_loads) s1=$(stat_field 1 context_switches)
 check "mm-pipe-process-cpu1-loads" [ "${c1:-0}" -ge $((2 * LOOPS)) ]
 check "mm-pipe-process-cpu1-loads-le-switches" [ "${c1:-0}" -le "${s1:-0}" ]

@@ -122,3 +122,17 @@ for smp in 1 2 4; do
         cpu=$((cpu + 1))
     done
 done
+
+# Seed001's cfs-devel row: the unbound pairs on both cores of a dual core
+# (SD_MC_INIT's SD_WAKE_IDLE, wake_idle); sched_mc=0 (2.6.24's SD_CPU_INIT,
+# no SD_WAKE_IDLE) keeps them on one CPU.  vsmp: deterministic.
+boot cfs 2 "bench=lat_ctx,pipe procs=2 size=0 loops=2000 reps=1 pipe_wake=sync sock_model=2.6.24" 256 60 vsmp
+check "cfs-seed001-pairs-exit0" [ "$RC" = 0 ]
+check "cfs-seed001-lat_ctx-both-cpus" [ "$(field cpus_used "$(results lat_ctx | head -1)")" = 0x3 ]
+check "cfs-seed001-pipe-both-cpus" [ "$(field cpus_used "$(results pipe | head -1)")" = 0x3 ]
+ipis=$(( $(stat_field 0 resched_ipis) + $(stat_field 1 resched_ipis) ))
+check "cfs-seed001-handoffs-cross-over" in_range "$ipis" 3000 1000000
+boot cfs 2 "sched.sched_mc=0 bench=pipe loops=2000 pipe_wake=sync sock_model=2.6.24" 256 60 vsmp
+expect "cfs-cpu-level-tunables" "^tunables sched=cfs .* sched_mc=0 wake_idle=0 .* idle_idx=1 newidle_idx=2 "
+ipis=$(( $(stat_field 0 resched_ipis) + $(stat_field 1 resched_ipis) ))
+check "cfs-cpu-level-handoffs-stay" in_range "$ipis" 0 100

@@ -61,3 +61,25 @@ for smp in 1 2 4; do
         fi
     done
 done
+
+# Seed001's unbound pairs (lmbench lat_ctx -s 0 2, pipe-test) on a dual
+# core: the sync wake-up of a partner whose CPU is busy with the waker
+# alone goes to the idle core (wake_idle, SD_WAKE_IDLE of 2.6.23's
+# domains), so both CPUs run, every hand-off crossing over; bound to CPU 0
+# they stay there.  vsmp: deterministic.  The same for cfs in sched_cfs.sh.
+for preset in rc1 rc6; do
+    tag="cfs23-$preset-seed001-pairs"
+    boot cfs23 2 "sched.preset=$preset bench=lat_ctx,pipe procs=2 size=0 loops=2000 reps=1 pipe_wake=sync sock_model=2.6.24" 256 60 vsmp
+    check "$tag-exit0" [ "$RC" = 0 ]
+    check "$tag-lat_ctx-both-cpus" [ "$(field cpus_used "$(results lat_ctx | head -1)")" = 0x3 ]
+    check "$tag-pipe-both-cpus" [ "$(field cpus_used "$(results pipe | head -1)")" = 0x3 ]
+    ipis=$(( $(stat_field 0 resched_ipis) + $(stat_field 1 resched_ipis) ))
+    check "$tag-handoffs-cross-over" in_range "$ipis" 3000 1000000
+    boot cfs23 2 "sched.preset=$preset bench=pipe loops=2000 bind=0 pipe_wake=sync sock_model=2.6.24" 256 60 vsmp
+    check "$tag-pipe-bound-one-cpu" [ "$(field cpus_used "$(results pipe | head -1)")" = 0x1 ]
+done
+# Without wake_idle (CONFIG_SCHED_SMT=n) the pair stays together: the
+# balancer may move both (2.6.23 has no task_hot), but no hand-off crosses.
+boot cfs23 2 "sched.wake_idle=0 bench=pipe loops=2000 pipe_wake=sync sock_model=2.6.24" 256 60 vsmp
+ipis=$(( $(stat_field 0 resched_ipis) + $(stat_field 1 resched_ipis) ))
+check "cfs23-no-wake-idle-handoffs-stay" in_range "$ipis" 0 100

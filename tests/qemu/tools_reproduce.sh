@@ -147,9 +147,23 @@ ok_if reproduce-default-config-said "no 'configuration: accel=vsmp sizes=quick .
     sh -c "grep -q '^reproduce: seed001 configuration: accel=vsmp sizes=quick cost=none runs=2 timeout=480 (the default: ' '$D/r001.err' &&
            head -1 '$D/r001/scorecard.txt' | grep -q '^# seed001 configuration: accel=vsmp '"
 ok_if reproduce-files "no scorecard.txt, scorecard.csv, report.html or plots" \
-    sh -c "[ -s '$D/r001/scorecard.txt' ] && [ -s '$D/r001/scorecard.csv' ] && grep -q '<svg' '$D/r001/report.html' && [ -s '$D/r001/plots/none-pipe.dat' ]"
+    sh -c "[ -s '$D/r001/scorecard.txt' ] && [ -s '$D/r001/scorecard.csv' ] && grep -q '<svg' '$D/r001/report.html' &&
+           [ -s '$D/r001/plots/seed001-none-pipe-kernels.png' ] && [ -s '$D/r001/plots/seed001-none-pipe-bound-bound-over-unbound.svg' ]"
+# every table's header says what ran, here and in the post, and what the scorecard compares
+ok_if reproduce-header-sizes "the pipe table's header does not name the sizes run and the post's" \
+    sh -c "grep -q '^measured here: pipe, round trips 20000; 2 runs a cell; 2 CPUs; accel=vsmp; cost=none' '$D/r001/cost-none/pipe.txt' &&
+           grep -q '^the post:      pipe, round trips 1000000 (pipe-test.s); 10 runs a cell; 2 CPUs' '$D/r001/cost-none/pipe.txt' &&
+           grep -q '^compared: ' '$D/r001/cost-none/pipe.txt' &&
+           grep -q '^measured here: pipe, round trips 20000, bound to CPU 0;' '$D/r001/cost-none/pipe-bound.txt'"
+# progress: the status line, plain lines on a file (no terminal), and its last line
+ok_if reproduce-progress "no 'reproduce seed001 (vsmp, quick sizes): 6/6 boots done in' line on stderr" \
+    grep -q '^reproduce seed001 (vsmp, quick sizes): 6/6 boots done in [0-9]*:[0-9][0-9]$' "$D/r001.err"
+"$SL" reproduce seed001 --only pipe --runs 2 --estimate >"$D/est.out" 2>&1
+cp "$D/est.out" "$D/last.log"
+ok_if reproduce-estimate "--estimate does not give the boots and a time from the records of the run before" \
+    grep -Eq '^reproduce seed001 \(vsmp, quick sizes\): 6 boots; about [0-9]+:[0-9]{2}, as whole runs of these boots took here \(the latest 20[0-9-]{8}, load [0-9.]+-[0-9.]+; build/boot-times.txt\)( \(the boots alone: [0-9]+:[0-9]{2} on 2 host cores\))?$' "$D/est.out"
 ok_if reproduce-notes "no notes under the pipe scorecard (tools/reproduce-notes.txt)" \
-    sh -c "grep -q '^notes (tools/reproduce-notes.txt' '$D/r001/scorecard.txt' && grep -q '810 more' '$D/r001/cost-none/pipe.txt'"
+    sh -c "grep -q '^notes (tools/reproduce-notes.txt' '$D/r001/scorecard.txt' && grep -q 'wake_idle' '$D/r001/cost-none/pipe.txt'"
 # a build setting (here an inert -D) changes every number: the
 # configuration line names it, on stderr and in scorecard.txt
 CFLAGS_EXTRA=-DREPRODUCE_SAYS_BUILD "$SL" reproduce seed003 --only volano --out "$D/rbuild" >"$D/rbuild.out" 2>"$D/rbuild.err"
@@ -157,6 +171,9 @@ cat "$D/rbuild.out" "$D/rbuild.err" >"$D/last.log"
 ok_if reproduce-build-said "no build='HZ=1000 LOCK=tas CFLAGS_EXTRA=-DREPRODUCE_SAYS_BUILD' in the configuration line, or it calls that the default" \
     sh -c "grep -q \"^reproduce: seed003 configuration: .* timeout=480 build='HZ=1000 LOCK=tas CFLAGS_EXTRA=-DREPRODUCE_SAYS_BUILD' (the default accelerator and sizes with another build: \" '$D/rbuild.err' &&
            head -1 '$D/rbuild/scorecard.txt' | grep -q \"build='HZ=1000 LOCK=tas CFLAGS_EXTRA=-DREPRODUCE_SAYS_BUILD'\""
+# seed003's -aa row is sched/dynsched.c (preset aa): measured, never "not available"
+ok_if reproduce-aa-row-measured "seed003's dyn-sched row is not available or has no value" \
+    sh -c "! grep -q 'not available' '$D/rbuild/cost-none/volano.txt' && grep -Eq '^   dyn-sched +rooms=[0-9]+: +[0-9]+' '$D/rbuild/cost-none/volano.txt'"
 missing_notes=""
 for t in "seed000 hackbench" "seed000 maxgroups" "seed000 nick" "seed001 lat_ctx" "seed001 lat_ctx-bound" \
          "seed001 hackbench" "seed001 hackbench-bound" "seed001 pipe" "seed001 pipe-bound" \
@@ -165,6 +182,13 @@ for t in "seed000 hackbench" "seed000 maxgroups" "seed000 nick" "seed001 lat_ctx
 done
 ok_if reproduce-notes-every-table "no note for${missing_notes#,}" [ -z "$missing_notes" ]
 ok_if reproduce-cfs-row "the cfs row has no run values" grep -Eq '^  1 +([0-9.]+|-) +([0-9.]+|-) +[0-9]' "$D/r001/cost-none/pipe.txt"
+# The post's unbound pipe-test ran on both cores of its dual core (slower
+# than bound: each hand-off crossed over, 2.6.23's wake_idle); every
+# unbound row here must use both CPUs (cpus_used=0x3) and every bound row one.
+ok_if reproduce-unbound-rows-on-both-cpus "an unbound pipe row of seed001 did not use both CPUs (the table's cpus line)" \
+    grep -Eq '^  cpus +0x3 +0x3 +0x3 ' "$D/r001/cost-none/pipe.txt"
+ok_if reproduce-bound-rows-on-one-cpu "a bound pipe row of seed001 used more than CPU 0 (the table's cpus line)" \
+    grep -Eq '^  cpus +0x1 +0x1 +0x1 ' "$D/r001/cost-none/pipe-bound.txt"
 if [ -f "$ROOT/sched/cfs23.c" ]; then
     ok_if reproduce-rc-rows "rc1 and rc6 have no run values, or exit $rc (want 0)" \
         sh -c "[ $rc = 0 ] && grep -Eq '^  1 +[0-9.]+ +[0-9.]+ +[0-9.]+ ' '$D/r001/cost-none/pipe.txt' && ! grep -q 'not available' '$D/r001/cost-none/pipe.txt'"

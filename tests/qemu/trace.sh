@@ -47,11 +47,11 @@ D="$TMP/trace-cfs"
     >"$TMP/trace-cfs.out" 2>&1
 RC=$? OUT="$TMP/trace-cfs.out"
 check "trace-verb-exit0" [ "$RC" = 0 ]
-for f in trace.txt trace.dat timeline.svg timeline.html latency.txt summary.txt summary.csv rq.csv report.html results.csv; do
+for f in trace.txt trace.dat trace.json timeline.svg timeline.html latency.txt summary.txt summary.csv rq.csv report.html results.csv; do
     check "trace-verb-writes-$f" [ -s "$D/$f" ]
 done
 OUT="$D/check.txt"
-expect "trace-check-clean" '^trace-check: [0-9]+ events on 2 CPUs, 0 violations$'
+expect "trace-check-clean" '^trace-check: [0-9]+ events on 2 CPUs, none dropped, 0 violations$'
 expect "trace-check-round-trip" '^round trip: the text reads back as the same [0-9]+ events$'
 expect "trace-check-console" '^against the console: switches, wake-ups and migrations per CPU compared, all equal$'
 OUT="$D/results.csv"
@@ -64,9 +64,48 @@ trace-cmd report "$D/trace.dat" 2>"$TMP/trace-cmd.err" | counts >"$TMP/counts-da
 OUT="$TMP/counts-dat"
 check "trace-cmd-reads-dat" [ -s "$TMP/counts-dat" ]
 check "trace-cmd-same-counts" cmp -s "$TMP/counts-txt" "$TMP/counts-dat"
-for ev in sched_switch sched_wakeup sched_wakeup_new sched_process_fork sched_process_exit sched_event; do
+for ev in sched_switch sched_waking sched_wakeup sched_wakeup_new sched_process_fork sched_process_exit sched_event; do
     check "trace-has-$ev" grep -q "^$ev [1-9]" "$TMP/counts-txt"
 done
+OUT="$TMP/counts-txt"
+check "trace-waking-before-every-wakeup" [ "$(awk '$1 == "sched_waking" { print $2 }' "$TMP/counts-txt")" = \
+    "$(awk '$1 == "sched_wakeup" { print $2 }' "$TMP/counts-txt")" ]
+# trace.json: Chrome's trace-event format, parsed here; its run slices per CPU
+# are trace-check's, and what trace.txt's switches say independently.
+json_slices() {   # DIR: "cpuN=COUNT ..." from trace.json, then the same from trace.txt, one line each
+    python3 - "$1" <<'PY'
+import json, re, sys, collections
+d = sys.argv[1]
+j = json.load(open(d + "/trace.json"))
+assert isinstance(j["traceEvents"], list) and j["displayTimeUnit"] == "ns"
+x = collections.Counter(e["tid"] for e in j["traceEvents"] if e["ph"] == "X")
+assert all(e["dur"] > 0 and e["ts"] >= 0 and e["name"] for e in j["traceEvents"] if e["ph"] == "X")
+names = {e["tid"]: e["args"]["name"] for e in j["traceEvents"] if e["ph"] == "M" and e["name"] == "thread_name"}
+cpus = j["otherData"]["cpus"]
+assert sorted(names) == list(range(cpus)) and all(names[c] == "cpu %d" % c for c in names)
+print(" ".join("cpu%d=%d" % (c, x[c]) for c in range(cpus)))
+# From the text: a slice per switch to a task, and one before a CPU's first switch when its prev is a task.
+n, first = collections.Counter(), {}
+for line in open(d + "/trace.txt"):
+    m = re.search(r"\[(\d+)\].*: sched_switch: .*prev_pid=(\d+) .*next_pid=(\d+)", line)
+    if not m:
+        continue
+    c, prev, nxt = int(m.group(1)), int(m.group(2)), int(m.group(3))
+    if c not in first and j["otherData"]["dropped"][c] == 0:
+        first[c] = 1
+        n[c] += prev != 0
+    first.setdefault(c, 1)
+    n[c] += nxt != 0
+print(" ".join("cpu%d=%d" % (c, n[c]) for c in range(cpus)))
+PY
+}
+json_slices "$D" >"$TMP/json-slices" 2>&1
+OUT="$TMP/json-slices"
+check "trace-json-parses" [ "$(wc -l <"$TMP/json-slices")" = 2 ]
+check "trace-json-slices-are-trace-checks" [ "$(head -1 "$TMP/json-slices")" = \
+    "$(sed -n 's/^slices: [0-9]* (.*per CPU: \(.*\))$/\1/p' "$D/check.txt")" ]
+check "trace-json-slices-are-the-texts" [ "$(head -1 "$TMP/json-slices")" = "$(sed -n 2p "$TMP/json-slices")" ]
+check "trace-json-wakeup-flows" grep -q '"ph":"f","name":"wakeup"' "$D/trace.json"
 OUT="$D/latency.txt"
 expect "trace-latency-table" '^  Task                  \|   Runtime ms  \| Switches \| Average delay ms \| Maximum delay ms \| Maximum delay at       \|$'
 expect "trace-latency-hackbench" '^  hb-receiver:[0-9]+ +\| +[0-9]+\.[0-9]{3} ms \| +[0-9]+ \| avg: +[0-9.]+ ms \| max: +[0-9.]+ ms \| max at: +[0-9.]+ s$'
@@ -88,7 +127,7 @@ if command -v chromium >/dev/null 2>&1 && command -v convert >/dev/null 2>&1; th
     for c in 0 1; do
         y=$(grep -o "class=\"tl-lane\" data-cpu=\"$c\" x=\"100\" y=\"[0-9]*\"" "$D/timeline.svg" | sed 's/.*y="//; s/"//')
         ink=$(convert "$TMP/timeline.png" -crop "1100x26+100+$(( ${y:-0} + 2 ))" +repage -fuzz 2% -fill white \
-            -opaque '#f3f3f3' -colorspace gray -threshold 99% -format '%[fx:int(1000*(1-mean))]' info: 2>/dev/null)
+            -opaque '#f0f0f0' -colorspace gray -threshold 99% -format '%[fx:int(1000*(1-mean))]' info: 2>/dev/null)
         check "trace-chromium-lane$c-not-blank (${ink:-?} per mille)" test "${y:-none}" != none -a "${ink:-0}" -ge 20
     done
     ink=$(convert "$TMP/timeline.png" -crop 1100x20+100+395 +repage -colorspace gray -threshold 99% \
@@ -109,6 +148,37 @@ RC=$? OUT="$TMP/tiny.check"
 check "trace-tiny-consistent" [ "$RC" = 0 ]
 expect "trace-tiny-counted" 'dropped=[1-9][0-9]*$'
 
+# ---- tools/schedlab trace with a 16 KiB buffer: the drops said in words on
+# the console, in trace-check, the summary, the report and the timeline,
+# which shows no data (class no-data) and no slice where a CPU lost records ----
+D16="$TMP/trace-16"
+"$ROOT/tools/schedlab" trace --sched "$S" --smp 2 --accel vsmp --bench hackbench --groups 4 --loops 20 --buf-kib 16 \
+    --out "$D16" >"$TMP/trace-16.out" 2>&1
+RC=$? OUT="$TMP/trace-16.out"
+check "trace16-exit0" [ "$RC" = 0 ]
+expect "trace16-console-words" '^schedlab: trace: cpu 0 dropped [1-9][0-9]* of [0-9]+ events; the timeline starts at [0-9]+\.[0-9] ms there$'
+OUT="$D16/logs/$S-smp2-boot1.log"
+expect "trace16-kernel-words" '^trace: cpu 0 dropped [1-9][0-9]* of [0-9]+ events; the timeline starts at [0-9]+\.[0-9] ms there '
+words=$(sed -n 's/^\(trace: cpu 0 dropped .* ms there\) (the buffer.*/\1/p' "$OUT")
+OUT="$D16/check.txt"
+check "trace16-check-says-the-same" grep -qxF "$words" "$D16/check.txt"
+expect "trace16-check-total" '^trace-check: [0-9]+ events on 2 CPUs, [1-9][0-9]* dropped .*, 0 violations$'
+OUT="$D16/report.html"
+check "trace16-report-says-so" grep -qF "$words" "$D16/report.html"
+OUT="$D16/timeline.svg"
+check "trace16-timeline-header" grep -qF ">$words (hatched: no data)</text>" "$D16/timeline.svg"
+expect "trace16-no-data" '<rect class="no-data" data-cpu="0" x="0" '
+# No slice on cpu 0's lane starts before its no-data area ends.
+nd=$(sed -n 's/.*<rect class="no-data" data-cpu="0" x="0" y="\([0-9]*\)" width="\([0-9.]*\)".*/\1 \2/p' "$D16/timeline.svg")
+bad=$(awk -v y="${nd%% *}" -v w="${nd##* }" 'match($0, /^<rect x="[0-9.]+" y="[0-9]+"/) {
+        split(substr($0, RSTART, RLENGTH), f, "\""); if (f[4] == y + 2 && f[2] + 0 < w - 0.001) n++ }
+    END { print n + 0 }' "$D16/timeline.svg")
+check "trace16-no-slice-over-missing-data ($bad)" test -n "$nd" -a "$bad" = 0
+json_slices "$D16" >"$TMP/json16" 2>&1
+OUT="$TMP/json16"
+check "trace16-json-slices-are-trace-checks" [ "$(head -1 "$TMP/json16")" = \
+    "$(sed -n 's/^slices: [0-9]* (.*per CPU: \(.*\))$/\1/p' "$D16/check.txt")" ]
+
 # ---- 8 vCPUs and a small buffer: no stall, the result is there ----
 tboot "$S" 8 'bench=hackbench groups=2 loops=5 trace=1 trace_buf_kib=8' "$TMP/smp8.bin" 120
 check "trace-smp8-exit0" [ "$RC" = 0 ]
@@ -128,7 +198,7 @@ check "trace-run-exit0" [ "$RC" = 0 ]
 check "trace-run-traced" [ -s "$M/traces/$S-smp1-boot1/trace.txt" ]
 check "trace-run-only-one" [ ! -e "$M/traces/rr-smp1-boot1" ]
 OUT="$M/logs/$S-smp1-boot1.log"
-expect "trace-run-boot-line" '^boot: .* trace=1 trace_events=switch,wakeup trace_buf_kib=1024$'
+expect "trace-run-boot-line" '^boot: .* trace=1 trace_events=switch,wakeup trace_buf_kib=8192$'
 OUT="$M/logs/rr-smp1-boot1.log"
 expect_not "trace-run-untraced" 'trace='
 OUT="$M/traces/$S-smp1-boot1/trace.txt"

@@ -7,7 +7,7 @@
 # scheduler that declares wakeup_p50_us in sched/<name>.expect (min or max,
 # microseconds) must have its median on the declared side (rr and simple
 # have no wake-up preemption and wait out the hog's 10 ms slice; the others
-# preempt it within tens of microseconds, README: 24.6..25.5 us).
+# preempt it within tens of microseconds, docs/measurements.md: 24.6..25.5 us).
 . "$(dirname "$0")/../lib.sh"
 
 # tenths V: "123.4" -> 1234 (latencies are printed in microseconds with one decimal)

@@ -21,7 +21,7 @@ expect "list-done" '^done: exit=0$'
 expect_not "list-no-result" '^result '
 WORD='[A-Za-z0-9_.,|:-]+'
 KEY_RE="^key workload=[a-z0-9_]+ name=[a-z0-9_]+ type=(uint|uint_list|int_list|choice|choice_list|cpu_list) default=$WORD min=$WORD max=$WORD( choices=$WORD)?( suite_default=$WORD)?( max_values=[0-9]+)? help=\"[^\"]+\"\$"
-bad_lines=$(grep -vE '^(boot: |workload |key |stackstat |schedstat |done: )' "$LIST" | head -3)
+bad_lines=$(grep -vE '^(boot: |workload |key |stackstat |schedstat |ticks: |done: )' "$LIST" | head -3)
 RC=0 OUT=$LIST check "list-only-known-lines" [ -z "$bad_lines" ]
 bad_keys=$(grep '^key ' "$LIST" | grep -vE "$KEY_RE" | head -3)
 RC=0 OUT=$LIST check "list-key-lines-parse" [ -z "$bad_keys" ]

@@ -7,6 +7,7 @@
 #include "cli.h"
 #include "load.h"
 #include "logparse.h"
+#include "lost_ticks.h"
 #include "provenance.h"
 #include "util.h"
 #include "view.h"
@@ -179,30 +180,46 @@ static char *last_line_of(const char *path)
 /* logs/NAME.rc: "rc=<status> wall_s=<s> oversubscribed=<yes|no> [host=<name>]". */
 struct rc_file {
     long rc, wall;
-    char over[16];
-    char host[64];
+    char *over;     /* allocated: "unknown" when the file does not say */
+    char *host;     /* allocated, whole (a host name is provenance): "" when not said */
     bool present;
 };
+
+/* The word after KEY= in buf (allocated), or NULL; a word ends at white space. */
+static char *rc_word(const char *buf, const char *key)
+{
+    const char *p = strstr(buf, key);
+    if (!p)
+        return NULL;
+    p += strlen(key);
+    return xstrndup(p, strcspn(p, " \t\r\n"));
+}
 
 static void read_rc_file(const char *path, struct rc_file *rf)
 {
     size_t len = 0;
     char *buf = read_file(path, &len);
     rf->rc = rf->wall = -1;
-    rf->host[0] = '\0';
     rf->present = buf != NULL;
-    snprintf(rf->over, sizeof(rf->over), "unknown");
-    if (!buf)
-        return;
+    rf->over = rf->host = NULL;
     char *p;
-    if ((p = strstr(buf, "rc=")))
+    if (buf && (p = strstr(buf, "rc=")))
         sscanf(p + 3, "%ld", &rf->rc);
-    if ((p = strstr(buf, "wall_s=")))
+    if (buf && (p = strstr(buf, "wall_s=")))
         sscanf(p + 7, "%ld", &rf->wall);
-    if ((p = strstr(buf, "oversubscribed=")))
-        sscanf(p + 15, "%15[a-z]", rf->over);
-    if ((p = strstr(buf, "host=")))
-        sscanf(p + 5, "%63[A-Za-z0-9._-]", rf->host);
+    if (buf) {
+        rf->over = rc_word(buf, "oversubscribed=");
+        rf->host = rc_word(buf, "host=");
+    }
+    if (!rf->over || !rf->over[0] || rf->over[strspn(rf->over, "abcdefghijklmnopqrstuvwxyz")]) {
+        free(rf->over);
+        rf->over = xstrdup("unknown");
+    }
+    if (!rf->host)
+        rf->host = xstrdup("");
+    for (char *c = rf->host; *c; c++)   /* printable: one CSV cell */
+        if ((unsigned char)*c < 0x20 || (unsigned char)*c >= 0x7f)
+            *c = '?';
     free(buf);
 }
 
@@ -345,8 +362,9 @@ static void finish_rows(struct table *t, size_t from, const struct rc_file *rf, 
 /* ---------------------------------------------------------------- schedstat.csv */
 
 /* One complete "schedstat cpu=<n> sched=<s> key=<number>..." line into a
- * row of stats: the kernel's counters, and per second of the CPU's ticks
- * (ticks / boot_hz) the rates that can be compared and plotted.  A line
+ * row of stats: the kernel's counters, and per second of the CPU's recorded
+ * time (busy and idle) the rates that can be compared and plotted, and the
+ * share of the ticks it expected that it did not take (ticks_lost_pct).  A line
  * that is not exactly that (cut off, garbage, another scheduler) is skipped. */
 static void schedstat_line(struct table *stats, const char *line, size_t ll, const struct job *j, const char *bench,
                            const struct kvlist *prov)
@@ -393,10 +411,21 @@ static void schedstat_line(struct table *stats, const char *line, size_t ll, con
     for (size_t i = 0; i < kv.n; i++)
         if (strcmp(kv.key[i], "sched"))
             table_setn(stats, r, kv.key[i], kv.value[i]);
-    long hz, ticks;
-    const char *hzs = kvl_get(prov, "boot_hz");
-    if (hzs && parse_long(hzs, &hz) && hz > 0 && parse_long(kvl_get(&kv, "ticks"), &ticks) && ticks > 0) {
-        double secs = (double)ticks / (double)hz;
+    /* The CPU's recorded time, busy and idle, on its own clock: not its
+     * ticks, which a loaded TCG host takes away (ticks_expected= says how
+     * many it should have had). */
+    long busy, idle_t, ticks, want;
+    double secs = 0;
+    if (parse_long(kvl_get(&kv, "busy_us"), &busy) && parse_long(kvl_get(&kv, "idle_us"), &idle_t))
+        secs = (double)(busy + idle_t) / 1e6;
+    else if (parse_long(kvl_get(&kv, "busy_ms"), &busy) && parse_long(kvl_get(&kv, "idle_ms"), &idle_t))
+        secs = (double)(busy + idle_t) / 1e3;
+    if (parse_long(kvl_get(&kv, "ticks"), &ticks) && parse_long(kvl_get(&kv, "ticks_expected"), &want) && want > 0) {
+        char buf[24];
+        snprintf(buf, sizeof(buf), "%.1f", ticks >= want ? 0.0 : 100.0 * (double)(want - ticks) / (double)want);
+        table_setn(stats, r, "ticks_lost_pct", buf);
+    }
+    if (secs > 0) {
         char buf[48];
         snprintf(buf, sizeof(buf), "%.6g", secs);
         table_setn(stats, r, "seconds", buf);
@@ -411,8 +440,8 @@ static void schedstat_line(struct table *stats, const char *line, size_t ll, con
             }
         }
         long idle;
-        if (parse_long(kvl_get(&kv, "idle_ms"), &idle)) {
-            double share = (double)idle / 1000.0 / secs;
+        if (parse_long(kvl_get(&kv, "idle_us"), &idle) || parse_long(kvl_get(&kv, "idle_ms"), &idle)) {
+            double share = (double)idle / (kvl_get(&kv, "idle_us") ? 1e6 : 1e3) / secs;
             snprintf(buf, sizeof(buf), "%.4f", share > 1 ? 1.0 : share);
             table_setn(stats, r, "idle_share", buf);
         }
@@ -450,6 +479,45 @@ struct outputs {
 
 /* Parses one boot's logs into the outputs.  A boot without an .rc file and
  * without a log never started: its runs are status=not_run. */
+/* The largest share of its expected ticks that one CPU of the boot did not
+ * take (schedstat ticks= against ticks_expected=), in percent; -1 when the
+ * log does not say.  Above LOST_TICKS_PCT every result row of the boot
+ * carries it (ticks_lost_pct), and the tools warn beside the numbers
+ * (lost_ticks_warn): the host took the vCPUs away, so tick-driven policy
+ * ran less often than the guest's clock says (TCG on a loaded host; vsmp
+ * and icount never lose ticks). */
+static double boot_lost_ticks_pct(const char *log, size_t len)
+{
+    double worst = -1;
+    for (size_t pos = 0; pos < len;) {
+        const char *line = log + pos, *nl = memchr(line, '\n', len - pos);
+        size_t ll = nl ? (size_t)(nl - line) : len - pos;
+        pos += ll + 1;
+        if (ll < 10 || memcmp(line, "schedstat ", 10) != 0)
+            continue;
+        char *l = xstrndup(line, ll), *tk = strstr(l, " ticks="), *te = strstr(l, " ticks_expected=");
+        long got, want;
+        if (tk && te && sscanf(tk, " ticks=%ld", &got) == 1 && sscanf(te, " ticks_expected=%ld", &want) == 1 &&
+            want > 0) {
+            double lost = got >= want ? 0 : 100.0 * (double)(want - got) / (double)want;
+            worst = lost > worst ? lost : worst;
+        }
+        free(l);
+    }
+    return worst;
+}
+
+static void mark_lost_ticks(struct table *t, size_t from, const char *log, size_t len)
+{
+    double lost = boot_lost_ticks_pct(log, len);
+    if (lost <= LOST_TICKS_PCT)
+        return;
+    char buf[24];
+    snprintf(buf, sizeof(buf), "%.1f", lost);
+    for (size_t r = from; r < t->nrows; r++)
+        table_setn(t, r, "ticks_lost_pct", buf);
+}
+
 static void collect_job(const char *dir, const struct matrix *m, const struct meta *meta, const struct job *j,
                         struct outputs *o)
 {
@@ -474,6 +542,8 @@ static void collect_job(const char *dir, const struct matrix *m, const struct me
         kvl_set(&prov, "host", rf.host);
     boot_line_provenance(v.boot_line, &prov);
     finish_rows(&o->results, from, &rf, out, &prov);
+    if (log)
+        mark_lost_ticks(&o->results, from, log, llen);
     add_boot_row(&o->boots, j, &rf, &v, out, &prov);
     if (log)
         schedstat_rows(&o->stats, log, llen, j, e.bench, &prov);
@@ -482,6 +552,8 @@ static void collect_job(const char *dir, const struct matrix *m, const struct me
     boot_verdict_free(&v);
     expectation_free(&e);
     free(err_tail);
+    free(rf.over);
+    free(rf.host);
     free(log);
     free(rcpath);
     free(logpath);

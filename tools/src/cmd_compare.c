@@ -8,6 +8,7 @@
  * comparable (provenance.c).
  */
 #include "cmds.h"
+#include "lost_ticks.h"
 #include "cli.h"
 #include "load.h"
 #include "metric.h"
@@ -539,6 +540,8 @@ static int compare_bench(const struct opts *o, const struct table *t, const char
             putchar('\n');
         if (rc == 0 && !html)
             print_cell_failures(stdout, &v, t);
+        if (rc == 0)
+            lost_ticks_warn(stdout, t, bench, html);
         if (rc == 0 && v.nnotrun)
             printf("%s%zu runs not run (their boots never started: tools/schedlab run --resume)%s\n", html ? "<p>" : "",
                    v.nnotrun, html ? "</p>" : "");

@@ -293,11 +293,36 @@ static void across_axis(FILE *f, const struct view *v, double step)
     }
 }
 
+/* ", sched.preset=rc1": the scheduler settings every run of the workload shares (a row of
+ * reproduce is cfs23 with a preset; the series says only cfs23). */
+static void sched_settings(struct strbuf *b, const struct plot_ctx *x)
+{
+    const struct table *t = x->t;
+    int bc = table_col(t, "bench");
+    for (size_t c = 0; c < t->ncols; c++) {
+        if (strncmp(t->col[c], "sched.", 6))
+            continue;
+        const char *one = NULL;
+        bool same = true;
+        for (size_t r = 0; r < t->nrows && same; r++) {
+            const char *v = table_get(t, r, (int)c);
+            if (!streq(table_get(t, r, bc), x->v->bench) || !v)
+                continue;
+            same = !one || !strcmp(one, v);
+            one = one ? one : v;
+        }
+        if (one && same)
+            sb_printf(b, ", %s=%s", t->col[c], one);
+    }
+}
+
 static void plot_title(FILE *f, const struct plot_ctx *x, const char *what, const char *label, bool oversub, size_t nfail,
                        const char *extra)
 {
     struct strbuf t = { 0 };
-    sb_printf(&t, "%s %s, %s%s: %s", x->v->bench, x->v->metric, label, oversub ? " (oversubscribed)" : "", what);
+    sb_printf(&t, "%s %s, %s", x->v->bench, x->v->metric, label);
+    sched_settings(&t, x);
+    sb_printf(&t, "%s: %s", oversub ? " (oversubscribed)" : "", what);
     if (nfail)
         sb_printf(&t, "\\n%zu run(s) FAILED and are not plotted", nfail);
     if (extra)
@@ -610,6 +635,189 @@ static int write_run_plot(const struct plot_ctx *x, const struct block *b, size_
     return 0;
 }
 
+/* The most ok runs of any cell of column a. */
+static size_t column_max_runs(const struct view *v, const struct block *b, size_t a)
+{
+    size_t m = 0;
+    for (size_t s = 0; s < v->nseries; s++)
+        if (b->cell[s * v->nacross + a].n > m)
+            m = b->cell[s * v->nacross + a].n;
+    return m;
+}
+
+/* Column a with one run per cell: a "run index" across would be one dot per
+ * series on the y axis, so each series is a labelled point of its own
+ * (its value written beside it), the series across.  Returns 0 or 1. */
+static int write_cell_plot(const struct plot_ctx *x, const struct block *b, size_t a)
+{
+    const struct view *v = x->v;
+    char *fstem = block_stem(v, x->t, b), *label = block_label(v, x->t, b);
+    char *sstem = v->across >= 0 ? xasprintf("%s-cells-%s=%s", fstem, x->an, v->across_v[a]) : xasprintf("%s-cells", fstem);
+    char *clean = file_stem(sstem);
+    char *path = xasprintf("%s/%s.gp", x->o->out, clean);
+    free(sstem);
+    free(fstem);
+    FILE *f = open_script(path);
+    if (!f) {
+        free(path);
+        free(clean);
+        free(label);
+        return 1;
+    }
+    fprintf(f, "# %s: %s, one run per cell, %s (written by schedlab plot)\n", v->bench, v->metric, label);
+    struct strbuf plot = { 0 };
+    size_t lines = 0, nf = 0;
+    for (size_t s = 0; s < v->nseries; s++) {
+        const struct cell *c = &b->cell[s * v->nacross + a];
+        nf += c->nfail;
+        if (!c->n)
+            continue;
+        double *vals = cell_values(c);
+        fprintf(f, "$c%zu << EOD\n%zu %.9g \"%.4g\"\nEOD\n", s, s, vals[0], vals[0]);
+        free(vals);
+        sb_printf(&plot, "%s$c%zu using 1:2 with points pt 7 ps 2 lc rgb '%s' title ", lines ? ", " : "plot ", s,
+                  colour[s % NCOLOURS]);
+        sb_gp_string(&plot, v->series[s]);
+        sb_printf(&plot, ", $c%zu using 1:2:3 with labels offset 0,1.4 tc rgb '%s' notitle", s, colour[s % NCOLOURS]);
+        lines++;
+    }
+    char *where = v->across >= 0 ? xasprintf("%s, %s=%s", label, x->an, v->across_v[a]) : xstrdup(label);
+    plot_title(f, x, "one run per cell", where, b->oversub, nf, NULL);
+    free(where);
+    gp_set(f, "xlabel", x->o->ndirs > 1 ? "results directory" : "scheduler");
+    gp_set(f, "ylabel", metric_axis_label(v->metric));
+    gp_common(f);
+    fprintf(f, "set xrange [-0.7:%zu.7]\nset xtics (", v->nseries - 1);
+    for (size_t s = 0; s < v->nseries; s++) {
+        fprintf(f, "%s", s ? ", " : "");
+        gp_string(f, v->series[s]);
+        fprintf(f, " %zu", s);
+    }
+    fprintf(f, ")\nset yrange [0:*]\nset offsets 0, 0, graph 0.15, 0\n");
+    gp_terminals(f, x->term, clean, plot.s);
+    fclose(f);
+    printf("%s\n", path);
+    (*x->count)++;
+    sb_free(&plot);
+    free(path);
+    free(clean);
+    free(label);
+    return 0;
+}
+
+/* Wake-up latency as the kernel prints it, p50 to max: one plot per block
+ * (and column across), the percentiles across, one line per series (the
+ * mean of its ok runs at each percentile), microseconds on a log axis. */
+static const char *const pct_col[] = { "p50_us", "p90_us", "p99_us", "p999_us", "max_us" };
+static const char *const pct_name[] = { "p50", "p90", "p99", "p99.9", "max" };
+#define NPCT (sizeof(pct_col) / sizeof(pct_col[0]))
+
+static int write_percentile_plots(const struct plot_ctx *x)
+{
+    const struct view *v = x->v;
+    const struct table *t = x->t;
+    int pc[NPCT], have = 0;
+    for (size_t i = 0; i < NPCT; i++)
+        have += (pc[i] = table_col(t, pct_col[i])) >= 0;
+    if (have < 3)
+        return 0;
+    const char *scol = x->o->ndirs > 1 ? "source" : "sched";
+    int sc = table_col(t, scol), bc = table_col(t, "bench"), stc = table_col(t, "status"), smpc = table_col(t, "smp"),
+        schc = table_col(t, "sched");
+    for (size_t k = 0; k < v->nblk; k++) {
+        const struct block *b = &v->blk[k];
+        for (size_t a = 0; a < (v->nacross ? v->nacross : 1); a++) {
+            struct strbuf data = { 0 }, plot = { 0 };
+            size_t lines = 0;
+            for (size_t s = 0; s < v->nseries; s++) {
+                double sum[NPCT] = { 0 };
+                size_t n[NPCT] = { 0 };
+                for (size_t r = 0; r < t->nrows; r++) {
+                    if (!streq(table_get(t, r, bc), v->bench) || !streq(table_get(t, r, stc), "ok") ||
+                        !streq(table_get(t, r, sc), v->series[s]) || !streq(table_get(t, r, smpc), b->smp) ||
+                        (b->sched && !streq(table_get(t, r, schc), b->sched)) ||
+                        (v->across >= 0 && !streq(table_get(t, r, v->across), v->across_v[a])))
+                        continue;
+                    bool match = true;
+                    for (size_t p = 0; p < v->nvariant && match; p++)
+                        match = streq(table_get(t, r, v->variant[p]), b->vval[p]);
+                    for (size_t i = 0; match && i < NPCT; i++) {
+                        double y;
+                        if (pc[i] >= 0 && parse_double(table_get(t, r, pc[i]), &y) && y > 0) {
+                            sum[i] += y;
+                            n[i]++;
+                        }
+                    }
+                }
+                struct strbuf d = { 0 };
+                size_t runs = 0;
+                for (size_t i = 0; i < NPCT; i++)
+                    if (n[i]) {
+                        sb_printf(&d, "%zu %.9g\n", i, sum[i] / (double)n[i]);
+                        runs = n[i] > runs ? n[i] : runs;
+                    }
+                if (!d.s)
+                    continue;
+                sb_printf(&data, "$l%zu << EOD\n%sEOD\n", s, d.s);
+                sb_free(&d);
+                char *title = xasprintf("%s (%s%zu run%s)", v->series[s], runs > 1 ? "mean of " : "", runs,
+                                        runs == 1 ? "" : "s");
+                sb_printf(&plot, "%s$l%zu using 1:2 with linespoints lw 2 pt 7 ps 1.3 lc rgb '%s' title ",
+                          lines ? ", " : "plot ", s, colour[s % NCOLOURS]);
+                sb_gp_string(&plot, title);
+                free(title);
+                lines++;
+            }
+            if (lines) {
+                char *bstem = block_stem(v, t, b), *label = block_label(v, t, b);
+                char *stem0 = v->across >= 0 ? xasprintf("%s-percentiles-%s=%s", bstem, x->an, v->across_v[a])
+                                             : xasprintf("%s-percentiles", bstem);
+                /* not the metric's name: the plot is of every percentile */
+                char *m = strstr(stem0, v->metric);
+                char *stem1 = m ? xasprintf("%.*slatency%s", (int)(m - stem0), stem0, m + strlen(v->metric)) : xstrdup(stem0);
+                char *stem = file_stem(stem1), *path = xasprintf("%s/%s.gp", x->o->out, stem);
+                FILE *f = open_script(path);
+                if (f) {
+                    fprintf(f, "# %s: wake-up latency p50 to max, %s (written by schedlab plot)\n%s", v->bench, label,
+                            data.s);
+                    char *where = v->across >= 0 ? xasprintf("%s, %s=%s", label, x->an, v->across_v[a]) : xstrdup(label);
+                    struct strbuf t2 = { 0 };
+                    sb_printf(&t2, "wake-up latency (bench=%s), %s%s: percentiles p50 to max", v->bench, where,
+                              b->oversub ? " (oversubscribed)" : "");
+                    gp_set(f, "title", t2.s);
+                    sb_free(&t2);
+                    free(where);
+                    gp_set(f, "xlabel", "percentile of the run's wake-ups");
+                    gp_set(f, "ylabel", "wake-up latency (\xc2\xb5s, log scale)");
+                    gp_common(f);
+                    fprintf(f, "set xrange [-0.4:%zu.4]\nset xtics (", NPCT - 1);
+                    for (size_t i = 0; i < NPCT; i++)
+                        fprintf(f, "%s'%s' %zu", i ? ", " : "", pct_name[i], i);
+                    fprintf(f, ")\nset logscale y\nset autoscale y\nset offsets 0, 0, graph 0.05, graph 0.05\n");
+                    gp_terminals(f, x->term, stem, plot.s);
+                    fclose(f);
+                    printf("%s\n", path);
+                    (*x->count)++;
+                }
+                free(bstem);
+                free(label);
+                free(stem0);
+                free(stem1);
+                free(stem);
+                free(path);
+                if (!f) {
+                    sb_free(&data);
+                    sb_free(&plot);
+                    return 1;
+                }
+            }
+            sb_free(&data);
+            sb_free(&plot);
+        }
+    }
+    return 0;
+}
+
 static bool column_has_runs(const struct view *v, const struct block *b, size_t a)
 {
     for (size_t s = 0; s < v->nseries; s++)
@@ -630,11 +838,15 @@ static int plot_view(const struct plot_ctx *x)
         if (rc == 0 && v->nacross >= 2)
             rc = write_ratio_plot(x, b);
         for (size_t a = 0; rc == 0 && series_plot_wanted(v) && a < v->nacross; a++)
-            if (column_has_runs(v, b, a))
+            if (column_max_runs(v, b, a) == 1)
+                rc = write_cell_plot(x, b, a);
+            else if (column_has_runs(v, b, a))
                 rc = write_run_plot(x, b, a);
     }
     if (rc == 0)
         rc = write_scaling_plots(x);
+    if (rc == 0)
+        rc = write_percentile_plots(x);
     return rc;
 }
 

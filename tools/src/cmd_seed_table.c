@@ -4,6 +4,7 @@
  * groups that can be compared across machines.
  */
 #include "cmds.h"
+#include "lost_ticks.h"
 #include "cli.h"
 #include "load.h"
 #include "present.h"
@@ -203,6 +204,7 @@ int cmd_seed_table(int argc, char **argv)
         rc = 1;
     } else {
         print_seed_table(&v, &t, &boots);
+        lost_ticks_warn(stdout, &t, "hackbench", false);
     }
     if (err || !rc)
         view_free(&v);

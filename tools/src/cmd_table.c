@@ -4,6 +4,7 @@
  * a ratio line; failed runs are marked, listed and never averaged in.
  */
 #include "cmds.h"
+#include "lost_ticks.h"
 #include "cli.h"
 #include "load.h"
 #include "metric.h"
@@ -285,10 +286,22 @@ static void print_notes(FILE *f, const struct view *v, const struct table *t, bo
     print_cell_failures(f, v, t);
     if (html) {
         fclose(f);
-        if (len) {
-            fputs("<pre class=\"notes\">", out);
-            html_escape(out, buf);
-            fputs("</pre>\n", out);
+        if (len) {   /* notes are sentences, one a line: a list, not preformatted text */
+            fputs("<ul class=\"notes\">\n", out);
+            for (char *l = buf; *l;) {
+                char *nl = strchr(l, '\n');
+                if (nl)
+                    *nl = '\0';
+                if (*l) {
+                    fputs("<li>", out);
+                    html_escape(out, l);
+                    fputs("</li>\n", out);
+                }
+                if (!nl)
+                    break;
+                l = nl + 1;
+            }
+            fputs("</ul>\n", out);
         }
         free(buf);
     }
@@ -341,6 +354,7 @@ static int table_bench(const struct opts *o, const struct table *t, const char *
         print_cell_failures(stdout, &v, t);
     } else {
         print_view_table(stdout, &v, t, o, note);
+        lost_ticks_warn(stdout, t, bench, streq(o->format, "html"));
     }
     free(note);
     view_free(&v);

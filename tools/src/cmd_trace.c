@@ -8,6 +8,7 @@
  * an error line and exit 1, never a partial picture.
  */
 #include "cmds.h"
+#include "trace_heatmap.h"
 #include "cli.h"
 #include "trace_data.h"
 #include "util.h"
@@ -23,9 +24,11 @@ static const char trace_usage[] =
     "usage: schedlab-tool trace IN --out DIR [--arrows] [--color auto|task|group] [--title TEXT]\n"
     "  IN: the kernel's trace stream (tools/qemu-run.sh --trace-out FILE with trace=1), or ftrace text.\n"
     "  Writes DIR/trace.txt (ftrace's text: the Perfetto UI opens it), DIR/trace.dat (trace-cmd report,\n"
-    "  KernelShark), DIR/timeline.svg and DIR/timeline.html (zoomable; --arrows draws wake-ups),\n"
+    "  KernelShark), DIR/trace.json (Chrome's trace-event format: Perfetto and chrome://tracing open it),\n"
+    "  DIR/timeline.svg and DIR/timeline.html (zoomable; --arrows draws wake-ups),\n"
     "  DIR/latency.txt (perf sched latency and perf sched map), DIR/summary.txt, DIR/summary.csv and\n"
-    "  DIR/rq.csv (run-queue length over time).  Exit: 0, 1 unreadable input, 2 usage error.\n";
+    "  DIR/rq.csv (run-queue length over time), DIR/heatmap.svg (each CPU's busy share over time).\n"
+    "  Exit: 0, 1 unreadable input, 2 usage error.\n";
 
 static const char check_usage[] =
     "usage: schedlab-tool trace-check IN [--text TRACE.TXT] [--log CONSOLE.LOG]\n"
@@ -126,7 +129,8 @@ int cmd_trace(int argc, char **argv)
         const char *name;
         int what;
     } files[] = { { "trace.txt", 0 }, { "timeline.svg", 1 }, { "timeline.html", 2 }, { "latency.txt", 3 },
-                  { "summary.txt", 4 }, { "summary.csv", 5 }, { "rq.csv", 6 } };
+                  { "summary.txt", 4 }, { "summary.csv", 5 }, { "rq.csv", 6 }, { "heatmap.svg", 7 },
+                  { "trace.json", 8 } };
     for (size_t i = 0; i < sizeof(files) / sizeof(files[0]) && ok; i++) {
         FILE *f = create(out, files[i].name, &path);
         if (!f) {
@@ -140,6 +144,8 @@ int cmd_trace(int argc, char **argv)
             case 4: trace_write_summary(&t, f); break;
             case 5: trace_write_summary_csv(&t, f); break;
             case 6: trace_write_rq_csv(&t, f); break;
+            case 7: trace_write_heatmap(&t, f); break;   /* trace_heatmap.c */
+            case 8: trace_write_json(&t, f); break;      /* trace_json.c */
             }
             ok = finish(f, path);
             if (ok)
@@ -248,6 +254,12 @@ int cmd_trace_check(int argc, char **argv)
     for (uint32_t k = 0; k < t.ncpus; k++)
         dropped += t.cpu[k].dropped;
     printf(" dropped=%" PRIu64 "\n", dropped);
+    size_t per_cpu[TRACE_MAX_CPUS];
+    size_t slices = trace_count_slices(&t, per_cpu);
+    printf("slices: %zu (the timeline's and trace.json's run slices; per CPU:", slices);
+    for (uint32_t k = 0; k < t.ncpus; k++)
+        printf(" cpu%u=%zu", k, per_cpu[k]);
+    printf(")\n");
     if (t.ts_resolution_ns == 1) {
         /* The round trip: our own text, read back by our own reader. */
         char *buf = NULL;
@@ -296,7 +308,14 @@ int cmd_trace_check(int argc, char **argv)
         bad += trace_check_against_log(&t, l, stdout);
         free(l);
     }
-    printf("trace-check: %zu events on %u CPUs, %zu violation%s\n", t.nev, t.ncpus, bad, bad == 1 ? "" : "s");
+    trace_write_drops(&t, stdout, NULL, NULL);
+    if (dropped)
+        printf("trace-check: %zu events on %u CPUs, %" PRIu64 " dropped (the oldest: the checks start where every CPU's "
+               "record is complete), %zu violation%s\n",
+               t.nev, t.ncpus, dropped, bad, bad == 1 ? "" : "s");
+    else
+        printf("trace-check: %zu events on %u CPUs, none dropped, %zu violation%s\n", t.nev, t.ncpus, bad,
+               bad == 1 ? "" : "s");
     trace_free(&t);
     return bad ? 3 : 0;
 }

@@ -15,4 +15,9 @@ int cmd_json(int argc, char **argv);
 int cmd_html_table(int argc, char **argv);
 int cmd_scorecard(int argc, char **argv);   /* cmd_scorecard.c: a seed table beside ours, and its scorecard */
 
+int cmd_report(int argc, char **argv);       /* cmd_report.c: report.html of results directories */
+int cmd_repro_report(int argc, char **argv); /* cmd_repro_report.c: report.html of a reproduction */
+int cmd_plan(int argc, char **argv);        /* cmd_progress.c: the boots a run will make */
+int cmd_progress(int argc, char **argv);    /* cmd_progress.c: a status line with an ETA */
+
 #endif

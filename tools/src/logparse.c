@@ -288,6 +288,25 @@ static void note_first(char **slot, const char *line, size_t ll)
         *slot = clean_text(line, ll);
 }
 
+/* The boot line whole, however long: it is the row's provenance (every
+ * word becomes a boot_<key> column, provenance.c), and a cut word would be
+ * a wrong value in the very field that guards comparisons (vsmp_ipi_ns=12
+ * of vsmp_ipi_ns=1260).  A line the log ends inside loses its last word,
+ * which may be cut. */
+static void note_boot_line(char **slot, const char *line, size_t ll, bool truncated)
+{
+    if (*slot)
+        return;
+    if (truncated)
+        while (ll > 0 && line[ll - 1] != ' ')
+            ll--;
+    char *t = xstrndup(line, ll);
+    for (char *c = t; *c; c++)
+        if (!printable((unsigned char)*c))
+            *c = '?';
+    *slot = t;
+}
+
 /* The kernel's sched= and cpus= against the boot's. */
 static void check_boot_match(struct kvline *l, const struct boot_desc *b)
 {
@@ -398,7 +417,7 @@ static void one_line(struct walk *w, const char *line, size_t ll, bool truncated
     for (size_t i = 0; i < ll; i++)
         w->garbage += !printable((unsigned char)line[i]);
     if (ll >= 6 && memcmp(line, "boot: ", 6) == 0) {
-        note_first(&w->v->boot_line, line, ll);
+        note_boot_line(&w->v->boot_line, line, ll, truncated);
     } else if (ll >= 6 && memcmp(line, "panic:", 6) == 0) {
         note_first(&w->panic, line, ll);
     } else if (ll >= 9 && memcmp(line, "watchdog:", 9) == 0) {

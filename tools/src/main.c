@@ -15,6 +15,10 @@
  *   json DIR              a JSON export (hyperfine's --export-json shape)
  *   html-table CSV        a CSV file as an HTML table (for the report)
  *   scorecard SEED TABLE  a seed post's table beside ours, and its fidelity scorecard
+ *   plan run|row|stress   the boots a run will make (for progress)
+ *   progress PLAN         a status line with the ETA from recorded boot times
+ *   repro-report DIR      a reproduction's report.html, for people
+ *   report DIR [DIR_B]    a results directory's report.html (tools/schedlab report)
  *
  * Every input may be truncated or malformed: nothing here trusts a file.
  * Usage errors exit 2, unreadable input exits 1; every verb answers --help.
@@ -33,10 +37,12 @@ static const struct verb {
     { "plot", cmd_plot },       { "failures", cmd_failures }, { "seed-table", cmd_seed_table },
     { "trace", cmd_trace },     { "trace-check", cmd_trace_check },   /* cmd_trace.c: scheduler traces */
     { "json", cmd_json },       { "html-table", cmd_html_table }, { "scorecard", cmd_scorecard },
+    { "plan", cmd_plan },       { "progress", cmd_progress },     /* cmd_progress.c: status lines, ETA */
+    { "repro-report", cmd_repro_report }, { "report", cmd_report },
 };
 
 static const char usage[] =
-    "usage: schedlab-tool collect|parse|table|compare|plot|failures|seed-table|json|html-table|scorecard|trace|trace-check ... (see tools/schedlab help)\n";
+    "usage: schedlab-tool collect|parse|table|compare|plot|failures|seed-table|json|html-table|scorecard|report|repro-report|plan|progress|trace|trace-check ... (see tools/schedlab help)\n";
 
 int main(int argc, char **argv)
 {

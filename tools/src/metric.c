@@ -72,7 +72,9 @@ bool is_counter_key(const char *name)
         "dropped", "cpus_used_count",
         /* the raw counters of schedstat.csv */
         "schedule_calls", "context_switches", "migrations", "wakeups", "idle_ms", "pick_cycles_total",
-        "pick_cycles_avg", "ticks", "resched_ipis", "seconds", NULL,
+        "pick_cycles_avg", "ticks", "resched_ipis", "seconds", "ticks_expected", "busy_us", "idle_us",
+        /* lost_ticks.h: how much of the boot's ticks the host took away, not a parameter */
+        "ticks_lost_pct", NULL,
     };
     for (int i = 0; counters[i]; i++)
         if (strcmp(name, counters[i]) == 0)

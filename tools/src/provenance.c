@@ -50,11 +50,12 @@ void table_set_kvlist(struct table *t, size_t r, const struct kvlist *l)
 
 /* ---------------------------------------------------------------- meta.txt */
 
-/* A value fit for one CSV cell and one line of a message: printable, at most 200 bytes. */
+/* A value fit for one CSV cell and one line of a message: printable, and
+ * whole (never cut: a provenance value is compared, and a cut one would
+ * make two equal runs differ or two different ones look alike).  Commas
+ * and quotes stay: the CSV writer quotes them (RFC 4180). */
 static char *clean_value(const char *s, size_t n)
 {
-    if (n > 200)
-        n = 200;
     char *v = xstrndup(s, n);
     for (char *c = v; *c; c++)
         if ((unsigned char)*c < 0x20 || (unsigned char)*c >= 0x7f)
@@ -125,7 +126,7 @@ static void build_words(struct kvlist *l, const char *s)
             }
             end = sp + 1;
         }
-        char *key = xasprintf("build_%.*s", (int)(kl > 40 ? 40 : kl), k);
+        char *key = xasprintf("build_%.*s", (int)kl, k);
         for (char *c = key; *c; c++)
             *c = (char)tolower((unsigned char)*c);
         char *val = end > v ? clean_value(v, (size_t)(end - v)) : xstrdup("none");   /* an empty setting is one too */
@@ -200,15 +201,12 @@ void boot_line_provenance(const char *boot_line, struct kvlist *out)
         size_t n = strcspn(p, " ");
         const char *eq = memchr(p, '=', n);
         size_t kl = eq ? (size_t)(eq - p) : 0;
-        bool good = kl > 0 && kl <= 40 && kl + 1 < n;
+        bool good = kl > 0 && kl + 1 < n;
         for (size_t i = 0; good && i < kl; i++)
             good = islower((unsigned char)p[i]) || isdigit((unsigned char)p[i]) || p[i] == '_';
         if (good && !(kl == 4 && !strncmp(p, "cpus", 4)) && !(kl == 5 && !strncmp(p, "sched", 5))) {
             char *key = xasprintf("boot_%.*s", (int)kl, p);
-            char *val = clean_value(eq + 1, n - kl - 1);
-            for (char *c = val; *c; c++)
-                if (*c == '"' || *c == ',')
-                    *c = '?';
+            char *val = clean_value(eq + 1, n - kl - 1);   /* whole: real=atomic,timer,hlt,ipi */
             kvl_set(out, key, val);
             free(key);
             free(val);

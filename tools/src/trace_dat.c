@@ -71,6 +71,8 @@ static const char common_fields[] = "\tfield:unsigned short common_type;\toffset
 #define STATE_MAX "(((0x0000 | 0x0001 | 0x0002 | 0x0004 | 0x0008 | 0x0010 | 0x0020 | 0x0040) + 1) << 1)"
 
 /* Each event: its fields after the common ones, print fmt, and payload size. */
+#define DAT_WAKING TRACE_NR_TYPES   /* sched_waking: written before every sched_wakeup */
+
 static const struct dat_format {
     int type;
     const char *system, *name, *fields, *print;
@@ -91,6 +93,17 @@ static const struct dat_format {
       "REC->prev_state & " STATE_MAX " ? \"+\" : \"\", REC->next_comm, REC->next_pid, REC->next_prio",
       64 },
     { TRACE_WAKEUP, "sched", "sched_wakeup",
+      "\tfield:char comm[16];\toffset:8;\tsize:16;\tsigned:0;\n"
+      "\tfield:pid_t pid;\toffset:24;\tsize:4;\tsigned:1;\n"
+      "\tfield:int prio;\toffset:28;\tsize:4;\tsigned:1;\n"
+      "\tfield:int target_cpu;\toffset:32;\tsize:4;\tsigned:1;\n"
+      "\tfield:int sync;\toffset:36;\tsize:4;\tsigned:1;\n",
+      "\"comm=%s pid=%d prio=%d target_cpu=%03d sync=%d\", REC->comm, REC->pid, REC->prio, REC->target_cpu, REC->sync",
+      40 },
+    /* Linux 4.3+ emits sched_waking where the wake-up starts (try_to_wake_up)
+     * and sched_wakeup once the task is queued; here both at the same moment,
+     * the wake-up's (Perfetto's runnable state begins at sched_waking). */
+    { DAT_WAKING, "sched", "sched_waking",
       "\tfield:char comm[16];\toffset:8;\tsize:16;\tsigned:0;\n"
       "\tfield:pid_t pid;\toffset:24;\tsize:4;\tsigned:1;\n"
       "\tfield:int prio;\toffset:28;\tsize:4;\tsigned:1;\n"
@@ -167,6 +180,7 @@ static size_t payload(const struct tev *e, unsigned char *p)
         return 64;
     case TRACE_WAKEUP:
     case TRACE_WAKEUP_NEW:
+    case DAT_WAKING:
     case TRACE_MIGRATE:
         memcpy(p + 8, e->comm, 16);
         PUT32(24, e->pid), PUT32(28, e->prio);
@@ -207,9 +221,12 @@ static void cpu_pages(const struct trace *t, uint32_t cpu, struct bytes *out)
     uint64_t last = 0;
     bool open = false;
     for (size_t i = 0; i < t->nev; i++) {
-        const struct tev *e = &t->ev[i];
-        if (e->cpu != cpu)
+        if (t->ev[i].cpu != cpu)
             continue;
+        struct tev waking = t->ev[i];
+        waking.type = DAT_WAKING;
+      again:;
+        const struct tev *e = t->ev[i].type == TRACE_WAKEUP && waking.type == DAT_WAKING ? &waking : &t->ev[i];
         unsigned char data[64];
         size_t n = payload(e, data);
         uint64_t delta = open && e->ts > last ? e->ts - last : 0;
@@ -237,6 +254,10 @@ static void cpu_pages(const struct trace *t, uint32_t cpu, struct bytes *out)
         memcpy(q + 4, data, n);
         used += 4 + n;
         last = e->ts > last || !last ? e->ts : last;
+        if (e == &waking) {
+            waking.type = TRACE_WAKEUP;      /* and now the sched_wakeup itself */
+            goto again;
+        }
     }
     if (open) {
         uint64_t commit = used;

@@ -256,6 +256,15 @@ void trace_write_text(const struct trace *t, FILE *out)
     char a[TRACE_COMM_LEN + 8], b[TRACE_COMM_LEN + 8];
     for (size_t i = 0; i < t->nev; i++) {
         const struct tev *e = &t->ev[i];
+        if (e->type == TRACE_WAKEUP) {
+            /* Linux 4.3+'s sched_waking (try_to_wake_up) before sched_wakeup: Perfetto's runnable
+             * state begins there.  The readers here skip it (the same wake-up). */
+            fprintf(out, "%16s-%-5d [%03u] d... ", tev_current_pid(e) == 0 ? "<idle>" : word(tev_current_comm(e), a),
+                    tev_current_pid(e), e->cpu);
+            print_ts(out, e->ts);
+            fprintf(out, ": sched_waking: comm=%s pid=%d prio=%d target_cpu=%03u\n", word(e->comm, a), e->pid, e->prio,
+                    e->tcpu);
+        }
         fprintf(out, "%16s-%-5d [%03u] d... ", tev_current_pid(e) == 0 ? "<idle>" : word(tev_current_comm(e), a),
                 tev_current_pid(e), e->cpu);
         print_ts(out, e->ts);

@@ -121,10 +121,20 @@ struct trace_analysis {
     struct trace_rq_point *rq;   /* run-queue length changes, in time order */
     size_t nrq;
     uint64_t migrations, ngroups;
+    bool groups_by_pid;          /* hackbench's forks were dropped: groups from pid order */
 };
 void trace_analyze(const struct trace *t, struct trace_analysis *a);
 void trace_analysis_free(struct trace_analysis *a);
 struct trace_task *trace_find_task(const struct trace_analysis *a, int32_t pid);
+
+/* Where a CPU that dropped its oldest records starts: its first kept
+ * record (0 when it kept none or dropped none). */
+uint64_t trace_cpu_first_kept(const struct trace *t, uint32_t cpu);
+/* One line per CPU that dropped records, in words: "trace: cpu 0 dropped
+ * 12661 of 29045 events; the timeline starts at 61.2 ms there" (the time
+ * since recording began, truncated to 0.1 ms as the kernel prints it).
+ * Returns how many CPUs dropped. */
+size_t trace_write_drops(const struct trace *t, FILE *out, const char *prefix, const char *suffix);
 
 /* Analyses (trace_stats.c). */
 void trace_write_latency(const struct trace *t, FILE *out);   /* perf sched latency, then perf sched map */
@@ -138,6 +148,12 @@ size_t trace_check_invariants(const struct trace *t, FILE *out, size_t max_repor
 /* The trace against the kernel's own counters in its console log (schedstat,
  * tracestat lines): switches, wake-ups and migrations per CPU, dropped counts. */
 size_t trace_check_against_log(const struct trace *t, const char *log, FILE *out);
+
+/* trace.json, the Chrome trace-event format (trace_json.c): a track per
+ * CPU, a complete event per run slice; returns the slices written. */
+size_t trace_write_json(const struct trace *t, FILE *out);
+/* The run slices the timeline and trace.json draw, per CPU and in all. */
+size_t trace_count_slices(const struct trace *t, size_t per_cpu[TRACE_MAX_CPUS]);
 
 /* The timeline (trace_svg.c). */
 struct timeline_opts {

@@ -12,6 +12,35 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* ---- dropped records ---- */
+
+uint64_t trace_cpu_first_kept(const struct trace *t, uint32_t cpu)
+{
+    if (cpu >= t->ncpus || !t->cpu[cpu].dropped)
+        return 0;
+    for (size_t i = 0; i < t->nev; i++)
+        if (t->ev[i].cpu == cpu)
+            return t->ev[i].ts;
+    return 0;
+}
+
+size_t trace_write_drops(const struct trace *t, FILE *out, const char *prefix, const char *suffix)
+{
+    size_t n = 0;
+    for (uint32_t c = 0; c < t->ncpus; c++) {
+        if (!t->cpu[c].dropped)
+            continue;
+        uint64_t first = trace_cpu_first_kept(t, c);
+        uint64_t us = first > t->start_ns ? (first - t->start_ns) / 1000 : 0;
+        fprintf(out, "%strace: cpu %u dropped %" PRIu64 " of %" PRIu64 " events; the timeline starts at %" PRIu64
+                     ".%" PRIu64 " ms there%s\n",
+                prefix ? prefix : "", c, t->cpu[c].dropped, t->cpu[c].written, us / 1000, us % 1000 / 100,
+                suffix ? suffix : "");
+        n++;
+    }
+    return n;
+}
+
 /* ---- the walk ---- */
 
 static size_t hash_pid(int32_t pid, size_t size) { return ((uint32_t)pid * 2654435761u) & (size - 1); }
@@ -69,6 +98,13 @@ static void rq_change(struct trace_analysis *a, int cpu, int delta, uint64_t ts,
     if (cpu < 0)
         return;
     struct trace_cpu_stat *c = &a->cpu[cpu];
+    if (ts < a->valid_from) {
+        /* Before every CPU's record is complete the counts are not known:
+         * nothing is drawn or averaged there (seed_rq starts them again). */
+        if (!(delta < 0 && c->nr == 0))
+            c->nr = (uint16_t)(c->nr + delta);
+        return;
+    }
     c->rq_area += (uint64_t)c->nr * (ts - c->rq_since);
     c->rq_since = ts;
     if (delta < 0 && c->nr == 0)
@@ -88,6 +124,66 @@ static void set_rq(struct trace_analysis *a, struct trace_task *t, int cpu, uint
     rq_change(a, t->rq_cpu, -1, ts, cap);
     t->rq_cpu = cpu;
     rq_change(a, cpu, +1, ts, cap);
+}
+
+/*
+ * Some CPU dropped its oldest records, so at valid_from (where every CPU's
+ * record is complete) who was runnable where is not known from the events
+ * before.  It is read from each task's first event from there on: the prev
+ * of a switch or a task that exits was running on that CPU; the next of a
+ * switch was queued on that CPU; a task whose first event is a wake-up was
+ * asleep; a migration says nothing yet (a waking task moves before its
+ * wake-up record), so the task's next event decides.
+ */
+static void seed_rq(const struct trace *t, struct trace_analysis *a, size_t from, size_t *task_cap, size_t *rq_cap)
+{
+    for (size_t i = 0; i < a->ntask; i++)
+        a->task[i].rq_cpu = -1;
+    unsigned char *seen = NULL;
+    size_t seen_n = 0;
+    int nr[TRACE_MAX_CPUS] = { 0 };
+    for (size_t i = from; i < t->nev; i++) {
+        const struct tev *e = &t->ev[i];
+        int32_t pids[2] = { 0, 0 };
+        int where[2] = { -1, -1 };
+        switch (e->type) {
+        case TRACE_SWITCH: pids[0] = e->pid, where[0] = e->cpu, pids[1] = e->pid2, where[1] = e->cpu; break;
+        case TRACE_EXIT: pids[0] = e->pid, where[0] = e->cpu; break;
+        case TRACE_WAKEUP:
+        case TRACE_WAKEUP_NEW: pids[0] = e->pid; break;
+        case TRACE_FORK: pids[0] = e->pid2; break;
+        default: continue;
+        }
+        for (int k = 0; k < 2; k++) {
+            if (pids[k] <= 0)
+                continue;
+            struct trace_task *p = task_of(a, pids[k], NULL, task_cap);
+            size_t idx = (size_t)(p - a->task);
+            if (idx >= seen_n) {
+                size_t n = a->ntask + 64;
+                seen = xrealloc(seen, n);
+                memset(seen + seen_n, 0, n - seen_n);
+                seen_n = n;
+            }
+            if (seen[idx])
+                continue;
+            seen[idx] = 1;
+            p->rq_cpu = where[k];
+            if (where[k] >= 0)
+                nr[where[k]]++;
+        }
+    }
+    free(seen);
+    for (uint32_t c = 0; c < t->ncpus; c++) {
+        struct trace_cpu_stat *k = &a->cpu[c];
+        k->nr = (uint16_t)nr[c];
+        k->rq_since = a->valid_from;
+        k->rq_area = 0;
+        if (k->nr > k->rq_max)
+            k->rq_max = k->nr;
+        grow(&a->rq, rq_cap, a->nrq, sizeof(*a->rq));
+        a->rq[a->nrq++] = (struct trace_rq_point){ a->valid_from, (uint16_t)c, k->nr };
+    }
 }
 
 /* hackbench's groups: each group forks its receivers, then its senders
@@ -131,9 +227,14 @@ void trace_analyze(const struct trace *t, struct trace_analysis *a)
         seen[e->cpu] = true;
     }
     int hb_kind = 0, hb_live = 0, hb_group = -1;
+    bool seeded = !a->valid_from;
     for (size_t i = 0; i < t->nev; i++) {
         const struct tev *e = &t->ev[i];
         struct trace_cpu_stat *c = &a->cpu[e->cpu];
+        if (!seeded && e->ts >= a->valid_from) {
+            seed_rq(t, a, i, &task_cap, &rq_cap);
+            seeded = true;
+        }
         switch (e->type) {
         case TRACE_SWITCH: {
             c->switches++;
@@ -212,6 +313,38 @@ void trace_analyze(const struct trace *t, struct trace_analysis *a)
             c->sched_events++;
             break;
         }
+    }
+    /* Forks that were dropped (the oldest records of a full buffer): tell
+     * hackbench's groups apart by pid order instead, which is the order of
+     * the forks (receivers, then senders, group by group). */
+    bool unknown = false;
+    for (size_t i = 0; i < a->ntask && !unknown; i++)
+        unknown = a->task[i].group < 0 &&
+                  (!strcmp(a->task[i].comm, "hb-receiver") || !strcmp(a->task[i].comm, "hb-sender"));
+    if (unknown) {
+        size_t *order = xcalloc(a->ntask + 1, sizeof(*order)), n = 0;
+        for (size_t i = 0; i < a->ntask; i++)
+            if (!strcmp(a->task[i].comm, "hb-receiver") || !strcmp(a->task[i].comm, "hb-sender"))
+                order[n++] = i;
+        for (size_t i = 1; i < n; i++)          /* insertion sort by pid: nearly sorted already */
+            for (size_t j = i; j > 0 && a->task[order[j - 1]].pid > a->task[order[j]].pid; j--) {
+                size_t x = order[j];
+                order[j] = order[j - 1], order[j - 1] = x;
+            }
+        int group = -1, last = 0;
+        a->ngroups = 0;
+        a->groups_by_pid = true;
+        for (size_t i = 0; i < n; i++) {
+            struct trace_task *p = &a->task[order[i]];
+            bool rx = !strcmp(p->comm, "hb-receiver");
+            if (rx && last != 1)
+                group++;
+            last = rx ? 1 : 2;
+            p->group = group < 0 ? 0 : group;
+            if ((uint64_t)p->group + 1 > a->ngroups)
+                a->ngroups = (uint64_t)p->group + 1;
+        }
+        free(order);
     }
     /* Close what is still open at the end of the window. */
     for (uint32_t cpu = 0; cpu < t->ncpus; cpu++) {
@@ -389,6 +522,12 @@ void trace_write_latency(const struct trace *t, FILE *out)
 
 /* ---- the summary ---- */
 
+/* The run-queue lengths are known from valid_from on (all of the window without drops). */
+static uint64_t rq_window(const struct trace *t, const struct trace_analysis *a)
+{
+    return a->valid_from > t->start_ns ? t->stop_ns - a->valid_from : a->window_ns;
+}
+
 static double pct(uint64_t part, uint64_t whole) { return whole ? 100.0 * (double)part / (double)whole : 0.0; }
 
 void trace_write_summary(const struct trace *t, FILE *out)
@@ -402,6 +541,10 @@ void trace_write_summary(const struct trace *t, FILE *out)
             t->sched, t->ncpus, ms(a.window_ns), (double)t->start_ns / 1e9, (double)t->stop_ns / 1e9, kept, dropped);
     if (t->cmdline[0])
         fprintf(out, "kernel command line: %s\n", t->cmdline);
+    if (trace_write_drops(t, out, NULL, NULL))
+        fprintf(out, "(a CPU that dropped its oldest events is counted from its first kept one; the run-queue "
+                     "lengths from %.3f ms, where every CPU's record is complete)\n",
+                ms(a.valid_from - t->start_ns));
     fprintf(out, "\n(busy and idle count from each CPU's first record; rq: runnable tasks there, the running one too)\n");
     fprintf(out, "\n cpu    busy_ms    idle_ms  idle%%  switches  wakeups  migr_in  rq_mean  rq_max  sched_events\n");
     uint64_t tb = 0, ti = 0, ts = 0, tw = 0, tm = 0, te = 0, tarea = 0;
@@ -409,14 +552,23 @@ void trace_write_summary(const struct trace *t, FILE *out)
         struct trace_cpu_stat *k = &a.cpu[c];
         fprintf(out, " %3u %10.3f %10.3f %6.1f %9" PRIu64 " %8" PRIu64 " %8" PRIu64 " %8.2f %7u %13" PRIu64 "\n", c,
                 ms(k->busy_ns), ms(k->idle_ns), pct(k->idle_ns, k->idle_ns + k->busy_ns), k->switches, k->wakeups,
-                k->migrations_in, a.window_ns ? (double)k->rq_area / (double)a.window_ns : 0.0, k->rq_max,
+                k->migrations_in, rq_window(t, &a) ? (double)k->rq_area / (double)rq_window(t, &a) : 0.0, k->rq_max,
                 k->sched_events);
         tb += k->busy_ns, ti += k->idle_ns, ts += k->switches, tw += k->wakeups, tm += k->migrations_in;
         te += k->sched_events, tarea += k->rq_area;
     }
     fprintf(out, " all %10.3f %10.3f %6.1f %9" PRIu64 " %8" PRIu64 " %8" PRIu64 " %8.2f %7s %13" PRIu64 "\n", ms(tb),
             ms(ti), pct(ti, ti + tb), ts, tw, tm,
-            a.window_ns ? (double)tarea / (double)a.window_ns : 0.0, "", te);
+            rq_window(t, &a) ? (double)tarea / (double)rq_window(t, &a) : 0.0, "", te);
+    /* Rates per second of each CPU's recorded time (busy and idle, from its
+     * first record), never of its ticks, which a loaded TCG host takes away. */
+    fprintf(out, "\nper second of recorded time:");
+    for (uint32_t c = 0; c < t->ncpus; c++) {
+        struct trace_cpu_stat *k = &a.cpu[c];
+        double s = (double)(k->busy_ns + k->idle_ns) / 1e9;
+        fprintf(out, "%s cpu %u %.0f switches, %.0f wake-ups", c ? ";" : "", c, s > 0 ? (double)k->switches / s : 0.0,
+                s > 0 ? (double)k->wakeups / s : 0.0);
+    }
     fprintf(out, "\nmigrations: %" PRIu64 " (%.1f per second)\n", a.migrations,
             a.window_ns ? (double)a.migrations * 1e9 / (double)a.window_ns : 0.0);
     /* The scheduler's own events, by name. */
@@ -445,7 +597,8 @@ void trace_write_summary(const struct trace *t, FILE *out)
         tasks += a.task[i].slices > 0;
     fprintf(out, "tasks that ran: %" PRIu64 "\n", tasks);
     if (a.ngroups)
-        fprintf(out, "hackbench groups: %" PRIu64 " (told apart by the order of their forks)\n", a.ngroups);
+        fprintf(out, "hackbench groups: %" PRIu64 " (told apart by the order of their %s)\n", a.ngroups,
+                a.groups_by_pid ? "pids: their forks were dropped" : "forks");
     trace_analysis_free(&a);
 }
 
@@ -454,17 +607,19 @@ void trace_write_summary_csv(const struct trace *t, FILE *out)
     struct trace_analysis a;
     trace_analyze(t, &a);
     fprintf(out, "sched,cpu,window_ms,busy_ms,idle_ms,idle_pct,switches,wakeups,migrations_in,migrations_per_s,rq_mean,"
-                 "rq_max,sched_events,events,dropped\n");
+                 "rq_max,sched_events,events,dropped,switches_per_s,wakeups_per_s\n");
     for (uint32_t c = 0; c < t->ncpus; c++) {
         struct trace_cpu_stat *k = &a.cpu[c];
         uint64_t idle = k->idle_ns;
         fprintf(out, "%s,%u,%.3f,%.3f,%.3f,%.2f,%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%.2f,%.3f,%u,%" PRIu64 ",%" PRIu64
-                     ",%" PRIu64 "\n",
+                     ",%" PRIu64 ",%.2f,%.2f\n",
                 t->sched, c, ms(a.window_ns), ms(k->busy_ns), ms(idle), pct(idle, idle + k->busy_ns), k->switches,
                 k->wakeups, k->migrations_in,
                 a.window_ns ? (double)k->migrations_in * 1e9 / (double)a.window_ns : 0.0,
-                a.window_ns ? (double)k->rq_area / (double)a.window_ns : 0.0, k->rq_max, k->sched_events,
-                t->cpu[c].kept, t->cpu[c].dropped);
+                rq_window(t, &a) ? (double)k->rq_area / (double)rq_window(t, &a) : 0.0, k->rq_max, k->sched_events,
+                t->cpu[c].kept, t->cpu[c].dropped,
+                k->busy_ns + k->idle_ns ? (double)k->switches * 1e9 / (double)(k->busy_ns + k->idle_ns) : 0.0,
+                k->busy_ns + k->idle_ns ? (double)k->wakeups * 1e9 / (double)(k->busy_ns + k->idle_ns) : 0.0);
     }
     trace_analysis_free(&a);
 }

@@ -49,31 +49,42 @@ static void xml_text(FILE *out, const char *s)
     }
 }
 
+/* The lane's own colour is idle: light grey.  A task that is in no
+ * hackbench group (the runner, bench-main, and the kernel's own tasks) is
+ * near black when slices are coloured by group, so neither is mistaken for
+ * the other or for a group.  The scheduler's events are black ticks above
+ * the lanes, told apart by their dash pattern, never by a group's hue. */
+#define IDLE_COLOR "#f0f0f0"
+#define OTHER_COLOR "#3b3b3b"
+
 /* A colour per task (its pid spread over the hues) or per group (receivers darker than senders). */
 static void task_color(const struct trace_task *p, bool by_group, char *buf, size_t size)
 {
     if (by_group && p && p->group >= 0) {
+        /* Ten hues far apart (a categorical palette, grey left out: it is
+         * the runner's), turned a little for each further ten groups. */
+        static const int hue[10] = { 210, 30, 120, 0, 275, 180, 320, 55, 95, 240 };
         bool rx = !strcmp(p->comm, "hb-receiver");
-        snprintf(buf, size, "hsl(%d,62%%,%d%%)", (p->group * 47) % 360, rx ? 42 : 62);
+        snprintf(buf, size, "hsl(%d,62%%,%d%%)", (hue[p->group % 10] + 13 * (p->group / 10)) % 360, rx ? 40 : 63);
     } else if (by_group) {
-        snprintf(buf, size, "#8a8a8a");
+        snprintf(buf, size, OTHER_COLOR);
     } else {
         uint32_t pid = p ? (uint32_t)p->pid : 0;
         snprintf(buf, size, "hsl(%u,58%%,%u%%)", (pid * 137u) % 360u, 45u + (pid * 7u) % 20u);
     }
 }
 
-static uint32_t name_hue(const char *s)
+/* The dash pattern of the k-th scheduler event name (black ticks). */
+static const char *event_dash(size_t k)
 {
-    uint32_t h = 2166136261u;
-    for (; *s; s++)
-        h = (h ^ (unsigned char)*s) * 16777619u;
-    return h % 360;
+    static const char *const dash[] = { "none", "4,2", "1,2", "6,2,1,2", "2,4", "8,3" };
+    return dash[k % (sizeof(dash) / sizeof(dash[0]))];
 }
 
 static double us_of(const struct trace *t, uint64_t ts) { return ts > t->start_ns ? (double)(ts - t->start_ns) / 1e3 : 0.0; }
 
-static int lane_y(int cpu) { return TOP + cpu * (LANE_H + LANE_GAP); }
+static int lane_shift;   /* below the lines that say what was dropped */
+static int lane_y(int cpu) { return TOP + lane_shift + cpu * (LANE_H + LANE_GAP); }
 
 /* A tick step of 1, 2 or 5 x 10^n microseconds giving at least 6 ticks. */
 static double tick_step(double span_us)
@@ -135,6 +146,10 @@ void trace_write_svg(const struct trace *t, const struct timeline_opts *o, FILE 
     const char *id = o->id ? o->id : "tl";
     double span = a.window_ns ? (double)a.window_ns / 1e3 : 1.0;
     int ncpu = (int)t->ncpus;
+    lane_shift = 0;
+    for (uint32_t c = 0; c < t->ncpus; c++)
+        lane_shift += t->cpu[c].dropped ? 14 : 0;
+    lane_shift = lane_shift > 5 * 14 ? 5 * 14 : lane_shift;
     int rq_top = lane_y(ncpu) + 10;
     int axis_y = rq_top + ncpu * (RQ_H + 4) + 6;
     /* Legend entries: groups, or the tasks that ran longest. */
@@ -172,8 +187,17 @@ void trace_write_svg(const struct trace *t, const struct timeline_opts *o, FILE 
                 snprintf(enames[nen++], TRACE_COMM_LEN, "%s", t->ev[i].comm2);
         }
     int per_row = 6;
+    /* A line in words per CPU that dropped its oldest records (at most 4, then how many more). */
+    char *drops = NULL;
+    size_t drops_len = 0;
+    FILE *dm = open_memstream(&drops, &drops_len);
+    size_t ndrop = trace_write_drops(t, dm, NULL, NULL);
+    fclose(dm);
+    int drop_lines = ndrop > 4 ? 5 : (int)ndrop;
+    int shift = drop_lines * 14;
+    (void)shift;   /* lane_y() has moved everything below the title by as much */
     int legend_y = axis_y + AXIS_H;
-    int legend_rows = (int)((nleg + (size_t)per_row - 1) / (size_t)per_row) + (nen ? 1 : 0) + 1;
+    int legend_rows = (int)((nleg + (size_t)per_row - 1) / (size_t)per_row) + (nen ? 1 : 0) + 2;
     int height = legend_y + legend_rows * LEGEND_ROW + 10;
     int width = LEFT + PLOT_W + RIGHT;
 
@@ -185,8 +209,11 @@ void trace_write_svg(const struct trace *t, const struct timeline_opts *o, FILE 
             "data-span-us=\"%.3f\" data-axis-y=\"%d\" data-cpus=\"%d\" style=\"user-select:none\">\n",
             id, width, height, width, height, LEFT, PLOT_W, span, axis_y, ncpu);
     fprintf(out, "<rect width=\"%d\" height=\"%d\" fill=\"#fff\"/>\n", width, height);
-    fprintf(out, "<defs><clipPath id=\"%s-clip\"><rect x=\"%d\" y=\"0\" width=\"%d\" height=\"%d\"/></clipPath></defs>\n",
-            id, LEFT, PLOT_W, height);
+    fprintf(out, "<defs><clipPath id=\"%s-clip\"><rect x=\"%d\" y=\"0\" width=\"%d\" height=\"%d\"/></clipPath>"
+                 "<pattern id=\"%s-nodata\" width=\"8\" height=\"8\" patternUnits=\"userSpaceOnUse\" "
+                 "patternTransform=\"rotate(45)\"><rect width=\"8\" height=\"8\" fill=\"#fff\"/>"
+                 "<line x1=\"0\" y1=\"0\" x2=\"0\" y2=\"8\" stroke=\"#c8c8c8\" stroke-width=\"3\"/></pattern></defs>\n",
+            id, LEFT, PLOT_W, height, id);
     fprintf(out, "<text x=\"10\" y=\"22\" font-size=\"15\" font-weight=\"bold\">");
     xml_text(out, o->title && o->title[0] ? o->title : "schedlab trace");
     fprintf(out, "</text>\n<text x=\"10\" y=\"40\" font-size=\"11\" fill=\"#555\">");
@@ -196,10 +223,27 @@ void trace_write_svg(const struct trace *t, const struct timeline_opts *o, FILE 
         kept += t->cpu[c].kept, dropped += t->cpu[c].dropped;
     snprintf(line, sizeof(line),
              "sched=%s, %u CPUs, %.3f ms, %" PRIu64 " events%s; wheel: zoom, drag: pan, double-click: whole trace",
-             t->sched, t->ncpus, span / 1000.0, kept,
-             dropped ? " (oldest dropped: the start is missing)" : "");
+             t->sched, t->ncpus, span / 1000.0, kept, dropped ? " kept" : "");
     xml_text(out, line);
     fprintf(out, "</text>\n");
+    /* The drops in words, under the title: hatched where a CPU has no data. */
+    {
+        int k = 0;
+        for (char *s = drops, *nl; s && *s && k < drop_lines; s = nl + 1, k++) {
+            nl = strchr(s, '\n');
+            if (!nl)
+                break;
+            *nl = 0;
+            fprintf(out, "<text class=\"drops\" x=\"10\" y=\"%d\" font-size=\"11\" fill=\"#a33\">", 54 + 14 * k);
+            if (k == 4)
+                fprintf(out, "... and %zu more CPUs dropped events (summary.txt has them all)", ndrop - 4);
+            else {
+                xml_text(out, s);
+                fputs(" (hatched: no data)", out);
+            }
+            fprintf(out, "</text>\n");
+        }
+    }
     const char *labels[3][2] = { { "in", "zoom in" }, { "out", "zoom out" }, { "reset", "whole trace" } };
     for (int b = 0; b < 3; b++) {
         int bx = LEFT + PLOT_W - 3 * 84 + b * 84;
@@ -209,7 +253,7 @@ void trace_write_svg(const struct trace *t, const struct timeline_opts *o, FILE 
                 labels[b][0], bx, bx + 39, labels[b][1]);
     }
     for (int c = 0; c < ncpu; c++) {
-        fprintf(out, "<rect class=\"tl-lane\" data-cpu=\"%d\" x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" fill=\"#f3f3f3\"/>",
+        fprintf(out, "<rect class=\"tl-lane\" data-cpu=\"%d\" x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" fill=\"" IDLE_COLOR "\"/>",
                 c, LEFT, lane_y(c), PLOT_W, LANE_H);
         fprintf(out, "<text x=\"10\" y=\"%d\">cpu %d</text>\n", lane_y(c) + LANE_H / 2 + 4, c);
     }
@@ -236,6 +280,26 @@ void trace_write_svg(const struct trace *t, const struct timeline_opts *o, FILE 
     uint64_t since[TRACE_MAX_CPUS];
     for (int c = 0; c < TRACE_MAX_CPUS; c++)
         curr[c] = -1, since[c] = t->start_ns;
+    /* A CPU that dropped its oldest records: nothing is known there before
+     * its first kept one, so no slice starts before it (a hatched no-data
+     * area instead); the run-queue rows are known from where every CPU's
+     * record is complete (a.valid_from). */
+    for (int c = 0; c < ncpu; c++) {
+        uint64_t first = trace_cpu_first_kept(t, (uint32_t)c);
+        if (!t->cpu[c].dropped)
+            continue;
+        since[c] = first ? first : t->stop_ns;
+        fprintf(out, "<rect class=\"no-data\" data-cpu=\"%d\" x=\"0\" y=\"%d\" width=\"%.3f\" height=\"%d\" "
+                     "fill=\"url(#%s-nodata)\"><title>no data: cpu %d dropped its oldest %" PRIu64 " of %" PRIu64
+                     " events</title></rect>\n",
+                c, lane_y(c), us_of(t, since[c]), LANE_H, id, c, t->cpu[c].dropped, t->cpu[c].written);
+    }
+    if (a.valid_from > t->start_ns)
+        for (int c = 0; c < ncpu; c++)
+            fprintf(out, "<rect class=\"no-data\" data-rq=\"%d\" x=\"0\" y=\"%d\" width=\"%.3f\" height=\"%d\" "
+                         "fill=\"url(#%s-nodata)\"><title>run-queue length not known: some CPU dropped its oldest "
+                         "events</title></rect>\n",
+                    c, rq_top + c * (RQ_H + 4), us_of(t, a.valid_from), RQ_H, id);
     char color[48];
     for (size_t i = 0; i <= t->nev; i++) {
         const struct tev *e = i < t->nev ? &t->ev[i] : NULL;
@@ -270,7 +334,7 @@ void trace_write_svg(const struct trace *t, const struct timeline_opts *o, FILE 
     /* Run-queue length: a step area per CPU. */
     for (int c = 0; c < ncpu; c++) {
         int base = rq_top + c * (RQ_H + 4) + RQ_H;
-        fprintf(out, "<path fill=\"#7a9cc6\" d=\"M0,%d", base);
+        fprintf(out, "<path fill=\"#7a9cc6\" d=\"M%.3f,%d", us_of(t, a.valid_from), base);
         unsigned nr = 0;
         for (size_t i = 0; i < a.nrq; i++) {
             if (a.rq[i].cpu != c)
@@ -289,9 +353,12 @@ void trace_write_svg(const struct trace *t, const struct timeline_opts *o, FILE 
             continue;
         double x = us_of(t, e->ts);
         int y = lane_y(e->tcpu);
-        fprintf(out, "<line x1=\"%.3f\" y1=\"%d\" x2=\"%.3f\" y2=\"%d\" stroke=\"hsl(%u,80%%,35%%)\" stroke-width=\"2\" "
-                     "vector-effect=\"non-scaling-stroke\"><title>",
-                x, y - 11, x, y + 2, name_hue(e->comm2));
+        size_t k = 0;
+        while (k < nen && strcmp(enames[k], e->comm2))
+            k++;
+        fprintf(out, "<line class=\"sched-event\" x1=\"%.3f\" y1=\"%d\" x2=\"%.3f\" y2=\"%d\" stroke=\"#000\" "
+                     "stroke-width=\"2\" stroke-dasharray=\"%s\" vector-effect=\"non-scaling-stroke\"><title>",
+                x, y - 12, x, y, event_dash(k));
         xml_text(out, e->comm2);
         fprintf(out, " %" PRId64 " (cpu %u, %.3f ms)</title></line>\n", e->value, e->tcpu, x / 1000);
     }
@@ -352,21 +419,34 @@ void trace_write_svg(const struct trace *t, const struct timeline_opts *o, FILE 
     if (nen) {
         int x = LEFT;
         for (size_t j = 0; j < nen; j++, x += 150) {
-            fprintf(out, "<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" stroke=\"hsl(%u,80%%,35%%)\" stroke-width=\"2\"/>",
-                    x + 6, y, x + 6, y + 12, name_hue(enames[j]));
+            fprintf(out, "<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" stroke=\"#000\" stroke-width=\"2\" "
+                         "stroke-dasharray=\"%s\"/>",
+                    x + 6, y, x + 6, y + 12, event_dash(j));
             fprintf(out, "<text x=\"%d\" y=\"%d\" font-size=\"11\">sched_event ", x + 14, y + 10);
             xml_text(out, enames[j]);
             fprintf(out, "</text>\n");
         }
         y += LEGEND_ROW;
     }
-    fprintf(out, "<text x=\"%d\" y=\"%d\" font-size=\"11\" fill=\"#555\">grey lane: idle; blue area: tasks runnable on that "
+    fprintf(out, "<rect x=\"%d\" y=\"%d\" width=\"12\" height=\"12\" fill=\"" IDLE_COLOR "\" stroke=\"#bbb\"/>"
+                 "<text x=\"%d\" y=\"%d\" font-size=\"11\">idle</text>\n", LEFT, y, LEFT + 16, y + 10);
+    if (by_group)
+        fprintf(out, "<rect x=\"%d\" y=\"%d\" width=\"12\" height=\"12\" fill=\"" OTHER_COLOR "\"/>"
+                     "<text x=\"%d\" y=\"%d\" font-size=\"11\">other tasks (bench-main, the runner)</text>\n",
+                LEFT + 60, y, LEFT + 76, y + 10);
+    if (ndrop)
+        fprintf(out, "<rect x=\"%d\" y=\"%d\" width=\"12\" height=\"12\" fill=\"url(#%s-nodata)\" stroke=\"#bbb\"/>"
+                     "<text x=\"%d\" y=\"%d\" font-size=\"11\">no data (dropped)</text>\n",
+                LEFT + 300, y, id, LEFT + 316, y + 10);
+    y += LEGEND_ROW;
+    fprintf(out, "<text x=\"%d\" y=\"%d\" font-size=\"11\" fill=\"#555\">blue area: tasks runnable on that "
                  "CPU (running one included)%s</text>\n",
             LEFT, y + 10, o->arrows ? "; red lines: wake-ups, from the waker's CPU to where the task ran" : "");
     fprintf(out, "<script><![CDATA[\n");
     fprintf(out, script, id);
     fprintf(out, "]]></script>\n</svg>\n");
     free(legend);
+    free(drops);
     trace_analysis_free(&a);
 }
 

@@ -1,0 +1,72 @@
+/*
+ * The entry points of CACHES=1's memory accesses.  memhook-plugin.cc puts
+ *     pushl %eax ; leal <the access's address>, %eax ; call __memhook_load4 ; popl %eax
+ * at every load and store (a store: __memhook_store4; sizes 1, 2, 4, 8, 16).
+ * They save and restore every other register they use: the compiler keeps
+ * its registers across the asm, and only the flags are clobbered (an x86
+ * asm statement clobbers them anyway).
+ *
+ * The fast path (memhooks.c, cache.h's filters): the 32-byte chunk of the
+ * address is in the current CPU's filter, so the access changes nothing in
+ * the model; it owes memhook_fast_cost cycles to the clock (one add to
+ * %gs:machine_debt; the carry says it wrapped).  Anything else calls
+ * memhook_miss(address, size, flags) with the caller's registers saved.
+ * Every path has a fixed instruction count (the fast path 16, the site's
+ * four not included), which memhooks.c measures at boot.
+ */
+#ifdef CACHES
+#define PERCPU_MACHINE_DEBT 44      /* kernel/percpu.h (memhooks.c checks they agree) */
+#define PERCPU_MACHINE_RFILTER 48
+#define PERCPU_MACHINE_WFILTER 52
+#define FILTER_BYTE_MASK 4092       /* kernel/machine/cache.h: (CACHE_FILTER - 1) * 4 */
+#define CACHE_CHUNK_SHIFT 5
+#define CACHE_WRITE 1
+#define CACHE_ATOMIC 2
+#define MEMHOOK_FROM_ENTRY 0x80     /* memhooks.c */
+
+.macro THUNK kind, size, filter, flags
+.globl __memhook_\kind\size
+__memhook_\kind\size:
+    pushl %ecx
+    pushl %edx
+    movl %eax, %edx
+    shrl $CACHE_CHUNK_SHIFT, %edx       /* the chunk */
+    movl %eax, %ecx
+    shrl $(CACHE_CHUNK_SHIFT - 2), %ecx
+    andl $FILTER_BYTE_MASK, %ecx        /* its filter entry's offset */
+    addl %gs:\filter, %ecx
+    cmpl %edx, (%ecx)
+    jne 2f
+    movl memhook_fast_cost, %edx
+    addl %edx, %gs:PERCPU_MACHINE_DEBT
+    jc 3f
+1:  popl %edx
+    popl %ecx
+    ret
+2:  pushl $(\flags | MEMHOOK_FROM_ENTRY)
+    pushl $\size
+    pushl %eax
+    call memhook_miss
+    addl $12, %esp
+    jmp 1b
+3:  call memhook_debt_wrapped
+    jmp 1b
+.endm
+
+.text
+.p2align 4
+THUNK load, 1, PERCPU_MACHINE_RFILTER, 0
+THUNK load, 2, PERCPU_MACHINE_RFILTER, 0
+THUNK load, 4, PERCPU_MACHINE_RFILTER, 0
+THUNK load, 8, PERCPU_MACHINE_RFILTER, 0
+THUNK load, 16, PERCPU_MACHINE_RFILTER, 0
+THUNK store, 1, PERCPU_MACHINE_WFILTER, CACHE_WRITE
+THUNK store, 2, PERCPU_MACHINE_WFILTER, CACHE_WRITE
+THUNK store, 4, PERCPU_MACHINE_WFILTER, CACHE_WRITE
+THUNK store, 8, PERCPU_MACHINE_WFILTER, CACHE_WRITE
+THUNK store, 16, PERCPU_MACHINE_WFILTER, CACHE_WRITE
+/* A locked instruction (memhooks.h machine_atomic): free on a line this CPU
+ * owns modified (the write filter), else the model stalls it as a load and
+ * takes ownership. */
+THUNK atomic, 4, PERCPU_MACHINE_WFILTER, CACHE_ATOMIC
+#endif

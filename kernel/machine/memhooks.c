@@ -1,0 +1,498 @@
+/*
+ * Every load and store through the machine (CACHES=1; docs/caches.md).
+ *
+ * GCC's -fsanitize=kernel-address with
+ * --param asan-instrumentation-with-call-threshold=0 makes every load and
+ * store of instrumented code a call, __asan_load4_noabort(addr) and the
+ * like (the Makefile instruments the kernel, the scheduler and the
+ * workloads; not kernel/machine/, vsmp.c or string.c).  Here each call is
+ * an access of the current logical CPU (%gs) to the cache model, and its
+ * stall advances that CPU's clock (tsc_base moves back).
+ *
+ * The instrumentation is not the machine's time.  Each call costs
+ * instructions that the clock (RDTSC under icount) counts: the caller's
+ * argument store and call, the callback, and the spills the caller makes
+ * around a call that clobbers eax, ecx and edx.  They are owed back:
+ *   - a call the fast path answers (the line is the most recent of its L1
+ *     set, and for a store owned modified: nothing in the model changes,
+ *     cache.h's filters) adds fast_cost to the CPU's machine_debt, one
+ *     instruction, which kernel/time.h's clock subtracts and vsmp's
+ *     dispatcher folds into the base (machine_fold);
+ *   - any other call (memhook_miss) runs the model with interrupts off
+ *     between two RDTSC reads and gives back what it measured plus
+ *     slow_cost, the instructions outside the two reads;
+ *   - without machine= every call is answered as a miss with no model
+ *     (null_cost).
+ * fast_cost, slow_cost and null_cost are measured at boot (calibrate(): a
+ * loop of calls against the same loop's instructions), plus
+ * MEMHOOK_SPILL_MILLI, the caller's spills per call, which the boot
+ * cannot see (the plain build's code is not in this kernel): measured
+ * once from the two builds (docs/caches.md, "Exactness").
+ */
+#include "memhooks.h"
+#include "cache.h"
+#include "../cpu.h"
+#include "../x86.h"
+#include "../mem.h"
+#include "../lib.h"
+#include "../cmdline.h"
+#include "../time.h"
+
+_Static_assert(PERCPU_MACHINE_DEBT == 44 && PERCPU_MACHINE_RFILTER == 48 && PERCPU_MACHINE_WFILTER == 52,
+               "kernel/machine/memhook-thunks.S has the per-CPU offsets");
+_Static_assert(CACHE_FILTER == 1024 && CACHE_CHUNK_SHIFT == 5 && CACHE_WRITE == 1 && CACHE_ATOMIC == 2,
+               "kernel/machine/memhook-thunks.S has the filter's geometry");
+
+/* The caller's spills and address computations per call, in thousandths of
+ * an instruction: what the instrumented build's calls cost beyond the
+ * argument store, the call and the callback (docs/caches.md, "Exactness"
+ * has the measurement). */
+#ifndef MEMHOOK_SPILL_MILLI
+#define MEMHOOK_SPILL_MILLI 0
+#endif
+
+/* From here up: the LAPIC (0xfee00000) and I/O APIC (0xfec00000), uncached. */
+#define MMIO_BASE 0xfe000000u
+
+static const char *machine_choices[8];
+static const char *const layout_choices[] = { "era", "flat", NULL };
+enum { KEY_MACHINE, KEY_MACHINE_LAT_PCT, KEY_MEMHOOK_SPILL, KEY_MACHINE_LAYOUT };
+static struct cmdline_key machine_keys[] = {
+    [KEY_MACHINE] = { .name = "machine", .type = CMDLINE_CHOICE, .def_text = "none", .choices = machine_choices,
+                      .help = "memory model (a CACHES=1 build, with vsmp=): none, or a named machine's caches, "
+                              "coherence and front-side bus (docs/caches.md)" },
+    [KEY_MACHINE_LAT_PCT] = CMDLINE_KEY_UINT("machine_lat_pct", 100, 0, 1000,
+                                             "with machine=: every latency and bus occupancy in percent of the "
+                                             "preset's (0: the model runs and charges nothing)"),
+    [KEY_MEMHOOK_SPILL] = CMDLINE_KEY_UINT("memhook_spill_milli", MEMHOOK_SPILL_MILLI, 0, 10000,
+                                           "CACHES=1: the instructions an instrumented site costs beyond the call "
+                                           "and its entry point, in thousandths per access, owed back to the clock "
+                                           "(the default is measured: docs/caches.md, Exactness)"),
+    [KEY_MACHINE_LAYOUT] = CMDLINE_KEY_CHOICE("machine_layout", "era", layout_choices,
+                                              "with machine=: era (a scheduler's kernel version's task layout, "
+                                              "kernel/sched_class.h SCHED_LAYOUT_LINUX24) or flat (every task "
+                                              "structure from the kernel's allocator: to measure the layout's effect)"),
+};
+
+static const char *name_ = "none";
+const char *machine_name(void) { return name_; }
+bool machine_on(void) { return name_[0] != 'n'; }   /* "none" */
+static bool era_layout;
+bool machine_era_layout(void) { return era_layout; }
+
+#ifndef CACHES
+
+void machine_boot(int ncpus, bool vsmp, char *words, size_t size)
+{
+    (void)ncpus, (void)vsmp;
+    machine_choices[0] = "none";
+    for (int i = 0; cache_presets[i].name && i + 2 < (int)ARRAY_SIZE(machine_choices); i++)
+        machine_choices[i + 1] = cache_presets[i].name;
+    cmdline_register("machine", machine_keys, ARRAY_SIZE(machine_keys));
+    for (int k = 0; k < (int)ARRAY_SIZE(machine_keys); k++)
+        if (cmdline_given(&machine_keys[k]))
+            cmdline_error(machine_keys[k].name, "needs a kernel built with the memory model (make CACHES=1)");
+    if (size)
+        words[0] = 0;
+}
+
+void machine_print_stats(void) {}
+
+#else
+
+static struct cache_model *model;
+static uint32_t lat_pct;
+static uint32_t fast_cost, slow_cost, null_cost;    /* cycles owed back per call */
+static uint32_t spill_milli = MEMHOOK_SPILL_MILLI;
+static uint32_t spill_acc[MAX_CPUS];                /* thousandths carried */
+static uint32_t empty_filter[CACHE_FILTER];
+static uint64_t debt_folded[MAX_CPUS];              /* fast calls' debt taken off the clock */
+static uint64_t slow_calls[MAX_CPUS], null_calls[MAX_CPUS];
+/* Inside memhook_miss's two reads, all CPUs.  Not static: calibrate()
+ * reads it around an asm that calls memhook_miss, which GCC's IPA does not
+ * see (a static only this file writes would be taken as unchanged). */
+uint64_t memhook_model_cycles;
+#define model_cycles memhook_model_cycles
+
+/* ---- the clock ---- */
+
+/* Interrupts off.  The debt is whole calls of one kind (fast hits with a
+ * model, null misses without), so it also says how many calls owe the
+ * caller's spills, which are fractions of an instruction per call. */
+static inline void fold(struct cpu *c)
+{
+    uint32_t d = c->machine_debt;
+    if (!d)
+        return;
+    c->machine_debt = 0;
+    c->tsc_base += d;
+    debt_folded[c->id] += d;
+    if (spill_milli) {              /* off by default: no divisions on this path */
+        uint32_t unit = model ? fast_cost : null_cost;
+        uint64_t milli = spill_acc[c->id] + (uint64_t)(unit ? d / unit : 0) * spill_milli;
+        spill_acc[c->id] = (uint32_t)(milli % 1000);
+        c->tsc_base += milli / 1000;
+    }
+}
+
+/* Between vsmp's freeze and thaw (one physical CPU: one flag). */
+static bool frozen;
+#define MEMHOOK_FROM_ENTRY 0x80     /* memhook_miss flags: called from memhook-thunks.S */
+
+void machine_fold_slow(struct cpu *c)
+{
+    unsigned long f = irq_save();
+    fold(c);
+    frozen = true;
+    irq_restore(f);
+}
+
+void machine_thaw(struct cpu *c)
+{
+    c->machine_debt = 0;
+    frozen = false;
+}
+
+/* The debt wrapped past 2^32 (one instruction added it; an interrupt
+ * between that add and here may have folded the wrapped value, which is
+ * then 2^32 short either way). */
+void memhook_debt_wrapped(void);
+__attribute__((noinline, used)) void memhook_debt_wrapped(void)
+{
+    unsigned long f = irq_save();
+    struct cpu *c = this_cpu();
+    c->tsc_base += 1ull << 32;
+    debt_folded[c->id] += 1ull << 32;
+    irq_restore(f);
+}
+
+/* One instruction, so an interrupt cannot split it; the carry says it wrapped. */
+static inline __attribute__((always_inline)) void owe(uint32_t cycles)
+{
+    __asm__ goto("addl %0, %%gs:%c1\n\t"
+                 "jc %l2"
+                 : : "r"(cycles), "i"(PERCPU_MACHINE_DEBT) : "cc", "memory" : wrapped);
+    return;
+wrapped:
+    memhook_debt_wrapped();
+}
+
+/* ---- the calls ---- */
+
+/* ---- which lines move between CPUs (the memline lines) ----
+ *
+ * The model calls line_moved for every line that comes from another CPU's
+ * cache (a cache-to-cache or L1-to-L1 transfer) or that a store takes
+ * away from one (an invalidation).  An open-addressed table counts them
+ * per line, with the code site of the access that moved it last (the
+ * instrumented instruction's return address: addr2line names it). */
+#define HOT_LINES 4096
+struct hot_line {
+    uint32_t line;              /* line number + 1; 0: empty */
+    uint32_t moves, invals;
+    uint32_t site;
+};
+static struct hot_line hot[HOT_LINES];
+static uint64_t hot_dropped;
+static uint32_t access_site;    /* the access being modelled */
+
+static void line_moved(struct cache_model *m, int to, int from, uint32_t line, bool inval)
+{
+    (void)m, (void)to, (void)from;
+    uint32_t h = (line * 2654435761u) >> 20;
+    for (uint32_t i = 0; i < 32; i++) {
+        struct hot_line *e = &hot[(h + i) & (HOT_LINES - 1)];
+        if (e->line == line + 1 || !e->line) {
+            e->line = line + 1;
+            if (inval)
+                e->invals++;
+            else
+                e->moves++;
+            e->site = access_site;
+            return;
+        }
+    }
+    hot_dropped++;
+}
+
+/* The TSC, read so that the compiler moves no work across it: what
+ * memhook_miss measures must be exactly the model's work, and what it does
+ * not measure the same instructions on every path (slow_cost). */
+static inline uint64_t rdtsc_fenced(void)
+{
+    uint32_t lo, hi;
+    __asm__ volatile("rdtsc" : "=a"(lo), "=d"(hi) : : "memory");
+    return ((uint64_t)hi << 32) | lo;
+}
+
+/* The model's part of a miss (between memhook_miss's two reads). */
+static __attribute__((noinline)) uint64_t model_step(struct cpu *c, uint32_t a, uint32_t size, uint32_t flags,
+                                                     uint64_t t0, const uint32_t *args)
+{
+    int id = c->id;
+    fold(c);
+    /* From an entry point (memhook-thunks.S): its caller's return address
+     * is five words above memhook_miss's first argument (the three
+     * arguments, the saved edx and ecx); from machine_access: none. */
+    access_site = (flags & MEMHOOK_FROM_ENTRY) ? args[5] : 0;
+    flags &= ~MEMHOOK_FROM_ENTRY;
+    uint64_t stall = cache_access(model, id, a, size, flags, t0 - c->tsc_base);
+    slow_calls[id]++;
+    if (spill_milli) {
+        uint32_t spill = spill_acc[id] + spill_milli;
+        spill_acc[id] = spill % 1000;
+        stall -= spill / 1000;      /* owed back through the stall (modular: the base gains it) */
+    }
+    return stall;
+}
+
+/* Not the fast path's: the model with interrupts off between two reads of
+ * the TSC; what it measured, slow_cost and the stall go into the base. */
+void memhook_miss(uint32_t a, uint32_t size, uint32_t flags);
+__attribute__((noinline, used)) void memhook_miss(uint32_t a, uint32_t size, uint32_t flags)
+{
+    if (!model) {
+        owe(null_cost);
+        return;
+    }
+    /* The dispatcher's own accesses (not charged: thaw sets the clock),
+     * and the LAPIC's and I/O APIC's registers (uncached memory-mapped I/O:
+     * the EOI after every interrupt), are not the machine's.  The latter's
+     * instrumentation (one call an interrupt) is charged as the kernel's
+     * time: owing it here made the vsmp=1 timer fire early and often (rr
+     * pipe, 20,612 timer interrupts instead of 146; not understood, left). */
+    if (frozen || a >= MMIO_BASE)
+        return;
+    unsigned long f = irq_save();
+    struct cpu *c = this_cpu();
+    uint64_t t0 = rdtsc_fenced();
+    uint64_t stall = model_step(c, a, size, flags, t0, &a);
+    uint64_t t1 = rdtsc_fenced();
+    c->tsc_base += (t1 - t0) + slow_cost - stall;
+    model_cycles += t1 - t0;
+    irq_restore(f);
+}
+
+/* The fast path and the entry points are kernel/machine/memhook-thunks.S
+ * (memhook-plugin.cc calls them); it reads this. */
+uint32_t memhook_fast_cost;
+
+void __asan_loadN_noabort(uint32_t a, uint32_t size);
+void __asan_loadN_noabort(uint32_t a, uint32_t size) { memhook_miss(a, size, 0); }
+void __asan_storeN_noabort(uint32_t a, uint32_t size);
+void __asan_storeN_noabort(uint32_t a, uint32_t size) { memhook_miss(a, size, CACHE_WRITE); }
+void __asan_handle_no_return(void);
+void __asan_handle_no_return(void) {}
+
+void machine_access(const volatile void *addr, size_t size, uint32_t flags)
+{
+    if (model && size)
+        memhook_miss((uint32_t)(uintptr_t)addr, (uint32_t)size,
+                     (flags & MACHINE_WRITE ? CACHE_WRITE : 0) | (flags & MACHINE_ATOMIC ? CACHE_ATOMIC : 0));
+}
+
+/* ---- boot ---- */
+
+/* Cycles of n iterations of two accesses as memhook-plugin.cc makes them
+ * (push eax, lea, call, pop eax), of a then of b, and the loop's own 2
+ * instructions (dec, jnz): 1 per access. */
+#define CALIBRATION_LOOPS 1000
+#define LOOP_INSNS_PER_CALL 1
+#define SITE_INSNS_PER_CALL 0
+static __attribute__((noinline)) uint64_t calibration_loop(uint32_t a, uint32_t b)
+{
+    uint32_t n = CALIBRATION_LOOPS;
+    uint64_t t0 = rdtsc();
+    __asm__ volatile("1:\n\t"
+                     "pushl %%eax\n\t"
+                     "leal (%1), %%eax\n\t"
+                     "call __memhook_load4\n\t"
+                     "popl %%eax\n\t"
+                     "pushl %%eax\n\t"
+                     "leal (%2), %%eax\n\t"
+                     "call __memhook_load4\n\t"
+                     "popl %%eax\n\t"
+                     "decl %0\n\t"
+                     "jnz 1b"
+                     : "+r"(n)
+                     : "S"(a), "D"(b)
+                     : "memory", "cc");
+    return rdtsc() - t0;
+}
+
+/* What one call costs a site, from the loop's cycles (and those the model
+ * gave back itself, inside its reads). */
+static uint32_t per_call(uint64_t loop, uint64_t inner)
+{
+    uint64_t calls = 2 * CALIBRATION_LOOPS;
+    uint64_t outside = loop - inner;
+    uint64_t per = (outside + calls / 2) / calls;
+    return (uint32_t)(per - LOOP_INSNS_PER_CALL + SITE_INSNS_PER_CALL);
+}
+
+/* Two addresses 32 KB apart share a filter entry and an L1 set (every
+ * preset's L1 way is at most 4 KB): alternating them, every call misses
+ * the filter and hits the L1. */
+static uint8_t calibration_area[32768 + 64] __attribute__((aligned(64)));
+
+static void calibrate(struct cpu *c)
+{
+    uint32_t a = (uint32_t)(uintptr_t)calibration_area, b = a + 32768;
+    fast_cost = slow_cost = null_cost = memhook_fast_cost = 0;
+    spill_milli = 0;
+    struct cache_model *m = model;
+    /* no model: every call is a null miss */
+    model = NULL;
+    c->machine_rfilter = c->machine_wfilter = empty_filter;
+    null_cost = per_call(calibration_loop(a, a), 0);
+    model = m;
+    if (model) {
+        c->machine_rfilter = model->rfilter + (size_t)c->id * CACHE_FILTER;
+        c->machine_wfilter = model->wfilter + (size_t)c->id * CACHE_FILTER;
+        calibration_loop(a, b);             /* both lines in */
+        uint64_t inner = *(volatile uint64_t *)&model_cycles;
+        uint64_t loop = calibration_loop(a, b);
+        slow_cost = per_call(loop, *(volatile uint64_t *)&model_cycles - inner);
+        fast_cost = per_call(calibration_loop(a, a), 0);
+        memhook_fast_cost = fast_cost;
+    }
+    fold(c);
+    spill_milli = cmdline_key_uint(&machine_keys[KEY_MEMHOOK_SPILL]);
+}
+
+void machine_boot(int ncpus, bool vsmp, char *words, size_t size)
+{
+    machine_choices[0] = "none";
+    for (int i = 0; cache_presets[i].name && i + 2 < (int)ARRAY_SIZE(machine_choices); i++)
+        machine_choices[i + 1] = cache_presets[i].name;
+    cmdline_register("machine", machine_keys, ARRAY_SIZE(machine_keys));
+    int choice = cmdline_key_choice(&machine_keys[KEY_MACHINE]);
+    lat_pct = cmdline_key_uint(&machine_keys[KEY_MACHINE_LAT_PCT]);
+    if (choice && !vsmp)
+        cmdline_error("machine", "needs vsmp= (ACCEL=vsmp): the model's stalls are the logical CPUs' virtual time");
+    if (!choice && cmdline_given(&machine_keys[KEY_MACHINE_LAT_PCT]))
+        cmdline_error("machine_lat_pct", "needs machine=");
+    if (!choice && cmdline_given(&machine_keys[KEY_MACHINE_LAYOUT]))
+        cmdline_error("machine_layout", "needs machine=");
+    era_layout = choice && cmdline_key_choice(&machine_keys[KEY_MACHINE_LAYOUT]) == 0;
+    memset(empty_filter, 0xff, sizeof(empty_filter));
+    for (int i = 0; i < MAX_CPUS; i++) {
+        cpus[i].machine_rfilter = cpus[i].machine_wfilter = empty_filter;
+        cpus[i].machine_debt = 0;
+    }
+    const struct cache_preset *p = choice ? &cache_presets[choice - 1] : NULL;
+    size_t bytes = 0;
+    void *mem = NULL;
+    if (p) {
+        bytes = cache_model_bytes(p, ncpus, true);
+        mem = page_alloc((int)((bytes + PAGE_SIZE - 1) / PAGE_SIZE));
+        if (!mem)
+            cmdline_error("machine", "no memory for the model's caches (give the guest more: MEM=)");
+        const char *why = "?";
+        model = cache_init(mem, p, ncpus, lat_pct, true, &why);
+        if (!model)
+            cmdline_error("machine", why);
+        name_ = p->name;
+    }
+    calibrate(&cpus[0]);
+    if (model) {
+        /* The calibration's accesses are not the run's. */
+        const char *why;
+        model = cache_init(mem, p, ncpus, lat_pct, true, &why);
+        model->moved = line_moved;
+        model_cycles = 0;
+        slow_calls[0] = 0;
+        debt_folded[0] = 0;
+        for (int i = 0; i < ncpus; i++) {
+            cpus[i].machine_rfilter = model->rfilter + (size_t)i * CACHE_FILTER;
+            cpus[i].machine_wfilter = model->wfilter + (size_t)i * CACHE_FILTER;
+        }
+    }
+    null_calls[0] = 0;
+    /* memhook_insns=: what an access costs the instrumentation and is owed
+     * back: fast/slow path with a model, every access without one; then the
+     * memhook_spill_milli correction per access. */
+    if (model)
+        snprintf(words, size, " machine=%s memhook_insns=%u/%u/%u.%03u", name_, fast_cost, slow_cost,
+                 spill_milli / 1000, spill_milli % 1000);
+    else
+        snprintf(words, size, " machine=none memhook_insns=%u/%u.%03u", null_cost, spill_milli / 1000,
+                 spill_milli % 1000);
+    if (model) {
+        size_t n = strlen(words);
+        snprintf(words + n, size - n, " machine_lat_pct=%u machine_layout=%s", lat_pct, era_layout ? "era" : "flat");
+    }
+}
+
+extern char _end[];
+
+/* The lines that moved between CPUs most (memline lines), most first. */
+static void print_hot_lines(void)
+{
+    enum { TOP = 12 };
+    int best[TOP], n = 0;
+    for (int i = 0; i < HOT_LINES; i++) {
+        if (!hot[i].line)
+            continue;
+        uint64_t w = (uint64_t)hot[i].moves + hot[i].invals;
+        int k = n < TOP ? n++ : TOP;
+        while (k > 0 && (uint64_t)hot[best[k - 1]].moves + hot[best[k - 1]].invals < w) {
+            if (k < TOP)
+                best[k] = best[k - 1];
+            k--;
+        }
+        if (k < TOP)
+            best[k] = i;
+    }
+    uint32_t cpu_lo = (uint32_t)(uintptr_t)&cpus[0], cpu_hi = (uint32_t)(uintptr_t)&cpus[MAX_CPUS];
+    for (int r = 0; r < n; r++) {
+        const struct hot_line *e = &hot[best[r]];
+        uint32_t addr = (e->line - 1) << model->line_shift;
+        char where[40];
+        if (addr >= cpu_lo && addr < cpu_hi)
+            snprintf(where, sizeof(where), "cpu%u+%u", (addr - cpu_lo) / (uint32_t)sizeof(struct cpu),
+                     (addr - cpu_lo) % (uint32_t)sizeof(struct cpu));
+        else
+            snprintf(where, sizeof(where), "%s", addr < (uint32_t)(uintptr_t)_end ? "image" : "heap");
+        kprintf("memline rank=%d addr=0x%08x moves=%u invals=%u site=0x%08x where=%s\n", r + 1, addr, e->moves,
+                e->invals, e->site, where);
+    }
+    if (hot_dropped)
+        kprintf("memline dropped=%llu\n", (unsigned long long)hot_dropped);
+}
+
+void machine_print_stats(void)
+{
+    if (!model) {
+        kprintf("memstat machine=none memhook_null_insns=%u memhook_spill_milli=%u\n", null_cost, spill_milli);
+        for (int i = 0; i < ncpus_online; i++) {
+            unsigned long f = irq_save();
+            fold(&cpus[i]);
+            irq_restore(f);
+            kprintf("memstat cpu=%d calls=%llu\n", i, (unsigned long long)(null_cost ? debt_folded[i] / null_cost : 0));
+        }
+        return;
+    }
+    kprintf("memstat machine=%s lat_pct=%u line=%u l1_kib=%u l1_ways=%u l2_kib=%u l2_ways=%u l2_cores=%u "
+            "l2_ns=%u mem_ns=%u c2c_ns=%u l1_xfer_ns=%u bus_ns=%u bus_inval_ns=%u bus_busy_us=%llu bus_stale=%llu "
+            "model_ms=%llu\n",
+            model->p.name, lat_pct, model->p.line_bytes, model->p.l1_bytes / 1024, model->p.l1_ways,
+            model->p.l2_bytes / 1024, model->p.l2_ways, model->p.l2_cores, model->p.l2_ns, model->p.mem_ns,
+            model->p.c2c_ns, model->p.l1_xfer_ns, model->p.bus_ns, model->p.bus_inval_ns,
+            (unsigned long long)(model->bus.busy_ns / 1000), (unsigned long long)model->bus.stale,
+            (unsigned long long)(cycles_to_ns(model_cycles) / NSEC_PER_MSEC));
+    for (int i = 0; i < model->ncpus; i++) {
+        const struct cache_stats *s = &model->stats[i];
+        uint64_t fast = fast_cost ? debt_folded[i] / fast_cost : 0;
+        kprintf("memstat cpu=%d accesses=%llu fast=%llu l1_misses=%llu l2_misses=%llu c2c=%llu l1_xfers=%llu "
+                "upgrades=%llu invalidations=%llu writebacks=%llu bus_wait_us=%llu stall_us=%llu\n",
+                i, (unsigned long long)(s->accesses + fast), (unsigned long long)fast,
+                (unsigned long long)s->l1_misses, (unsigned long long)s->l2_misses, (unsigned long long)s->c2c,
+                (unsigned long long)s->l1_xfers, (unsigned long long)s->upgrades,
+                (unsigned long long)s->invalidations, (unsigned long long)s->writebacks,
+                (unsigned long long)(s->bus_wait_ns / 1000), (unsigned long long)(s->stall_ns / 1000));
+    }
+    print_hot_lines();
+}
+
+#endif

@@ -1,0 +1,71 @@
+/*
+ * The memory model in the kernel (kernel/machine/memhooks.c, docs/caches.md).
+ *
+ * A CACHES=1 build compiles the kernel, the scheduler and the workloads
+ * with GCC's memory-access instrumentation (-fsanitize=kernel-address,
+ * every load and store a call); memhooks.c implements the calls as an
+ * access of the current logical CPU to the cache model (cache.c) and
+ * keeps the instrumentation out of the clock.  machine=PRESET on the boot
+ * line chooses the machine; without it a CACHES=1 kernel runs with no
+ * memory model and only takes the instrumentation off the clock.
+ */
+#ifndef KERNEL_MACHINE_MEMHOOKS_H
+#define KERNEL_MACHINE_MEMHOOKS_H
+
+#include "../types.h"
+
+#ifdef CACHES
+#define MACHINE_CACHES 1
+#else
+#define MACHINE_CACHES 0
+#endif
+
+struct cpu;
+
+/* Boot CPU, before any other CPU or task runs (kernel/main.c): reads the
+ * machine= keys (errors end the boot), sets up the model for ncpus and
+ * calibrates the instrumentation's cost.  Fills words with what the boot
+ * line says (" machine=... machine_lat_pct=... memhook_ns=...", or ""). */
+void machine_boot(int ncpus, bool vsmp, char *words, size_t size);
+const char *machine_name(void);     /* "none" without a model */
+bool machine_on(void);              /* a model runs (machine= given, CACHES=1) */
+bool machine_era_layout(void);      /* ... with the era's memory layouts (machine_layout=era, the default) */
+
+/* The instrumentation's debt of cpu c goes into its clock's base: vsmp's
+ * dispatcher calls this before it reads the clock (kernel/vsmp.c freeze). */
+/* machine_thaw: the dispatcher restarts cpu c's clock; until then (from
+ * machine_fold on) accesses are the dispatcher's own (it calls into
+ * instrumented code: the LAPIC, the GDT), which the model does not see and
+ * whose debt is dropped. */
+#ifdef CACHES
+void machine_fold_slow(struct cpu *c);
+void machine_thaw(struct cpu *c);
+#define machine_fold(c) machine_fold_slow(c)
+#else
+#define machine_fold(c) ((void)(c))
+#define machine_thaw(c) ((void)(c))
+#endif
+
+/* Accesses the instrumentation cannot see.  machine_access: a range
+ * (string.c's copies: one access per line, the call's own instructions
+ * are the kernel's).  machine_atomic: a locked read-modify-write of the
+ * word at p (a spinlock's acquisition), through the same entry points and
+ * at the same exact cost as an instrumented access. */
+#define MACHINE_WRITE 1u
+#define MACHINE_ATOMIC 2u
+#ifdef CACHES
+void machine_access(const volatile void *addr, size_t size, uint32_t flags);
+#define machine_atomic(p)                                                                      \
+    __asm__ volatile("pushl %%eax\n\tleal %0, %%eax\n\tcall __memhook_atomic4\n\tpopl %%eax" \
+                     : : "m"(*(const volatile char *)(p)))
+#else
+static inline void machine_access(const volatile void *addr, size_t size, uint32_t flags)
+{
+    (void)addr, (void)size, (void)flags;
+}
+#define machine_atomic(p) ((void)(p))
+#endif
+
+void machine_print_stats(void);     /* the memstat lines (nothing without a model) */
+
+#endif
