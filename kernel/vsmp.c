@@ -92,6 +92,8 @@
 /* For a CPU that calls hooks, the hardware timer fires this many quanta
  * after its deadline (the hooks see the deadline first): see arm(). */
 #define BACKSTOP_QUANTA 4
+/* The shortest count the hardware timer is written with (arm_timer). */
+#define MIN_TIMER_COUNT 64
 
 enum vcpu_state { VCPU_OFF, VCPU_RUNNING, VCPU_READY, VCPU_HALTED, VCPU_LOCKWAIT };
 static const char *const state_names[] = { "off", "running", "ready", "halted", "lockwait" };
@@ -698,10 +700,17 @@ static void arm_timer(struct vcpu *v, bool may_raise)
     uint64_t cycles = target > v->local ? target - v->local : 1;
     if (cycles > 0xfffffff0u)
         cycles = 0xfffffff0u;
-    /* The count that makes it fire `cycles` on (at least 1). */
+    /* The count that makes it fire `cycles` on, and at least
+     * MIN_TIMER_COUNT: QEMU takes the interrupt at a translation block's
+     * boundary, so a count shorter than the exit's own tail fired before
+     * the interrupted code ran an instruction, found nothing due (the
+     * clock had not moved) and armed the same count again, for ever (cfs,
+     * vsmp=2 bench=wakeup seconds=1: a quiet-interrupt loop at a hook's
+     * popf).  With the floor the code runs on at least that far first; a
+     * deadline that close is delivered up to that many cycles late. */
     int64_t count = (int64_t)cycles - timer_fire_err;
-    if (count < 1)
-        count = 1;
+    if (count < MIN_TIMER_COUNT)
+        count = MIN_TIMER_COUNT;
     hw_due = v->local + (uint64_t)(count + timer_fire_err);
     /* (vsmp_armed_at is the exit's RDTSC plus the count; the write comes
      * a few instructions later, so the timer fires a little after it.) */
