@@ -69,7 +69,7 @@ SCHED_OBJ   := $(BUILD)/sched/$(SCHED).o
 # (link order as before the split: C objects, the scheduler, then assembly)
 KERNEL_OBJS := $(patsubst %.c,$(COMMON)/%.o,$(COMMON_SRCS)) $(SCHED_OBJ) $(patsubst %.S,$(COMMON)/%.o,$(COMMON_ASMS))
 
-.PHONY: all kernel iso run run-iso gdb test test-long check test-host test-qemu deps check-deps check-sched clean help list-scheds tools seed-table \
+.PHONY: install all kernel iso run run-iso gdb test test-long check test-host test-qemu deps check-deps check-sched clean help list-scheds tools seed-table \
         print-build print-default-sched iso-all run-iso-all stress docs-check bench-vsmp
 
 all: kernel
@@ -198,6 +198,12 @@ test-qemu: check-deps
 tools: check-deps
 	@$(MAKE) -s -C tools $(if $(filter -j%,$(MAKEFLAGS)),,-j$(NPROC))
 
+# schedlab, its man pages and bash completion into PREFIX (make install PREFIX=$$HOME/.local)
+PREFIX ?= /usr/local
+install: tools
+	@$(MAKE) -s -C tools install PREFIX='$(PREFIX)' DESTDIR='$(DESTDIR)'
+	@echo "installed: $(DESTDIR)$(PREFIX)/bin/schedlab, man schedlab and schedlab-VERB, bash completion"
+
 # Every deterministic figure of README.md and docs/*.md re-made by the command
 # beside it and compared (tools/docs-check.sh, docs/testing.md); UPDATE=1 writes
 # what the commands print into the pages instead (review with git diff);
@@ -251,7 +257,8 @@ help:
 	@echo "  test-long     make test and the long checks (docs/testing.md)"
 	@echo "  test-host     the host unit tests only (cmocka)"
 	@echo "  test-qemu     the QEMU tests only"
-	@echo "  tools         build/tools/schedlab-tool (tools/schedlab builds it too)"
+	@echo "  tools         build/tools/schedlab (tools/schedlab builds it too)"
+	@echo "  install       schedlab, its man pages and bash completion into PREFIX (/usr/local)"
 	@echo "  bench-vsmp    host seconds per virtual CPU-second of vsmp boots, against BENCH_BASE=<rev> (main) side by side"
 	@echo "  seed-table    seed 000's hackbench table, reproduced beside the seed's numbers"
 	@echo "  docs-check    re-run the command behind every figure of README.md and docs/ (UPDATE=1 rewrites them)"

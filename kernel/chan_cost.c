@@ -288,7 +288,7 @@ void chan_cost_print_stats(void)
     for (int i = 0; i < ncpus_online; i++) {
         const struct cpu_stats *s = &cpus[i].stats;
         char line[400];
-        int n = snprintf(line, sizeof(line), "coststat cpu=%d cost=%s", i, chan_cost_names[model]);
+        int n = snprintf(line, sizeof(line), PROTO_FORMAT_BEGIN(COSTSTAT), i, chan_cost_names[model]);
         for (int e = 0; e < COST_EVENTS; e++)
             n += snprintf(line + n, sizeof(line) - n, " %s=%llu %s_insns=%llu", cost_event_names[e],
                           (unsigned long long)s->cost_events[e], cost_event_names[e],

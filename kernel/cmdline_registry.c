@@ -139,13 +139,68 @@ static bool known(const char *key)
     return false;
 }
 
+/* Edit distance between two keys (99 for keys over 31 bytes): "did you mean". */
+static unsigned key_distance(const char *a, const char *b)
+{
+    size_t la = strlen(a), lb = strlen(b);
+    unsigned row[32];
+    if (la > 31 || lb > 31)
+        return 99;
+    for (size_t j = 0; j <= lb; j++)
+        row[j] = (unsigned)j;
+    for (size_t i = 1; i <= la; i++) {
+        unsigned diag = row[0];
+        row[0] = (unsigned)i;
+        for (size_t j = 1; j <= lb; j++) {
+            unsigned up = row[j], best = diag + (a[i - 1] != b[j - 1]);
+            if (up + 1 < best)
+                best = up + 1;
+            if (row[j - 1] + 1 < best)
+                best = row[j - 1] + 1;
+            row[j] = best;
+            diag = up;
+        }
+    }
+    return row[lb];
+}
+
+/* The registered key nearest to key when it is near enough to be a typo (as
+ * schedlab's suggest(): one edit in a short key, two or three in longer), else NULL. */
+static const char *near_key(const char *key)
+{
+    size_t len = strlen(key);
+    unsigned limit = len <= 3 ? 1 : len <= 6 ? 2 : 3, bestd = 99;
+    const char *best = NULL;
+    for (int s = 0; s < nsets; s++)
+        for (int i = 0; i < sets[s].n; i++) {
+            unsigned d = key_distance(key, sets[s].keys[i].name);
+            if (d < bestd) {
+                bestd = d;
+                best = sets[s].keys[i].name;
+            }
+        }
+    return bestd <= limit ? best : NULL;
+}
+
+/* A key no table registered: said with the key it is near.  Out of line, so
+ * that the loop below runs the same instructions as it did before it had
+ * this (vsmp's virtual time counts them: a boot's figures stay the same). */
+static __attribute__((noinline, noreturn)) void reject_key(const char *key)
+{
+    const char *near = near_key(key);
+    if (near)
+        cmdline_fail("error: " SHOWN_FMT "=" SHOWN_FMT ": unknown key for this run (did you mean %s=?)", SHOWN(key),
+                     SHOWN(cmdline_get(key)), near);
+    cmdline_fail("error: " SHOWN_FMT "=" SHOWN_FMT ": unknown key for this run (bench=list lists them)", SHOWN(key),
+                 SHOWN(cmdline_get(key)));
+}
+
 void cmdline_reject_unknown(void)
 {
     for (int i = 0; i < cmdline_word_count(); i++) {
         const char *key = cmdline_word_key(i);
         if (!known(key))
-            cmdline_fail("error: " SHOWN_FMT "=" SHOWN_FMT ": unknown key for this run", SHOWN(key),
-                         SHOWN(cmdline_get(key)));
+            reject_key(key);
     }
 }
 
@@ -180,7 +235,7 @@ static void describe_tunable(const char *owner, const struct cmdline_key *k)
 {
     char line[480];
     size_t size = sizeof(line);
-    size_t n = (size_t)snprintf(line, size, "tunable sched=%s name=%s unit=%s", owner, k->name + strlen(SCHED_PREFIX),
+    size_t n = (size_t)snprintf(line, size, PROTO_FORMAT_BEGIN(TUNABLE), owner, k->name + strlen(SCHED_PREFIX),
                                 k->unit);
     n += (size_t)put_default(line + n, size - n, "default", k, false);
     if (n < size)
@@ -195,7 +250,7 @@ static void describe_presets(const char *owner, const struct cmdline_key *k)
     for (int i = 0; k->choices[i]; i++) {
         char line[480];
         size_t size = sizeof(line);
-        size_t n = (size_t)snprintf(line, size, "preset sched=%s name=%s", owner, k->choices[i]);
+        size_t n = (size_t)snprintf(line, size, PROTO_FORMAT_BEGIN(PRESET), owner, k->choices[i]);
         if (k->choice_info[i] && k->choice_info[i][0] && n < size)
             n += (size_t)snprintf(line + n, size - n, " %s", k->choice_info[i]);
         put_line(owner, k, line, n, size);
@@ -215,8 +270,7 @@ static void describe_key(const char *owner, const struct cmdline_key *k)
     char line[480];
     size_t size = sizeof(line);
     bool choices = k->type == CMDLINE_CHOICE || k->type == CMDLINE_CHOICE_LIST;
-    size_t n = (size_t)snprintf(line, size, "key workload=%s name=%s type=%s", owner, k->name,
-                                cmdline_type_name(k->type));
+    size_t n = (size_t)snprintf(line, size, PROTO_FORMAT_BEGIN(KEY), owner, k->name, cmdline_type_name(k->type));
     n += (size_t)put_default(line + n, size - n, "default", k, false);
     if (choices)
         n += (size_t)snprintf(line + n, size - n, " min=- max=-");

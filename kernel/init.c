@@ -24,6 +24,6 @@ void kernel_finish(int code)
     trace_stop();                /* the workload is over: nothing after this is recorded */
     sched_print_stats();
     trace_finish();              /* the buffers, on their own channel, after the results */
-    kprintf("done: exit=%d\n", code);
+    kprintf(PROTO_FORMAT(DONE), code);
     machine_exit(code);
 }

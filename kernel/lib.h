@@ -3,6 +3,7 @@
 #define KERNEL_LIB_H
 
 #include "types.h"
+#include "protocol.h"   /* the lines a program reads: printed with PROTO_FORMAT (kernel/protocol.h) */
 #include <stdarg.h>
 
 void *memset(void *d, int c, size_t n);

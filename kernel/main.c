@@ -290,9 +290,7 @@ void kmain(uint32_t magic, uint32_t mbi)
     chan_cost_describe(charged, sizeof(charged));
     char real[48];
     snprintf(real, sizeof(real), "%satomic,timer%s", mm_get_cr3_elide() ? "" : "cr3,", vsmp_on ? "" : ",hlt,ipi");
-    kprintf("boot: cpus=%d sched=%s hz=%d tsc_khz=%u accel=%s mem_mib=%u mm=%s pvspin=%d lock=%s cr3=%s idle=%s%s "
-            "cost=%s charged=%s real=%s%s%s%s\n",
-            ncpus_online, sched_name(), HZ, tsc_khz, vsmp_on ? "vsmp" : detect_accel(), mem_usable_mib(),
+    kprintf(PROTO_FORMAT(BOOT), ncpus_online, sched_name(), HZ, tsc_khz, vsmp_on ? "vsmp" : detect_accel(), mem_usable_mib(),
             mm_mode_names[mm_get_mode()], spin_pvspin_enabled() ? 1 : 0, SPINLOCK_KIND,
             mm_cr3_names[mm_get_cr3_elide()], idle_mode_names[idle_get_mode()], idle_words,
             chan_cost_names[chan_cost_model()], charged, real, vsmp_words, machine_words,

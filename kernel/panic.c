@@ -49,7 +49,7 @@ void panic(const char *fmt, ...)
     vsnprintf(msg, sizeof(msg), fmt, ap);
     va_end(ap);
     struct cpu *c = cpus_ready() ? this_cpu() : NULL;
-    kprintf("panic: cpu=%d task=%s: %s\n", c ? c->id : 0, c && c->curr ? c->curr->name : "boot", msg);
+    kprintf(PROTO_WORD_PANIC " cpu=%d task=%s: %s\n", c ? c->id : 0, c && c->curr ? c->curr->name : "boot", msg);
     print_backtrace((uint32_t)__builtin_frame_address(0));
     machine_exit(EXIT_PANIC);
 }

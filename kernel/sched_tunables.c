@@ -205,7 +205,7 @@ void sched_tunables_print(const struct sched_class *c)
         return;
     /* One kprintf per word: the line may be longer than a console buffer,
      * and nothing else prints while the boot CPU is here. */
-    kprintf("tunables sched=%s", c->name);
+    kprintf(PROTO_FORMAT_BEGIN(TUNABLES), c->name);
     if (c->npresets)
         kprintf(" preset=%s", preset_chosen ? c->presets[preset_chosen - 1].name : "none");
     for (int i = 0; i < c->ntunables; i++) {

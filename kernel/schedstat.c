@@ -13,6 +13,7 @@
 #include "lib.h"
 #include "mm.h"
 #include "spinlock.h"
+#include "protocol.h"
 #include "vsmp.h"
 #include "machine/memhooks.h"
 
@@ -55,8 +56,7 @@ void sched_print_stats(void)
      * still holds, 2.6.0's lazy active_mm). */
     struct mm_stats ms;
     mm_get_stats(&ms);
-    kprintf("stackstat stack_bytes=%d max_used_bytes=%d page_dirs_created=%u page_dirs_freed=%u page_dirs_live=%u\n",
-            TASK_STACK_SIZE, task_stack_high_water(), ms.created, ms.freed, ms.created - ms.freed);
+    kprintf(PROTO_FORMAT(STACKSTAT), TASK_STACK_SIZE, task_stack_high_water(), ms.created, ms.freed, ms.created - ms.freed);
     for (int i = 0; i < ncpus_online; i++) {
         struct cpu *c = &cpus[i];
         if (vsmp_on)
@@ -64,11 +64,7 @@ void sched_print_stats(void)
         uint64_t idle = c->stats.idle_ns + (c->curr == c->idle ? now - c->idle_since_ns : 0);
         uint64_t busy = now > idle ? now - idle : 0;
         uint64_t pick = c->stats.picks ? c->stats.pick_cycles / c->stats.picks : 0;
-        kprintf("schedstat cpu=%d sched=%s schedule_calls=%llu context_switches=%llu migrations=%llu "
-                "wakeups=%llu idle_ms=%llu pick_cycles_total=%llu pick_cycles_avg=%llu ticks=%llu "
-                "resched_ipis=%llu poll_wakes=%llu cr3_loads=%llu idle_ticks=%llu busy_ms=%llu lock_wait_us=%llu "
-                "lock_waits=%llu busy_us=%llu idle_us=%llu ticks_expected=%llu\n",
-                i, sched_name(), (unsigned long long)c->stats.schedule_calls,
+        kprintf(PROTO_FORMAT(SCHEDSTAT), i, sched_name(), (unsigned long long)c->stats.schedule_calls,
                 (unsigned long long)c->stats.context_switches, (unsigned long long)c->stats.migrations,
                 (unsigned long long)c->stats.wakeups, (unsigned long long)(idle / NSEC_PER_MSEC),
                 (unsigned long long)c->stats.pick_cycles, (unsigned long long)pick,
@@ -88,7 +84,7 @@ void sched_print_stats(void)
     /* pvspin (kernel/spinlock.c): lock waits that halted, kicks sent and received. */
     if (spin_pvspin_enabled())
         for (int i = 0; i < ncpus_online; i++)
-            kprintf("pvspinstat cpu=%d halts=%llu kicks_sent=%llu kicks_received=%llu\n", i,
+            kprintf(PROTO_FORMAT(PVSPINSTAT), i,
                     (unsigned long long)cpus[i].stats.pv_halts, (unsigned long long)cpus[i].stats.pv_kicks,
                     (unsigned long long)cpus[i].stats.pv_nmis);
 }

@@ -70,7 +70,7 @@ void stall_report_lock_why(const char *lock_name, int waiter_cpu, int holder_cpu
         halt_forever();            /* another CPU reports; our NMI line shows where we waited */
     console_panic_mode();
     char s[32];
-    kprintf("stall: cpu=%d waited %s s for spinlock '%s' held by cpu=%d (%s)\n", waiter_cpu,
+    kprintf(PROTO_WORD_STALL " cpu=%d waited %s s for spinlock '%s' held by cpu=%d (%s)\n", waiter_cpu,
             fmt_fixed(s, waited_ns, NSEC_PER_SEC, 1), lock_name, holder_cpu, why);
     stall_report_cpus("stall");
     machine_exit(EXIT_WATCHDOG);

@@ -120,11 +120,11 @@ static void watchdog_fire(uint64_t stalled_ns)
         return;             /* another CPU is already reporting */
     console_panic_mode();
     char s[32];
-    kprintf("watchdog: no progress for %s s (watchdog=%llu)\n", fmt_fixed(s, stalled_ns, NSEC_PER_SEC, 1),
+    kprintf(PROTO_WORD_WATCHDOG " no progress for %s s (watchdog=%llu)\n", fmt_fixed(s, stalled_ns, NSEC_PER_SEC, 1),
             (unsigned long long)(watchdog_ns / NSEC_PER_SEC));
     for (int i = 0; i < ncpus_online; i++) {
         struct task *t = cpus[i].curr;
-        kprintf("watchdog: cpu=%d current=%s pid=%d state=%d runqueue=%d\n", i, t ? t->name : "?", t ? t->pid : -1,
+        kprintf(PROTO_WORD_WATCHDOG " cpu=%d current=%s pid=%d state=%d runqueue=%d\n", i, t ? t->name : "?", t ? t->pid : -1,
                 t ? t->state : -1, cpus[i].nr_queued);
     }
     stall_report_cpus("watchdog");

@@ -510,7 +510,7 @@ void trace_finish(void)
     for (int cpu = 0; cpu < ncpus_; cpu++) {
         uint64_t w, d;
         trace_cpu_counts(cpu, &w, &d);
-        kprintf("tracestat cpu=%d events=%llu kept=%llu dropped=%llu\n", cpu, (unsigned long long)w,
+        kprintf(PROTO_FORMAT(TRACESTAT), cpu, (unsigned long long)w,
                 (unsigned long long)(w - d), (unsigned long long)d);
         total += w - d;
         dropped += d;
@@ -531,7 +531,7 @@ void trace_finish(void)
                 (unsigned long long)(us % 1000 / 100), capacity_ * (uint32_t)sizeof(struct trace_record) / 1024);
     }
     uint64_t bytes = trace_write_stream(debugcon_out, NULL, sched_name(), cmdline_raw(), HZ, tsc_khz);
-    kprintf("trace: %llu records (%llu dropped), %llu bytes on the trace channel, %d static-key sites patched, "
+    kprintf(PROTO_WORD_TRACE " %llu records (%llu dropped), %llu bytes on the trace channel, %d static-key sites patched, "
             "%llu ms recorded\n",
             (unsigned long long)total, (unsigned long long)dropped, (unsigned long long)bytes, sites_patched,
             (unsigned long long)((stop_ns_ - start_ns_) / NSEC_PER_MSEC));

@@ -1,7 +1,7 @@
 /*
  * The trace stream: what the kernel writes on its trace channel at the end
  * of a traced run (kernel/trace.c) and what the host tools read
- * (tools/src/trace_bin.c).  Plain fixed-width little-endian structures, no
+ * (tools/src/trace/trace_data.c).  Plain fixed-width little-endian structures, no
  * pointers, so that one header serves the 32-bit kernel and the 64-bit host
  * (each size is checked at compile time on both).  docs/tracing.md
  * describes it for other readers.

@@ -28,7 +28,7 @@ static void exception(struct trapframe *tf)
     console_panic_mode();
     struct cpu *c = this_cpu();
     const char *name = exception_names[tf->vector] ? exception_names[tf->vector] : "reserved";
-    kprintf("panic: exception %u (%s) err=0x%x cpu=%d task=%s\n", tf->vector, name, tf->error_code, c->id,
+    kprintf(PROTO_WORD_PANIC " exception %u (%s) err=0x%x cpu=%d task=%s\n", tf->vector, name, tf->error_code, c->id,
             c->curr ? c->curr->name : "boot");
     kprintf("  eip=%08x eflags=%08x cr2=%08x cr3=%08x\n", tf->eip, tf->eflags, read_cr2(), read_cr3());
     kprintf("  eax=%08x ebx=%08x ecx=%08x edx=%08x esi=%08x edi=%08x ebp=%08x esp=%08x\n", tf->eax, tf->ebx,

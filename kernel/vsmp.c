@@ -1429,34 +1429,28 @@ uint64_t vsmp_cpu_clock_ns(int cpu)
 void vsmp_print_stats(void)
 {
     /* Everything first: printing moves the printing CPU's clock, and with
-     * it the dispatches and events that follow. */
+     * it the dispatches and events that follow.  The machine line (what
+     * the simulation cost: physical_us, the timer's interrupts and writes,
+     * the interrupts that came inside a hook, the boot's calibration)
+     * moves with the dispatcher's code; the per-CPU lines do not. */
     static struct vcpu_stats snap[MAX_CPUS];
     for (int i = 0; i < nvcpus; i++)
         snap[i] = vcpus[i].stats;
     uint64_t phys = rdtsc(), timer_irqs = hw_timer_irqs, arms = hw_timer_arms, quiet = quiet_irqs,
              raised = event_irqs, deferred_n = irqs_deferred, rewound = irqs_rewound, reads = reads_rewound,
-             events = events_delivered, late_sum = lateness_sum, late_max = lateness_max;
-    kprintf("vsmpstat calibration order_residue=%llu release_residue=%llu irq_residue=%llu timer_fire_err=%lld\n",
+             events = events_delivered, late_sum = lateness_sum, late_max = lateness_max, stale = stale_irqs;
+    kprintf(PROTO_FORMAT(VSMPSTAT), (unsigned long long)(cycles_to_ns(phys) / NSEC_PER_USEC),
+            (unsigned long long)timer_irqs, (unsigned long long)arms, (unsigned long long)raised,
+            (unsigned long long)deferred_n, (unsigned long long)events,
+            (unsigned long long)(events ? cycles_to_ns(late_sum / events) : 0), (unsigned long long)cycles_to_ns(late_max),
+            (unsigned long long)quiet, (unsigned long long)stale, (unsigned long long)rewound, (unsigned long long)reads,
             (unsigned long long)order_residue, (unsigned long long)release_residue, (unsigned long long)irq_residue,
-            (long long)timer_fire_err);
+            (int)timer_fire_err);
     for (int i = 0; i < nvcpus; i++) {
         const struct vcpu_stats *s = &snap[i];
-        kprintf("vsmpstat cpu=%d dispatches=%llu order_yields=%llu relax_yields=%llu quantum_yields=%llu "
-                "lock_blocks=%llu block_races=%llu ipis_sent=%llu ipis_received=%llu spin_us=%llu\n",
-                i, (unsigned long long)s->dispatches, (unsigned long long)s->order_yields,
+        kprintf(PROTO_FORMAT_OF(VSMPSTAT, VSMPSTAT_CPU), i, (unsigned long long)s->dispatches, (unsigned long long)s->order_yields,
                 (unsigned long long)s->relax_yields, (unsigned long long)s->quantum_yields,
                 (unsigned long long)s->lock_blocks, (unsigned long long)s->block_races, (unsigned long long)s->ipis_sent,
                 (unsigned long long)s->ipis_received, (unsigned long long)(cycles_to_ns(s->spin_cycles) / NSEC_PER_USEC));
     }
-    /* Last, what the simulation cost (physical_us, the timer's interrupts
-     * and writes, the interrupts that came inside a hook): these move with
-     * the dispatcher's code, the figures above do not. */
-    kprintf("vsmpstat physical_us=%llu events=%llu event_late_ns_avg=%llu event_late_ns_max=%llu timer_irqs=%llu "
-            "timer_arms=%llu quiet_irqs=%llu stale_irqs=%llu event_irqs=%llu irqs_deferred=%llu irqs_rewound=%llu "
-            "reads_rewound=%llu\n",
-            (unsigned long long)(cycles_to_ns(phys) / NSEC_PER_USEC), (unsigned long long)events,
-            (unsigned long long)(events ? cycles_to_ns(late_sum / events) : 0), (unsigned long long)cycles_to_ns(late_max),
-            (unsigned long long)timer_irqs, (unsigned long long)arms, (unsigned long long)quiet,
-            (unsigned long long)stale_irqs, (unsigned long long)raised, (unsigned long long)deferred_n, (unsigned long long)rewound,
-            (unsigned long long)reads);
 }

@@ -1,12 +1,23 @@
 # Helpers for QEMU tests (sourced by tests/qemu/*.sh).
 #
-# A test script prints one line per check:  "ok <name>"  or  "FAIL <name>: <why>".
-# tests/run-all.sh counts them.  Typical use:
+# A test script speaks TAP (the Test Anything Protocol, as perl's and git's
+# suites do): first its plan, "1..N", the number of checks it will make,
+# then one line per check, "ok <name>" or "not ok <name>: <why>" (a check
+# that is not asserted on this host, "ok <name> # SKIP <why>"), and "# ..."
+# lines for people.  tests/run-all.sh counts them, and fails a script that
+# exits non-zero, dies, or makes another number of checks than it planned
+# (naming the script and its last line); `prove -e sh tests/qemu/NAME.sh`
+# runs one too.  Typical use:
 #
 #   . "$(dirname "$0")/../lib.sh"
+#   plan 2                            # before anything else: the checks below
 #   boot rr 2 'bench=boot'            # sets OUT (serial output file) and RC (exit status)
 #   check "rr boots" [ "$RC" = 0 ]
 #   expect "boot line" '^boot: cpus=2 sched=rr '
+#
+# A script whose number of checks depends on its parameters computes it
+# (plan $((6 * $(nscheds)))); every branch of a script makes the same
+# number of checks (skip NAME WHY for one that does not apply).
 #
 # Images are built once per scheduler (make is incremental and serialised by a lock).
 #
@@ -48,7 +59,7 @@ build() {
     _bd_stamp="$TMP/built.$(printf '%s' "$ROOT" | cksum | cut -d' ' -f1).$1"
     [ -e "$_bd_stamp" ] && [ -f "$ROOT/build/$1/kernel.elf" ] && return 0
     ( flock 9; make -s -j"$(nproc 2>/dev/null || echo 1)" -C "$ROOT" SCHED="$1" kernel >"$TMP/build-$1.log" 2>&1 ) 9>"$ROOT/build/.lock" || {
-        echo "FAIL build-$1: make SCHED=$1 failed:"; sed 's/^/    /' "$TMP/build-$1.log" | tail -20; return 1; }
+        fail "build-$1" "make SCHED=$1 failed:"; sed 's/^/    /' "$TMP/build-$1.log" | tail -20; return 1; }
     : >"$_bd_stamp"
 }
 
@@ -173,26 +184,60 @@ long_only() {
     return 1
 }
 
+# ---- TAP: the plan and the checks ----
+# plan N: this script makes N checks; before the first.  TEST_PLAN_ONLY=1
+# prints N and exits (a script that runs another one counts its checks so).
+plan() {
+    if [ "${TEST_PLAN_ONLY:-0}" = 1 ]; then echo "$1"; exit 0; fi
+    echo "1..$1"
+}
+# pass NAME / fail NAME WHY / skip NAME WHY: one check's line
+pass() { echo "ok $1"; }
+fail() { echo "not ok $1: $2"; }
+skip() { echo "ok $1 # SKIP $2"; }
+# fail_with NAME WHY [FILE...]: a failure with the tail of FILE (a log) below it
+fail_with() { fail "$1" "$2"; shift 2; [ $# -gt 0 ] && sed 's/^/    | /' "$@" | tail -15; return 0; }
+# ok_if NAME WHY-IF-NOT COMMAND...: a check that shows $LAST (default
+# $D/last.log: the log the script kept of what it ran last) when it fails
+ok_if() {
+    _oi_name=$1 _oi_why=$2; shift 2
+    if "$@"; then pass "$_oi_name"; else fail_with "$_oi_name" "$_oi_why" "${LAST:-$D/last.log}"; fi
+}
+
 # check NAME COMMAND...: runs the command; ok when it succeeds
 check() {
     _check_name=$1; shift   # a prefixed name: test scripts use $name themselves
-    if "$@"; then echo "ok $_check_name"; else echo "FAIL $_check_name: '$*' was false (exit $RC; output in $OUT)"; show_tail; fi
+    if "$@"; then pass "$_check_name"; else fail "$_check_name" "'$*' was false (exit $RC; output in $OUT)"; show_tail; fi
 }
 
 # expect NAME REGEX: some line of the output matches
 expect() {
-    if grep -Eq -- "$2" "$OUT"; then echo "ok $1"; else echo "FAIL $1: no line matches /$2/ (exit $RC)"; show_tail; fi
+    if grep -Eq -- "$2" "$OUT"; then pass "$1"; else fail "$1" "no line matches /$2/ (exit $RC)"; show_tail; fi
 }
 
 # expect_not NAME REGEX: no line of the output matches
 expect_not() {
-    if grep -Eq -- "$2" "$OUT"; then echo "FAIL $1: a line matches /$2/"; grep -E -- "$2" "$OUT" | head -3 | sed 's/^/    /'; else echo "ok $1"; fi
+    if grep -Eq -- "$2" "$OUT"; then fail "$1" "a line matches /$2/"; grep -E -- "$2" "$OUT" | head -3 | sed 's/^/    /'; else pass "$1"; fi
 }
 
 show_tail() { tail -5 "$OUT" 2>/dev/null | sed 's/^/    | /'; tail -3 "$OUT.err" 2>/dev/null | sed 's/^/    ! /'; }
 
-# field KEY LINE: the value of key=value in a result line
-field() { printf '%s\n' "$2" | tr ' ' '\n' | sed -n "s/^$1=//p" | head -1; }
+# ---- the kernel's lines, read by the tools' one parser (docs/protocol.md) ----
+# The program that reads them (built once per run of the suite, as kernels are).
+SCHEDLAB_BIN="$ROOT/build/tools/schedlab"
+tools_built() {
+    _tb_stamp="$TMP/tools-built.$(printf '%s' "$ROOT" | cksum | cut -d' ' -f1)"
+    [ -e "$_tb_stamp" ] && [ -x "$SCHEDLAB_BIN" ] && return 0
+    mkdir -p "$ROOT/build"
+    ( flock 9; make -s -C "$ROOT/tools" >"$TMP/tools-build.log" 2>&1 ) 9>"$ROOT/build/.lock" || {
+        fail build-tools "make -C tools failed:"; sed 's/^/    /' "$TMP/tools-build.log" | tail -20; return 1; }
+    : >"$_tb_stamp"
+}
+# proto_field KEY [--kind K] [--where KEY=VALUE]... [FILE...]: schedlab field
+proto_field() { tools_built && "$SCHEDLAB_BIN" field "$@"; }
+
+# field KEY LINE: the value of key=value in a line
+field() { printf '%s\n' "$2" | proto_field "$1" | head -1; }
 
 # results BENCH: the result lines of that bench
 results() { grep -E "^result bench=$1 " "$OUT"; }
@@ -203,13 +248,13 @@ results() { grep -E "^result bench=$1 " "$OUT"; }
 # print them instead of asserting them.
 oversubscribed() { [ "$1" -gt "$(nproc 2>/dev/null || echo 1)" ]; }
 
-# judge NAME COMMAND... : like check, but only reported (as "# ...") on an
-# oversubscribed guest (set JUDGE_SMP to the guest's vCPU count).
+# judge NAME COMMAND... : like check, but not asserted (a skipped check that
+# says whether it held) on an oversubscribed guest (set JUDGE_SMP to the
+# guest's vCPU count).
 judge() {
     if oversubscribed "${JUDGE_SMP:-1}"; then
         _check_name=$1; shift
-        if "$@"; then echo "# $_check_name: holds (not asserted: ${JUDGE_SMP} vCPUs on $(nproc) host cores)";
-        else echo "# $_check_name: does not hold, not asserted: ${JUDGE_SMP} vCPUs on $(nproc) host cores ('$*')"; fi
+        unasserted "$_check_name" "${JUDGE_SMP} vCPUs on $(nproc) host cores" "$@"
     else
         check "$@"
     fi
@@ -222,13 +267,17 @@ milli() { printf '%s\n' "$1" | sed -n 's/^\([0-9]*\)\.\([0-9][0-9][0-9]\)$/\1\2/
 in_range() { [ -n "$1" ] && [ "$1" -ge "$2" ] && [ "$1" -le "$3" ]; }
 
 # stat_field CPU KEY: KEY of that CPU's schedstat line
-stat_field() { grep -E "^schedstat cpu=$1 " "$OUT" | head -1 | tr ' ' '\n' | sed -n "s/^$2=//p"; }
+stat_field() { proto_field "$2" --kind schedstat --where "cpu=$1" "$OUT" | head -1; }
+# stat_of KIND CPU KEY: KEY of that CPU's line of KIND (schedstat, coststat, vsmpstat...)
+stat_of() { proto_field "$3" --kind "$1" --where "cpu=$2" "$OUT" | head -1; }
+# kind_sum KEY KIND: the sum of KEY over the lines of KIND (0 when there are none)
+kind_sum() { proto_field "$1" --kind "$2" "$OUT" | awk '{ s += $1 } END { printf "%d\n", s }'; }
 
 # cpuhog_shares: over the cpuhog result lines of $OUT, in thousandths of a CPU,
 # sets SHARES_N (lines with a share), SHARES_SUM, SHARES_MIN and SHARES_MAX.
 cpuhog_shares() {
     SHARES_N=0 SHARES_SUM=0 SHARES_MIN=100000 SHARES_MAX=0
-    for _share in $(results cpuhog | tr ' ' '\n' | sed -n 's/^share=//p'); do
+    for _share in $(proto_field share --kind result --where bench=cpuhog "$OUT"); do
         _m=$(milli "$_share")
         [ -n "$_m" ] || continue
         SHARES_SUM=$((SHARES_SUM + _m)) SHARES_N=$((SHARES_N + 1))
@@ -251,6 +300,11 @@ DEFAULT_SCHED=$(make -s -C "$ROOT" print-default-sched 2>/dev/null || echo o1)
 # scheds: the schedulers a generic script runs on: every sched/*.c, or only
 # those in TEST_SCHEDS (e.g. TEST_SCHEDS=mine tests/run-all.sh qemu).
 scheds() { echo "${TEST_SCHEDS:-$(make -s -C "$ROOT" list-scheds)}" | tr "," " "; }   # TEST_SCHEDS: "o1 cfs" or o1,cfs
+# For plans: nscheds, the number of scheds; long, 1 under make test-long
+# (else 0); limited, 1 when TEST_SCHEDS limits the run to some schedulers.
+nscheds() { set -- $(scheds); echo $#; }
+long() { if [ "${TEST_LONG:-0}" = 1 ]; then echo 1; else echo 0; fi; }
+limited() { if [ -n "${TEST_SCHEDS:-}" ]; then echo 1; else echo 0; fi; }
 
 # ---- host-independent judgement of SMP share and idle figures ----
 # Under TCG the guest's TSC clock is the host's: when the host deschedules a
@@ -287,6 +341,13 @@ report() {
     if "$@"; then echo "# $_r_name: holds (not asserted: $_r_why)";
     else echo "# $_r_name: does not hold, not asserted: $_r_why ('$*')"; fi
 }
+# unasserted NAME WHY COMMAND...: a check that this run cannot assert (WHY):
+# skipped, its line saying whether it held
+unasserted() {
+    _u_name=$1 _u_why=$2; shift 2
+    if "$@"; then skip "$_u_name" "holds, not asserted: $_u_why";
+    else skip "$_u_name" "does not hold, not asserted: $_u_why ('$*')"; fi
+}
 
 # full_ticks SMP SECONDS: every CPU of the last boot saw at least 90% of the
 # ticks of a SECONDS-long run at HZ=1000 (the boot line says hz=1000).  Then
@@ -301,7 +362,7 @@ full_ticks() { FEWEST_TICKS=$(stat_min ticks "$1"); [ -n "$FEWEST_TICKS" ] && [ 
 judge_ticks() {
     _jt_name=$1 _jt_smp=$2 _jt_s=$3; shift 3
     if full_ticks "$_jt_smp" "$_jt_s"; then JUDGE_SMP=$_jt_smp judge "$_jt_name" "$@"
-    else report "$_jt_name" "a CPU saw only $FEWEST_TICKS of the ~$((_jt_s * 1000)) ticks of the run: TSC shares of a tick-driven scheduler are host timing" "$@"; fi
+    else unasserted "$_jt_name" "a CPU saw only $FEWEST_TICKS of the ~$((_jt_s * 1000)) ticks of the run: TSC shares of a tick-driven scheduler are host timing" "$@"; fi
 }
 
 # no_idle_check TAG SMP SECONDS: TAG-no-cpu-idle-while-tasks-wait on a boot
@@ -323,18 +384,25 @@ no_idle_check() {
     _ni_j=$(stat_field 0 ticks)
     _ni_max=$(($2 * $3 * 100))
     if [ "$SHARES_N" = 0 ] || [ -z "$_ni_j" ]; then
-        echo "FAIL $1-no-cpu-idle-while-tasks-wait: no shares or no ticks in the output (exit $RC)"; show_tail; return
+        fail "$1-no-cpu-idle-while-tasks-wait" "no shares or no ticks in the output (exit $RC)"; show_tail; return
     fi
     _ni_def=$(($2 * 1000 - SHARES_SUM))
     [ "$_ni_def" -lt 0 ] && _ni_def=0
     _ni_idle=$((_ni_def * _ni_j / 1000))
     echo "# $1: shares sum $SHARES_SUM/1000 of $2 CPUs: $_ni_def/1000 CPU idle, at CPU 0's $_ni_j ticks about $_ni_idle CPU-jiffies (allowed: $_ni_max)"
     if [ "$_ni_j" -lt $((_ni_max * 5 / 4)) ]; then
-        report "$1-no-cpu-idle-while-tasks-wait" "CPU 0 saw only $_ni_j ticks, too few for a CPU idle all along to exceed the allowance" \
+        unasserted "$1-no-cpu-idle-while-tasks-wait" "CPU 0 saw only $_ni_j ticks, too few for a CPU idle all along to exceed the allowance" \
             in_range "$_ni_idle" 0 "$_ni_max"
     else
         JUDGE_SMP=$2 judge "$1-no-cpu-idle-while-tasks-wait" in_range "$_ni_idle" 0 "$_ni_max"
     fi
+}
+
+# within_mask MASK USED...: three runs' cpus_used, each within MASK (0x..)
+within_mask() {
+    _wm=$1; shift
+    [ $# = 3 ] || return 1
+    for _u in "$@"; do [ $(( _u & ~_wm )) -eq 0 ] || return 1; done
 }
 
 # hogs_ran N: N cpuhog result lines, each with runtime_ms >= 1
@@ -359,7 +427,7 @@ every_hog_runs() {
         echo "# $1: every CPU was busy for >= $_eh_busy ticks (>= 4 slices of $3): every hog must have run"
         JUDGE_SMP=$2 judge "$1" hogs_ran $((2 * $2))
     else
-        report "$1" "a CPU was busy for only $_eh_busy ticks (fewer than 4 slices of $3): the host starved the guest" \
+        unasserted "$1" "a CPU was busy for only $_eh_busy ticks (fewer than 4 slices of $3): the host starved the guest" \
             hogs_ran $((2 * $2))
     fi
 }

@@ -1,7 +1,10 @@
 #!/bin/sh
 # The test suite: host unit tests (cmocka, tests/host/) and QEMU tests
-# (tests/qemu/*.sh).  Every check prints "ok <name>" or "FAIL <name>: why";
-# the last line is "N passed, N failed".  Exit status is 0 only when nothing failed.
+# (tests/qemu/*.sh).  Every check prints "ok <name>" or "not ok <name>: why"
+# (TAP; tests/lib.sh); the last line is "N passed, N failed".  A QEMU script
+# that exits non-zero, dies, or makes another number of checks than its
+# plan ("1..N") is one failure more, named after the script, with its last
+# line (tap_verdict).  Exit status is 0 only when nothing failed.
 #   tests/run-all.sh [host|qemu] [PATTERN]
 #   tests/run-all.sh sched NAME     make check SCHED=NAME: one scheduler's checks
 # TEST_LONG=1 (make test-long) adds the long checks (tests/lib.sh long_only).
@@ -48,7 +51,7 @@ run_host() {
         t="$ROOT/build/host/$bin"
         case "$bin" in *"$PATTERN"*) ;; *) continue ;; esac
         if [ ! -x "$t" ] || ! make -q -s -C "$ROOT/tests/host" "../../build/host/$bin" 2>/dev/null; then
-            echo "FAIL build-$bin: it does not build:"
+            echo "not ok build-$bin: it does not build:"
             grep -B2 -A6 "error" "$TEST_TMP/host-build.log" | grep -A8 "${bin#test_}" | head -16 | sed 's/^/    /'
             continue
         fi
@@ -56,11 +59,11 @@ run_host() {
         CMOCKA_MESSAGE_OUTPUT=stdout timeout 300 "$t" >"$TEST_TMP/$(basename "$t").log" 2>&1
         rc=$?
         name=$(basename "$t" | sed 's/^test_//')
-        sed -n -e "s/^\[       OK \] \(.*\)\$/ok $name:\1/p" -e "s/^\[  FAILED  \] \([^ ]*\)\$/FAIL $name:\1: see below/p" \
+        sed -n -e "s/^\[       OK \] \(.*\)\$/ok $name:\1/p" -e "s/^\[  FAILED  \] \([^ ]*\)\$/not ok $name:\1: see below/p" \
             "$TEST_TMP/$(basename "$t").log" | awk '!seen[$0]++'   # cmocka lists failures twice
         if [ $rc -ne 0 ]; then
             grep -q '^\[  FAILED  \]' "$TEST_TMP/$(basename "$t").log" ||
-                echo "FAIL $(basename "$t"): exited with status $rc"
+                echo "not ok $(basename "$t"): exited with status $rc"
             grep -vE '^\[ *(OK|RUN|PASSED|==========) *\]' "$TEST_TMP/$(basename "$t").log" | head -20 | sed 's/^/    /'
         fi
     done
@@ -157,12 +160,36 @@ run_jobs() {  # run_jobs WITH_HOST WITH_QEMU
     done
     wait
 }
-# run_script NAME: runs tests/qemu/NAME into $qdir/NAME.log, then NAME.time and NAME.done
+# run_script NAME: runs tests/qemu/NAME into $qdir/NAME.log, then NAME.time
+# and NAME.done; the script's exit status and plan are judged (tap_verdict)
 run_script() {
     t0=$(date +%s)
-    { echo "# $1"; sh "$ROOT/tests/qemu/$1" 2>&1; echo "# $1: $(($(date +%s) - t0)) s"; } >"$qdir/$1.log" 2>&1
+    sh "$ROOT/tests/qemu/$1" >"$qdir/$1.out" 2>&1
+    rc=$?
+    { echo "# $1"; cat "$qdir/$1.out"; tap_verdict "$1" "$qdir/$1.out" "$rc"; echo "# $1: $(($(date +%s) - t0)) s"; } >"$qdir/$1.log"
     echo "script $1 $(($(date +%s) - t0))" >"$qdir/$1.time"
     : >"$qdir/$1.done"
+}
+# tap_verdict NAME OUTPUT RC: a "not ok NAME: ..." line when the script
+# exited non-zero (RC), has no plan ("1..N" before its first check), or
+# made another number of checks than it planned; nothing otherwise.  The
+# line names the script's last line of output, where it stopped.
+tap_verdict() {
+    awk -v name="$1" -v rc="$3" '
+        /^1\.\.[0-9]+$/ && !planned && checks == 0 { planned = 1; plan = substr($0, 4) + 0; next }
+        /^1\.\.[0-9]+$/ { plans++ }
+        /^(not )?ok( |$)/ { checks++ }
+        NF { last = $0 }
+        END {
+            if (length(last) > 160) last = substr(last, 1, 157) "..."
+            where = " (last line: " (last == "" ? "none" : last) ")"
+            made = checks " check" (checks == 1 ? "" : "s")
+            if (rc != 0) why = "exited with status " rc " after " made (planned ? " of " plan " planned" : "")
+            else if (!planned) why = "no plan (a 1..N line before its first check); " made
+            else if (plans) why = "a second plan line"
+            else if (checks != plan) why = plan " checks planned, " made
+            if (why != "") print "not ok " name ": " why where
+        }' "$2"
 }
 # running DIR NAME...: how many of the scripts have started (a .log) and not finished
 running() {
@@ -185,7 +212,7 @@ flush() {
 # and for profiling: build/test-times.txt, "script NAME SECONDS" (kept for
 # the scripts this run did not run) and "boot MS SCRIPT SCHED SMP ACCEL
 # 'CMDLINE'", slowest first.
-TIMES_OLD="$ROOT/build/test-times.txt"
+TIMES_OLD=${TEST_TIMES:-$ROOT/build/test-times.txt}   # (tests/qemu/runner.sh names another)
 save_times() {
     d="$TEST_TMP/qemu-scripts"
     [ -d "$d" ] || return 0
@@ -208,19 +235,21 @@ all) run_jobs 1 1 ;;
 sched)
     # the kernel first, with every core (the scripts would build it one file at a time)
     make -s -j"$(nproc 2>/dev/null || echo 1)" -C "$ROOT" SCHED="$S" kernel >"$TEST_TMP/build-$S.log" 2>&1 ||
-        { echo "FAIL build-$S: make SCHED=$S failed:"; tail -20 "$TEST_TMP/build-$S.log" | sed 's/^/    /'; }
+        { echo "not ok build-$S: make SCHED=$S failed:"; tail -20 "$TEST_TMP/build-$S.log" | sed 's/^/    /'; }
     run_jobs 1 1 ;;
 *) echo "usage: $0 [host|qemu|all] [PATTERN] | $0 sched NAME" >&2; exit 2 ;;
 esac 2>&1 | tee "$LOG"
 [ "$WHICH" = sched ] || save_times   # a subset of the scripts: not the next run's order
-passed=$(grep -c '^ok ' "$LOG")
-failed=$(grep -c '^FAIL ' "$LOG")
+passed=$(grep '^ok ' "$LOG" | grep -vc ' # SKIP ')
+skipped=$(grep '^ok ' "$LOG" | grep -c ' # SKIP ')
+failed=$(grep -c '^not ok ' "$LOG")
 echo "# wall time: $(( $(date +%s) - start )) s (TEST_JOBS=${TEST_JOBS:-default}; times in build/test-times.txt); load average at the end: $(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null)"
 if [ -s "$TEST_TMP/host-factor" ]; then
     echo "# host factor at the end: $(cut -d' ' -f1 "$TEST_TMP/host-factor" | awk '{ printf "%.2f", $1 / 100 }') ($(cut -d' ' -f2- "$TEST_TMP/host-factor"))"
 fi
+[ "$skipped" = 0 ] || echo "# $skipped checks not asserted on this host (ok ... # SKIP: the line says whether each held)"
 if [ "$failed" -gt 0 ]; then
-    echo "# failures:"; grep '^FAIL ' "$LOG" | sed 's/^/#   /'
+    echo "# failures:"; grep '^not ok ' "$LOG" | sed 's/^/#   /'
 fi
 echo "$passed passed, $failed failed"
 rm -rf "$TEST_TMP"

@@ -2,7 +2,7 @@
 # The real kernel beside ours: Debian 12's Linux 6.1 booted under the same
 # QEMU, running rt-tests hackbench (Rusty Russell's hackbench, as packaged)
 # and perf bench sched pipe (Ingo Molnar's pipe-test), printed in the
-# schedlab kernel's own line format so that schedlab-tool reads them:
+# schedlab kernel's own line format so that schedlab reads them:
 #
 #   boot: cpus=2 sched=linux-6.1 kernel=6.1.0-28-cloud-amd64 accel=tcg mem_mib=2048
 #   result bench=hackbench sched=linux-6.1 cpus=2 run=0 groups=10 loops=100 mode=process ipc=pipe time_s=1.172 status=ok

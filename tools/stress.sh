@@ -30,6 +30,13 @@ usage() {  # usage [STATUS]: the usage block at the top of this file
 }
 die() { echo "error: $*" >&2; exit 2; }
 fail() { echo "stress: error: $*" >&2; exit 1; }
+SCHEDLAB=$ROOT/build/tools/schedlab   # reads the console logs (docs/protocol.md)
+# classify LOG RC INTENT SMP CMDLINE: CLASS VERDICT REASON of one boot
+# (tools/stress/classify.awk over the log as the tools' parser splits it)
+classify() {
+    "$SCHEDLAB" parse "$1" --format tsv | STRESS_RC=$2 STRESS_INTENT=$3 STRESS_SMP=$4 STRESS_CMDLINE=$5 \
+        STRESS_TIMEOUT=$TIMEOUT STRESS_LAST=$(tail -n 1 "$1") awk -f "$HERE/classify.awk"
+}
 is_uint() { case "$1" in ''|*[!0-9]*) return 1 ;; *) return 0 ;; esac; }
 
 BOOTS=100 SEED= JOBS= TIMEOUT=180 SCHEDS= OUT= PLAN_ONLY=0 CLOCK=strict QUIET=0
@@ -94,6 +101,8 @@ mkdir -p "$OUT/kernels" "$OUT/logs" "$OUT/res" || fail "cannot create $OUT"
 # Build every image once (serialised with other builders, as tests/lib.sh does),
 # copy it, and read its bench=list.
 mkdir -p "$ROOT/build"
+( flock 9; make -s -C "$ROOT/tools" >"$OUT/kernels/tools.build.log" 2>&1 ) 9>"$ROOT/build/.lock" ||
+    { tail -20 "$OUT/kernels/tools.build.log" >&2; fail "make -C tools failed"; }
 for s in $SCHEDS; do
     ( flock 9; make -s -C "$ROOT" SCHED="$s" kernel >"$OUT/kernels/$s.build.log" 2>&1 ) 9>"$ROOT/build/.lock" ||
         { tail -20 "$OUT/kernels/$s.build.log" >&2; fail "make SCHED=$s kernel failed"; }
@@ -105,8 +114,10 @@ first=${SCHEDS%% *}
     fail "bench=list did not boot on $first (see $OUT/kernels/bench-list.txt)"
 grep -q '^workload name=' "$OUT/kernels/bench-list.txt" || fail "bench=list printed no workload line"
 
+"$SCHEDLAB" parse "$OUT/kernels/bench-list.txt" --format tsv >"$OUT/kernels/bench-list.tsv" ||
+    fail "cannot read $OUT/kernels/bench-list.txt"
 awk -f "$HERE/plan.awk" -v seed="$SEED" -v boots="$BOOTS" -v scheds="$SCHEDS" -v smps="$SMPS" \
-    "$OUT/kernels/bench-list.txt" >"$OUT/plan.txt" || fail "drawing the boots failed"
+    "$OUT/kernels/bench-list.tsv" >"$OUT/plan.txt" || fail "drawing the boots failed"
 if [ "$PLAN_ONLY" = 1 ]; then
     cat "$OUT/plan.txt"
     exit 0
@@ -124,9 +135,8 @@ run_boot() {  # run_boot WORKER IDX SCHED SMP MEM INTENT CMDLINE
     rc=$?
     BOOT_PID=
     t1=$(date +%s)
-    verdict=$(STRESS_RC=$rc STRESS_INTENT=$6 STRESS_SMP=$4 STRESS_CMDLINE=$7 STRESS_TIMEOUT=$TIMEOUT \
-        awk -f "$HERE/classify.awk" "$log")
-    tsc=$(sed -n 's/^boot: .* tsc_khz=\([0-9]*\) .*/\1/p' "$log" | head -1)
+    verdict=$(classify "$log" "$rc" "$6" "$4" "$7")
+    tsc=$("$SCHEDLAB" field tsc_khz --kind boot "$log" | head -1)
     printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$2" "$3" "$4" "$5" "$6" "$rc" "$((t1 - t0))" "${tsc:--}" "$verdict" \
         >"$OUT/res/$2.tmp" && mv "$OUT/res/$2.tmp" "$OUT/res/$2"
     ndone=$(ls "$OUT/res" | wc -l)
@@ -150,11 +160,11 @@ worker() {  # worker W
 }
 
 echo "stress: $BOOTS boots, seed $SEED, $JOBS at a time, timeout $TIMEOUT s, schedulers: $SCHEDS; logs in $OUT" >&2
-# The status line (schedlab-tool progress, as tools/schedlab run's): boots
+# The status line (schedlab progress, as tools/schedlab run's): boots
 # done / total, elapsed, the ETA from recorded boot times; each boot's line
 # clears it first on a terminal.
 CLEAR= PROGRESS_PID=
-TOOL=$ROOT/build/tools/schedlab-tool
+TOOL=$ROOT/build/tools/schedlab
 if ( flock 9; make -s -C "$ROOT" tools ) 9>"$ROOT/build/.lock" >"$OUT/tools-build.log" 2>&1 &&
     "$TOOL" plan stress "$OUT" >"$OUT/.plan" 2>>"$OUT/tools-build.log"; then
     q=
@@ -164,7 +174,7 @@ if ( flock 9; make -s -C "$ROOT" tools ) 9>"$ROOT/build/.lock" >"$OUT/tools-buil
     PROGRESS_PID=$!
     [ -n "$q" ] || [ ! -t 2 ] || CLEAR=$(printf '\r\033[K')
 else
-    echo "stress: no status line (building schedlab-tool failed: $OUT/tools-build.log)" >&2
+    echo "stress: no status line (building schedlab failed: $OUT/tools-build.log)" >&2
 fi
 PIDS=
 w=0

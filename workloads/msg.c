@@ -241,10 +241,7 @@ int run_free(struct run *r)
 void run_print_chanstat(const struct run *r, int run_index, const char *extra)
 {
     const struct run_chanstat *c = &r->chan;
-    kprintf("chanstat bench=%s run=%d%s pipe_woken_sync=%llu pipe_woken_plain=%llu pipe_reader_sleeps=%llu "
-            "pipe_writer_sleeps=%llu sock_woken_sync=%llu sock_woken_plain=%llu sock_reader_sleeps=%llu "
-            "sock_writer_sleeps=%llu sock_skbs=%llu sock_max_queued=%u\n",
-            r->bench, run_index, extra ? extra : "", (unsigned long long)c->pipe_woken_sync,
+    kprintf(PROTO_FORMAT(CHANSTAT), r->bench, run_index, extra ? extra : "", (unsigned long long)c->pipe_woken_sync,
             (unsigned long long)c->pipe_woken_plain, (unsigned long long)c->pipe_reader_sleeps,
             (unsigned long long)c->pipe_writer_sleeps, (unsigned long long)c->sock_woken_sync,
             (unsigned long long)c->sock_woken_plain, (unsigned long long)c->sock_reader_sleeps,
@@ -256,7 +253,7 @@ uint64_t run_reaped_ns(const struct run *r) { return r->t_reaped > r->t_start ? 
 
 const char *run_status_name(int status)
 {
-    return status == RUN_OK ? "ok" : status == RUN_OOM ? "oom" : "error";
+    return status == RUN_OK ? PROTO_STATUS_OK : status == RUN_OOM ? PROTO_STATUS_OOM : PROTO_STATUS_ERROR;
 }
 
 int run_exit_code(int status)

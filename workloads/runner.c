@@ -54,8 +54,7 @@ cpumask_t bench_cpus(void) { return bind_mask; }
 
 int bench_result_begin(char *buf, size_t size, const char *bench, int run_index)
 {
-    return snprintf(buf, size, "result bench=%s sched=%s cpus=%d run=%d", bench, sched_name(), ncpus_online,
-                    run_index);
+    return snprintf(buf, size, PROTO_FORMAT_BEGIN(RESULT), bench, sched_name(), ncpus_online, run_index);
 }
 
 int bench_channel_params(char *buf, size_t size)
@@ -141,7 +140,7 @@ static void list_benches(void)
     for (const struct bench *const *b = __start_benches; b < __stop_benches; b++) {
         if (strchr((*b)->summary, '"'))
             panic("runner: the summary of %s has a double quote", (*b)->name);
-        kprintf("workload name=%s summary=\"%s\"\n", (*b)->name, (*b)->summary);
+        kprintf(PROTO_FORMAT(WORKLOAD), (*b)->name, (*b)->summary);
         if ((*b)->keys)
             cmdline_describe((*b)->name, (*b)->keys, (*b)->nkeys);
     }

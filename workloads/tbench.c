@@ -347,9 +347,7 @@ static void print_done_spread(const struct run *r, const struct tb_pair *pairs, 
     fmt_fixed(f, first, NSEC_PER_SEC, 3);
     fmt_fixed(m, sum / clients, NSEC_PER_SEC, 3);
     fmt_fixed(l, last, NSEC_PER_SEC, 3);
-    kprintf("tbenchstat run=%d clients=%u load_ops=%u done_first_s=%s done_mean_s=%s done_last_s=%s "
-            "slowest_ops_at_first_done=%u ops_at_first_done=%llu\n",
-            run_index, clients, tb_load_ops, f, m, l, tb.slowest_ops_at_first_done,
+    kprintf(PROTO_FORMAT(TBENCHSTAT), run_index, clients, tb_load_ops, f, m, l, tb.slowest_ops_at_first_done,
             (unsigned long long)tb.ops_at_first_done);
 }
 

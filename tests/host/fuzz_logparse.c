@@ -1,6 +1,6 @@
 /*
- * libFuzzer target for the serial-log parser (tools/src/logparse.c) and the
- * CSV reader and writer behind it (tools/src/table.c).
+ * libFuzzer target for the serial-log parser (tools/src/results/logparse.c) and the
+ * CSV reader and writer behind it (tools/src/results/table.c).
  *
  * An input is a first line "[rc=<exit status>] <kernel command line>", then
  * a serial log.  The
@@ -14,9 +14,9 @@
  * and run for a bounded time by tests/qemu/tools_fuzz.sh; docs/tools.md has
  * the command for a longer run.
  */
-#include "../../tools/src/logparse.h"
-#include "../../tools/src/table.h"
-#include "../../tools/src/util.h"
+#include "logparse.h"
+#include "table.h"
+#include "util.h"
 
 #include <stdint.h>
 #include <stdio.h>

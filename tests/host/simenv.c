@@ -359,3 +359,71 @@ const char *sim_check_invariants(void)
     }
     return NULL;
 }
+
+uint32_t sim_rng(uint64_t *state)
+{
+    *state ^= *state >> 12;
+    *state ^= *state << 25;
+    *state ^= *state >> 27;
+    return (uint32_t)((*state * 2685821657736338717ull) >> 32);
+}
+
+int sim_mix(const struct sim_mix *m, struct task **t)
+{
+    uint64_t *r = m->seed;
+    int n = 0;
+    for (int step = 0; step < m->steps; step++) {
+        uint32_t op = sim_rng(r) % 100;
+        int cpu = (int)(sim_rng(r) % 4);
+        int aff_end = 40 + m->affinity_pct, yield_end = aff_end + 4, exit_end = yield_end + 2;
+        if (op < 8 && n < m->max_tasks) {
+            struct task *parent = sim_curr(cpu)->is_idle ? NULL : sim_curr(cpu);
+            cpumask_t mask = 0;
+            if (m->spawn_masks) {
+                mask = sim_rng(r) % 4 == 0 ? CPU_BIT(sim_rng(r) % 4) | CPU_BIT(sim_rng(r) % 4) : 0;
+                if (mask && !(mask & CPU_BIT(cpu)) && parent)
+                    parent = NULL;
+            }
+            if (m->rt && sim_rng(r) % 10 == 0) {
+                int policy = m->rt == 2 && sim_rng(r) % 2 ? SCHED_FIFO : SCHED_RR;
+                t[n++] = sim_spawn_rt("rt", policy, 1 + (int)(sim_rng(r) % 99), mask);
+            } else {
+                t[n++] = sim_spawn("t", (int)(sim_rng(r) % 40) - 20, mask, parent, cpu);
+            }
+            sim_reschedule_pending();
+        } else if (op < 20) {
+            if (!sim_curr(cpu)->is_idle)
+                sim_block(cpu);
+        } else if (op < 35 && n) {
+            struct task *p = t[sim_rng(r) % n];
+            if (p->state == TASK_SLEEPING) {
+                int flags = m->irq_wakes ? (sim_rng(r) % 3 == 0 ? WAKE_SYNC : sim_rng(r) % 2 ? WAKE_IRQ : 0)
+                                         : (sim_rng(r) % 2 ? WAKE_SYNC : 0);
+                sim_wake(p, cpu, flags);
+                sim_reschedule_pending();
+            }
+        } else if (op < 40 && n) {
+            struct task *p = t[sim_rng(r) % n];
+            if (p->state != TASK_DEAD)
+                sim_set_nice(p, (int)(sim_rng(r) % 40) - 20);
+        } else if (op < (uint32_t)aff_end && n) {
+            struct task *p = t[sim_rng(r) % n];
+            if (p->state != TASK_DEAD && p->state != TASK_SLEEPING) {
+                cpumask_t mask = m->affinity_pct == 4 && sim_rng(r) % 3 == 0 ? 0xf
+                                                                             : CPU_BIT(sim_rng(r) % 4) | CPU_BIT(sim_rng(r) % 4);
+                sim_set_affinity(p, mask);
+            }
+        } else if (op < (uint32_t)yield_end) {
+            if (!sim_curr(cpu)->is_idle)
+                sim_yield(cpu);
+        } else if (op < (uint32_t)exit_end) {
+            /* RT hogs would starve everything; let exits keep the mix moving. */
+            if (!sim_curr(cpu)->is_idle)
+                sim_exit_task(cpu);
+        } else {
+            sim_tick();
+        }
+        m->check(step);
+    }
+    return n;
+}

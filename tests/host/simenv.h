@@ -53,6 +53,25 @@ extern char sim_log[8192];                       /* console lines since sim_init
 /* Every invariant the core promises, checked from outside: NULL if all hold, else what broke. */
 const char *sim_check_invariants(void);
 
+/* The random workload the scheduler tests drive on 4 CPUs (sim_mix): every
+ * step one of spawn (8%), block (12%), wake (15%, sync or not), nice
+ * (5%), affinity (3% or 4%), yield (4%), exit (2%) or tick (the rest), from
+ * a random CPU; after every step check(step) runs (the test's invariants).
+ * The pseudo-random sequence is xorshift from *seed, so a test sees the same
+ * steps every time. */
+struct sim_mix {
+    uint64_t *seed;
+    int steps, max_tasks;           /* max_tasks <= 64 */
+    int rt;                         /* spawn: 0 no RT tasks; 1 one in 10 is SCHED_RR; 2 SCHED_FIFO or SCHED_RR */
+    bool spawn_masks;               /* spawn: a quarter get a mask of one or two CPUs (a parent outside it is dropped) */
+    bool irq_wakes;                 /* wake: a third sync, then half of the rest WAKE_IRQ */
+    int affinity_pct;               /* 3 or 4; with 4, a third of the changes are to every CPU (0xf) */
+    void (*check)(int step);
+};
+uint32_t sim_rng(uint64_t *state);
+/* Runs the mix; returns how many tasks it made, in t[] (t has max_tasks entries). */
+int sim_mix(const struct sim_mix *m, struct task **t);
+
 /* Runs stmt; true if it ended in a sched_bug/panic of the core (whose message is in sim_bug_message). */
 extern jmp_buf *sim_bug_jump;
 extern char sim_bug_message[256];

@@ -152,7 +152,10 @@ static void test_unknown_keys(void **state)
     parse("runs=1 groups=2");
     assert_int_equal(host_expect_exit(cmdline_reject_unknown()), -1);
     parse("runs=1 groupz=2");
-    expect_error(cmdline_reject_unknown(), "error: groupz=2: unknown key for this run");
+    expect_error(cmdline_reject_unknown(), "error: groupz=2: unknown key for this run (did you mean groups=?)\n");
+    parse("runs=1 frobnicate=2");   /* near nothing */
+    expect_error(cmdline_reject_unknown(), "error: frobnicate=2: unknown key for this run (bench=list lists them)\n");
+    parse("runs=1 groupz=2");
     /* Keys of a second table count once it is registered. */
     static const struct cmdline_key more[] = { CMDLINE_KEY_UINT("groupz", 1, 1, 9, "z") };
     cmdline_register("other", more, 1);

@@ -1,6 +1,6 @@
 /*
  * Host tests of the serial-log parser and the CSV reader behind
- * tools/schedlab (tools/src/logparse.c, table.c): good, truncated, garbage,
+ * tools/schedlab (tools/src/results/logparse.c, table.c): good, truncated, garbage,
  * panicking and malformed logs (fixtures in tests/tools/) must give one row
  * per expected run, failed rows with the right reason and no metric, and no
  * crash on any input.
@@ -14,9 +14,9 @@
 #include <unistd.h>
 #include <cmocka.h>
 
-#include "../../tools/src/logparse.h"
-#include "../../tools/src/table.h"
-#include "../../tools/src/util.h"
+#include "logparse.h"
+#include "table.h"
+#include "util.h"
 
 #ifndef FIXTURES
 #error "FIXTURES (the tests/tools directory) must be defined by the Makefile"

@@ -1,4 +1,4 @@
-/* The status line's arithmetic (tools/src/progress.c) on fixed inputs: the
+/* The status line's arithmetic (tools/src/run/progress.c) on fixed inputs: the
  * key of a boot whatever the order of its words, the median of a key's last
  * five records, a plan read and hashed whatever its order, and the ETA of
  * boots sharing the cores, with this run's pace and with nothing recorded. */
@@ -14,7 +14,7 @@
 
 #include <cmocka.h>
 
-#include "tools/src/progress.h"
+#include "progress.h"
 
 static void test_boot_key_order(void **state)
 {

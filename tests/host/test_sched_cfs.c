@@ -976,13 +976,7 @@ static void test_wake_idle_mc(void **state)
 /* ---- everything at once ---- */
 
 static uint64_t rng_state = 0x2545f4914f6cdd1dull;
-static uint32_t rng(void)
-{
-    rng_state ^= rng_state >> 12;
-    rng_state ^= rng_state << 25;
-    rng_state ^= rng_state >> 27;
-    return (uint32_t)((rng_state * 2685821657736338717ull) >> 32);
-}
+static void check_step(int step) { (void)step; check_queues(); }
 
 static void test_random_workload_keeps_queues_consistent(void **state)
 {
@@ -993,51 +987,9 @@ static void test_random_workload_keeps_queues_consistent(void **state)
     init(4);
     enum { MAXT = 64 };
     struct task *t[MAXT];
-    int n = 0;
-    for (int step = 0; step < 6000; step++) {
-        uint32_t op = rng() % 100;
-        int cpu = (int)(rng() % 4);
-        if (op < 8 && n < MAXT) {
-            struct task *parent = sim_curr(cpu)->is_idle ? NULL : sim_curr(cpu);
-            cpumask_t mask = rng() % 4 == 0 ? CPU_BIT(rng() % 4) | CPU_BIT(rng() % 4) : 0;
-            if (mask && !(mask & CPU_BIT(cpu)) && parent)
-                parent = NULL;
-            if (rng() % 10 == 0)
-                t[n++] = sim_spawn_rt("rt", rng() % 2 ? SCHED_FIFO : SCHED_RR, 1 + (int)(rng() % 99), mask);
-            else
-                t[n++] = sim_spawn("t", (int)(rng() % 40) - 20, mask, parent, cpu);
-            sim_reschedule_pending();
-        } else if (op < 20) {
-            if (!sim_curr(cpu)->is_idle)
-                sim_block(cpu);
-        } else if (op < 35 && n) {
-            struct task *p = t[rng() % n];
-            if (p->state == TASK_SLEEPING) {
-                sim_wake(p, cpu, rng() % 2 ? WAKE_SYNC : 0);
-                sim_reschedule_pending();
-            }
-        } else if (op < 40 && n) {
-            struct task *p = t[rng() % n];
-            if (p->state != TASK_DEAD)
-                sim_set_nice(p, (int)(rng() % 40) - 20);
-        } else if (op < 44 && n) {
-            struct task *p = t[rng() % n];
-            if (p->state != TASK_DEAD && p->state != TASK_SLEEPING) {
-                cpumask_t mask = rng() % 3 == 0 ? 0xf : CPU_BIT(rng() % 4) | CPU_BIT(rng() % 4);
-                sim_set_affinity(p, mask);
-            }
-        } else if (op < 48) {
-            if (!sim_curr(cpu)->is_idle)
-                sim_yield(cpu);
-        } else if (op < 50) {
-            /* RT hogs would starve everything; let exits keep the mix moving. */
-            if (!sim_curr(cpu)->is_idle)
-                sim_exit_task(cpu);
-        } else {
-            sim_tick();
-        }
-        check_queues();
-    }
+    const struct sim_mix mix = { .seed = &rng_state, .steps = 6000, .max_tasks = MAXT, .rt = 2, .spawn_masks = true,
+                                 .affinity_pct = 4, .check = check_step };
+    int n = sim_mix(&mix, t);
     /* Sanity: the queues add up to the runnable tasks. */
     int runnable = 0, queued = 0;
     for (int i = 0; i < n; i++)

@@ -306,12 +306,12 @@ static void test_niced_granularity(void **state)
 }
 
 static uint64_t rng_state = 0x5eed;
-static uint32_t rng(void)
+static void check_step(int step)
 {
-    rng_state ^= rng_state >> 12;
-    rng_state ^= rng_state << 25;
-    rng_state ^= rng_state >> 27;
-    return (uint32_t)((rng_state * 2685821657736338717ull) >> 32);
+    check_queues();
+    const char *why = sim_check_invariants();
+    if (why)
+        fail_msg("step %d: %s", step, why);
 }
 
 static void random_workload(int rc1)
@@ -319,48 +319,9 @@ static void random_workload(int rc1)
     init_variant(4, rc1);
     enum { MAXT = 48 };
     struct task *t[MAXT];
-    int n = 0;
-    for (int step = 0; step < 5000; step++) {
-        uint32_t op = rng() % 100;
-        int cpu = (int)(rng() % 4);
-        if (op < 8 && n < MAXT) {
-            struct task *parent = sim_curr(cpu)->is_idle ? NULL : sim_curr(cpu);
-            if (rng() % 10 == 0)
-                t[n++] = sim_spawn_rt("rt", SCHED_RR, 1 + (int)(rng() % 99), 0);
-            else
-                t[n++] = sim_spawn("t", (int)(rng() % 40) - 20, 0, parent, cpu);
-            sim_reschedule_pending();
-        } else if (op < 20) {
-            if (!sim_curr(cpu)->is_idle)
-                sim_block(cpu);
-        } else if (op < 35 && n) {
-            struct task *p = t[rng() % n];
-            if (p->state == TASK_SLEEPING) {
-                sim_wake(p, cpu, rng() % 2 ? WAKE_SYNC : 0);
-                sim_reschedule_pending();
-            }
-        } else if (op < 40 && n) {
-            struct task *p = t[rng() % n];
-            if (p->state != TASK_DEAD)
-                sim_set_nice(p, (int)(rng() % 40) - 20);
-        } else if (op < 43 && n) {
-            struct task *p = t[rng() % n];
-            if (p->state != TASK_DEAD && p->state != TASK_SLEEPING)
-                sim_set_affinity(p, CPU_BIT(rng() % 4) | CPU_BIT(rng() % 4));
-        } else if (op < 47) {
-            if (!sim_curr(cpu)->is_idle)
-                sim_yield(cpu);
-        } else if (op < 49) {
-            if (!sim_curr(cpu)->is_idle)
-                sim_exit_task(cpu);
-        } else {
-            sim_tick();
-        }
-        check_queues();
-        const char *why = sim_check_invariants();
-        if (why)
-            fail_msg("step %d: %s", step, why);
-    }
+    const struct sim_mix mix = { .seed = &rng_state, .steps = 5000, .max_tasks = MAXT, .rt = 1, .affinity_pct = 3,
+                                 .check = check_step };
+    sim_mix(&mix, t);
 }
 
 static void test_random_workload_rc6(void **state) { random_workload(0); }

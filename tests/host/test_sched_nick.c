@@ -304,16 +304,42 @@ static void test_fork_splits_the_slice(void **state)
 }
 
 static uint64_t rng_state = 0xabcdef;
-static uint32_t rng(void)
+
+/* After every step: every task queued is in the array its bookkeeping says,
+ * bitmaps match the lists, counts add up. */
+static void check_step(int step)
 {
-    rng_state ^= rng_state >> 12;
-    rng_state ^= rng_state << 25;
-    rng_state ^= rng_state >> 27;
-    return (uint32_t)((rng_state * 2685821657736338717ull) >> 32);
+    const char *why = sim_check_invariants();
+    if (why)
+        fail_msg("step %d: %s", step, why);
+    for (int c = 0; c < 4; c++) {
+        struct runqueue *rq = &runqueues[c];
+        int count = 0;
+        for (int a = 0; a < 2; a++) {
+            struct prio_array *arr = &rq->arrays[a];
+            int in = 0;
+            for (int prio = 0; prio < MAX_PRIO; prio++) {
+                int len = 0;
+                struct list_head *pos;
+                list_for_each(pos, &arr->queue[prio]) {
+                    struct nick_task *nt = nk(task_of(pos));
+                    assert_ptr_equal(nt->array, arr);
+                    assert_int_equal(nt->prio, prio);
+                    assert_true(nt->prio >= 100 || task_is_rt(task_of(pos)));
+                    assert_true(nt->prio < k.max_prio);
+                    len++;
+                }
+                assert_int_equal((arr->bitmap[prio >> 5] >> (prio & 31)) & 1, len > 0);
+                in += len;
+            }
+            assert_int_equal(in, arr->nr_active);
+            count += in;
+        }
+        assert_int_equal(count, sched_nr_queued(c));
+    }
 }
 
-/* Random workload on 4 CPUs: every task queued is in the array its
- * bookkeeping says, bitmaps match the lists, counts add up. */
+/* Random workload on 4 CPUs (sim_mix), checked after every step. */
 static void random_workload(int version)
 {
     defaults(NULL);
@@ -321,69 +347,9 @@ static void random_workload(int version)
     sim_init(4);
     enum { MAXT = 48 };
     struct task *t[MAXT];
-    int n = 0;
-    for (int step = 0; step < 5000; step++) {
-        uint32_t op = rng() % 100;
-        int cpu = (int)(rng() % 4);
-        if (op < 8 && n < MAXT) {
-            struct task *parent = sim_curr(cpu)->is_idle ? NULL : sim_curr(cpu);
-            t[n++] = sim_spawn("t", (int)(rng() % 40) - 20, 0, parent, cpu);
-            sim_reschedule_pending();
-        } else if (op < 20) {
-            if (!sim_curr(cpu)->is_idle)
-                sim_block(cpu);
-        } else if (op < 35 && n) {
-            struct task *p = t[rng() % n];
-            if (p->state == TASK_SLEEPING) {
-                sim_wake(p, cpu, rng() % 3 == 0 ? WAKE_SYNC : rng() % 2 ? WAKE_IRQ : 0);
-                sim_reschedule_pending();
-            }
-        } else if (op < 40 && n) {
-            struct task *p = t[rng() % n];
-            if (p->state != TASK_DEAD)
-                sim_set_nice(p, (int)(rng() % 40) - 20);
-        } else if (op < 43 && n) {
-            struct task *p = t[rng() % n];
-            if (p->state != TASK_DEAD && p->state != TASK_SLEEPING)
-                sim_set_affinity(p, CPU_BIT(rng() % 4) | CPU_BIT(rng() % 4));
-        } else if (op < 47) {
-            if (!sim_curr(cpu)->is_idle)
-                sim_yield(cpu);
-        } else if (op < 49) {
-            if (!sim_curr(cpu)->is_idle)
-                sim_exit_task(cpu);
-        } else {
-            sim_tick();
-        }
-        const char *why = sim_check_invariants();
-        if (why)
-            fail_msg("step %d: %s", step, why);
-        for (int c = 0; c < 4; c++) {
-            struct runqueue *rq = &runqueues[c];
-            int count = 0;
-            for (int a = 0; a < 2; a++) {
-                struct prio_array *arr = &rq->arrays[a];
-                int in = 0;
-                for (int prio = 0; prio < MAX_PRIO; prio++) {
-                    int len = 0;
-                    struct list_head *pos;
-                    list_for_each(pos, &arr->queue[prio]) {
-                        struct nick_task *nt = nk(task_of(pos));
-                        assert_ptr_equal(nt->array, arr);
-                        assert_int_equal(nt->prio, prio);
-                        assert_true(nt->prio >= 100 || task_is_rt(task_of(pos)));
-                        assert_true(nt->prio < k.max_prio);
-                        len++;
-                    }
-                    assert_int_equal((arr->bitmap[prio >> 5] >> (prio & 31)) & 1, len > 0);
-                    in += len;
-                }
-                assert_int_equal(in, arr->nr_active);
-                count += in;
-            }
-            assert_int_equal(count, sched_nr_queued(c));
-        }
-    }
+    const struct sim_mix mix = { .seed = &rng_state, .steps = 5000, .max_tasks = MAXT, .irq_wakes = true,
+                                 .affinity_pct = 3, .check = check_step };
+    sim_mix(&mix, t);
 }
 
 static void test_random_workload_keeps_arrays_consistent(void **state) { random_workload(8); }

@@ -1,4 +1,4 @@
-/* The scorecard's arithmetic (tools/src/scorecard.c) on fixed inputs:
+/* The scorecard's arithmetic (tools/src/seeds/scorecard.c) on fixed inputs:
  * deviations, medians, worst cases, ties and agreeing orderings, and the
  * machine-readable line. */
 #include <stdarg.h>
@@ -7,7 +7,7 @@
 #include <stdint.h>
 #include <cmocka.h>
 
-#include "tools/src/scorecard.h"
+#include "scorecard.h"
 
 #include <math.h>
 #include <stdio.h>

@@ -1,5 +1,5 @@
 /*
- * Host tests of tools/src/stats.c (the statistics behind schedlab table and
+ * Host tests of tools/src/results/stats.c (the statistics behind schedlab table and
  * compare): mean, sample standard deviation, coefficient of variation and
  * Welch's t-test with its p-value, against values computed elsewhere.
  *
@@ -32,7 +32,7 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "../../tools/src/stats.h"
+#include "stats.h"
 
 static const double sleep1[] = { 0.7, -1.6, -0.2, -1.2, -0.1, 3.4, 3.7, 0.8, 0.0, 2.0 };
 static const double sleep2[] = { 1.9, 0.8, 1.1, 0.1, -0.1, 4.4, 5.5, 1.6, 4.6, 3.4 };

@@ -1,7 +1,7 @@
 /*
  * Tracing (kernel/trace.c) on the real scheduler core over simulated CPUs
  * (simenv.h), with CFS (whose pick_next emits a sched_trace_event), read
- * back by the host tool's own reader (tools/src/trace_data.c) and checked
+ * back by the host tool's own reader (tools/src/trace/trace_data.c) and checked
  * by its checker (trace_stats.c), the same code tools/schedlab trace runs.
  *   - a seeded random mix of everything the core does (fork, block, wake,
  *     tick, yield, nice, affinity, exit) traced on 2 and 4 CPUs keeps every
@@ -25,7 +25,7 @@
 #include <cmocka.h>
 #include "simenv.h"
 #include "../../kernel/trace.h"
-#include "../../tools/src/trace_data.h"
+#include "trace_data.h"
 
 #define ALL 0
 

@@ -16,7 +16,7 @@
 #include <unistd.h>
 #include <cmocka.h>
 #include <trace-cmd.h>
-#include "../../tools/src/trace_data.h"
+#include "trace_data.h"
 
 /* A small trace by hand: two CPUs, task a (pid 10) and b (pid 11). */
 static void add(struct trace *t, uint64_t ts_us, int cpu, int type, int pid, const char *comm, int pid2,

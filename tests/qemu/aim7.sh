@@ -6,6 +6,7 @@
 # corrupted IPC message caught (status=error, exit 1), malformed
 # parameters (one error: line, exit 1) and out of memory (status=oom, exit 4).
 . "$(dirname "$0")/../lib.sh"
+plan 25
 
 line() { results aim7 | grep " users=$1 " | head -1; }
 

@@ -4,6 +4,7 @@
 # end (every task started, every message delivered).  The boot line's own
 # tests and the command-line errors are in boot.sh.
 . "$(dirname "$0")/../lib.sh"
+plan $((18 * $(nscheds)))
 
 for sched in $(scheds); do
     for smp in 1 2 4; do

@@ -8,6 +8,7 @@
 # the same figures; the bad combinations are refused.  Counts and
 # virtual-time ratios only: no timed assertion.
 . "$(dirname "$0")/../lib.sh"
+plan $((3 + 13 * $(long)))
 
 S=rr
 
@@ -22,7 +23,7 @@ long_only "the CACHES=1 build, exactness and the model's counts" || exit 0
 
 B="$S-caches"
 ( flock 9; make -s -C "$ROOT" SCHED="$S" CACHES=1 kernel >"$TMP/build-$B.log" 2>&1 ) 9>"$ROOT/build/.lock" ||
-    { echo "FAIL caches-build: make SCHED=$S CACHES=1 failed:"; tail -20 "$TMP/build-$B.log" | sed 's/^/    /'; exit 0; }
+    { fail_with caches-build "make SCHED=$S CACHES=1 failed:" "$TMP/build-$B.log"; exit 1; }
 check "caches-build-dir" [ -f "$ROOT/build/$B/kernel.elf" ]
 usec() { field usec_per_op "$(results pipe | head -1)"; }
 
@@ -41,7 +42,7 @@ boot_once "$B" 2 'bench=pipe loops=2000 machine=piii-xeon-1m' 256 vsmp 600
 check "caches-on-exit0" [ "$RC" = 0 ]
 on=$(usec) out1=$(grep -E '^(result|memstat)' "$OUT")
 expect "caches-memstat-machine" '^memstat machine=piii-xeon-1m lat_pct=100 line=32 l1_kib=16 l1_ways=4 l2_kib=1024 l2_ways=8 .* bus_ns=40 bus_inval_ns=20 '
-c2c=$(field c2c "$(grep -E '^memstat cpu=1 ' "$OUT")")
+c2c=$(stat_of memstat 1 c2c)
 expect "caches-memline" '^memline rank=1 addr=0x[0-9a-f]{8} moves=[1-9][0-9]* invals=[0-9]+ site=0x[0-9a-f]{8} where=(cpu[0-9]+\+[0-9]+|image|heap)$'
 check "caches-cross-cpu-c2c" [ "${c2c:-0}" -gt 0 ]
 boot_once "$B" 2 'bench=pipe loops=2000 machine=piii-xeon-1m' 256 vsmp 600

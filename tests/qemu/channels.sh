@@ -25,6 +25,7 @@
 #     10^-6 bytes / time_s (dbench 2.0's formula);
 #   bad values of the new keys give one error: line and exit 1.
 . "$(dirname "$0")/../lib.sh"
+plan 94
 
 chan() { grep -E "^chanstat bench=$1 " "$OUT" | head -1; }
 cfield() { field "$2" "$(chan "$1")"; }
@@ -124,16 +125,16 @@ t=$(micro "$(field time_s "$line")") lr=$(micro "$(cfield hackbench last_read_s)
 echo "# chan-icount: hackbench time_s $t us (reaped), last read $lr us"
 gt() { [ -n "$1" ] && [ -n "$2" ] && [ "$1" -gt "$2" ]; }
 check "chan-icount-hackbench-reaping-counts" gt "$t" "$lr"
-# lat_ctx: the metric from the medians of the per-repetition values.
-reps=$(grep -E '^lat_ctx: procs=2 ' "$OUT" | head -1)
-want=$(printf '%s\n' "$reps" | awk '
+# lat_ctx: the metric from the medians of the per-repetition values (its "lat_ctx:" line).
+trips=$(proto_field trip_us --kind lat_ctx --where procs=2 "$OUT" | head -1)
+ovs=$(proto_field overhead_us --kind lat_ctx --where procs=2 "$OUT" | head -1)
+want=$(awk -v tr="$trips" -v ov="$ovs" '
     function med(s,   a, n, i, j, t) { n = split(s, a, ","); for (i = 1; i <= n; i++) for (j = i + 1; j <= n; j++) if (a[j] + 0 < a[i] + 0) { t = a[i]; a[i] = a[j]; a[j] = t }
         return n % 2 ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2 }
-    { for (i = 1; i <= NF; i++) { if ($i ~ /^trip_us=/) tr = substr($i, 9); if ($i ~ /^overhead_us=/) ov = substr($i, 13) } }
-    END { printf "%.3f", med(tr) / 2 - med(ov) }')
+    BEGIN { printf "%.3f", med(tr) / 2 - med(ov) }')
 got=$(field usec_per_switch "$(results lat_ctx)")
 echo "# chan-icount: lat_ctx usec_per_switch $got, from the medians $want"
-check "chan-icount-lat_ctx-five-reps" [ "$(printf '%s\n' "$reps" | sed 's/.*trip_us=\([^ ]*\).*/\1/' | tr ',' '\n' | wc -l)" = 5 ]
+check "chan-icount-lat_ctx-five-reps" [ "$(printf '%s\n' "$trips" | tr ',' '\n' | grep -c .)" = 5 ]
 check "chan-icount-lat_ctx-median" awk -v a="$want" -v b="$got" 'BEGIN { d = a - b; exit !(b != "" && d < 0.003 && -d < 0.003) }'
 check "chan-icount-lat_ctx-lmbench-line" grep -qE '^2 [0-9]+\.[0-9][0-9]$' "$OUT"
 

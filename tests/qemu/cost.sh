@@ -8,10 +8,9 @@
 # tools/qemu-run.sh gives TCG cr3=elide unless --cmdline says cr3=.  Counts
 # only: no timed assertion.
 . "$(dirname "$0")/../lib.sh"
+plan 35
 
 S=$DEFAULT_SCHED
-# stat_of LINEPREFIX CPU KEY: the value of KEY on the "LINEPREFIX cpu=CPU" line
-stat_of() { grep -E "^$1 cpu=$2 " "$OUT" | head -1 | tr ' ' '\n' | sed -n "s/^$3=//p"; }
 # exact TAG CPU EVENT FIGURE: EVENT_insns = EVENT x FIGURE on that CPU's coststat line
 exact() {
     n=$(stat_of coststat "$2" "$3") i=$(stat_of coststat "$2" "$3_insns")

@@ -12,7 +12,7 @@ mkdir -p "$DC"
 RC=0 OUT="$DC/report"
 # ck NAME 'CONDITION' [DETAIL]: ok when the shell condition holds
 ck() {
-    if eval "$2"; then echo "ok $1${3:+ ($3)}"; else echo "FAIL $1: $2 was false${3:+ ($3)}"; tail -5 "$OUT" | sed 's/^/    | /'; fi
+    if eval "$2"; then pass "$1${3:+ ($3)}"; else fail "$1" "$2 was false${3:+ ($3)}"; tail -5 "$OUT" | sed 's/^/    | /'; fi
 }
 QUICK=--quick
 [ "${TEST_LONG:-0}" = 1 ] && QUICK=
@@ -20,18 +20,21 @@ long_only "docs-check's run blocks marked long (the lessons' larger runs)"
 
 tools/docs-check.sh $QUICK --cache "$DC/cache" >"$DC/report" 2>"$DC/err"
 rc=$?
+# the plan: a check per page with figures, and the 14 of the checker itself
+pages=$(awk '$1 == "ok" || $1 == "DIFF" { sub(/:.*/, "", $2); print $2 }' "$DC/report" | sort -u)
+plan $(($(printf '%s\n' $pages | grep -c .) + 14))
 last=$(tail -1 "$DC/report")
 checked=$(echo "$last" | sed -n 's/^\([0-9]*\) figures checked, \([0-9]*\) differ$/\1/p')
 differ=$(echo "$last" | sed -n 's/^\([0-9]*\) figures checked, \([0-9]*\) differ$/\2/p')
 ck docs-check-runs '[ "$rc" -le 1 ] && [ -n "$checked" ]' "exit $rc: $last"
 [ "$rc" -gt 1 ] && sed 's/^/    ! /' "$DC/err" | tail -5
 # One check per page: its figures all agree with their commands.
-for f in $(awk '$1 == "ok" || $1 == "DIFF" { sub(/:.*/, "", $2); print $2 }' "$DC/report" | sort -u); do
+for f in $pages; do
     n=$(grep -c "^\(ok\|DIFF\) $f:" "$DC/report")
     skip=$(grep -c "^skip $f:" "$DC/report")
     bad=$(grep -c "^DIFF $f:" "$DC/report")
-    if [ "$bad" = 0 ]; then echo "ok docs-check-$f ($n figures; $skip more in make test-long)"; else
-        echo "FAIL docs-check-$f: $bad of $n figures differ from their commands (make docs-check DOCS=$f; make docs-check UPDATE=1 after a change that moves them):"
+    if [ "$bad" = 0 ]; then pass "docs-check-$f ($n figures; $skip more in make test-long)"; else
+        fail "docs-check-$f" "$bad of $n figures differ from their commands (make docs-check DOCS=$f; make docs-check UPDATE=1 after a change that moves them):"
         grep "^DIFF $f:" "$DC/report" | head -10 | sed 's/^/    /'
     fi
 done

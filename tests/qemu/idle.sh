@@ -6,9 +6,9 @@
 # core, and not to icount or vsmp; bad combinations are refused with an
 # error line.  Counts only: no timed assertion.
 . "$(dirname "$0")/../lib.sh"
+plan 19
 
 S=$DEFAULT_SCHED
-stat_of() { grep -E "^$1 cpu=$2 " "$OUT" | head -1 | tr ' ' '\n' | sed -n "s/^$3=//p"; }
 
 # ---- TCG, 2 vCPUs, a token passed between tasks that move to the next CPU every round:
 # wake-ups cross CPUs whatever the balancer does (bench=pipe's two tasks may share one CPU)

@@ -16,11 +16,12 @@
 #   - bad values: pvspin=2, --pvspin maybe, and a --pvspin that contradicts
 #     the command line's pvspin=.
 . "$(dirname "$0")/../lib.sh"
+plan 84
 
 S=$DEFAULT_SCHED
 mk() { ( flock 9; make -s -C "$ROOT" SCHED="$1" "$2" kernel ) 9>"$ROOT/build/.lock" >"$TMP/pv-build.log" 2>&1; }
-mk "$S" LOCK=tas || echo "FAIL pv-build-tas: $(tail -3 "$TMP/pv-build.log")"
-mk "$S" LOCK=ticket || echo "FAIL pv-build-ticket: $(tail -3 "$TMP/pv-build.log")"
+mk "$S" LOCK=tas || fail pv-build-tas "$(tail -3 "$TMP/pv-build.log")"
+mk "$S" LOCK=ticket || fail pv-build-ticket "$(tail -3 "$TMP/pv-build.log")"
 TICKET_DIR=$( ( flock 9; make -s -C "$ROOT" SCHED="$S" LOCK=ticket print-build ) 9>"$ROOT/build/.lock")
 
 # pvboot LOCK SMP CMDLINE [MEM] [TIMEOUT] [PVSPIN]: like boot, on the tas or ticket kernel.
@@ -32,8 +33,8 @@ pvboot() {
     RC=$?
 }
 
-# sum_field LINE_PREFIX KEY: the sum of KEY over the lines that start with LINE_PREFIX.
-sum_field() { grep "^$1 " "$OUT" | tr ' ' '\n' | sed -n "s/^$2=//p" | awk '{s += $1} END {print s + 0}'; }
+# sum_field KIND KEY: the sum of KEY over the lines of KIND.
+sum_field() { kind_sum "$2" "$1"; }
 
 for lock in tas ticket; do
     ipc=socket; [ "$lock" = ticket ] && ipc=pipe
@@ -58,9 +59,7 @@ pvboot ticket 8 'bench=pingpong bind=3,5 runs=3 pairs=10 rounds=93 migrate=1 wat
 tag=pv-ticket-convoy-smp8
 check "$tag-exit0" [ "$RC" = 0 ]
 check "$tag-three-runs-ok" [ "$(results pingpong | grep -c ' handoffs=1860 errors=0 .* status=ok$')" = 3 ]
-for used in $(results pingpong | tr ' ' '\n' | sed -n 's/^cpus_used=//p'); do
-    check "$tag-within-bind" [ $(( used & ~0x28 )) -eq 0 ]
-done
+check "$tag-within-bind" within_mask 0x28 $(proto_field cpus_used --kind result --where bench=pingpong "$OUT")
 echo "# $tag: halts=$(sum_field pvspinstat halts) kicks_sent=$(sum_field pvspinstat kicks_sent)"
 
 # A lock cycle on every CPU: the stall report still comes, from every CPU.

@@ -61,6 +61,7 @@
 #       checked too.
 # About 100 s on this 2-core machine when it is not overloaded.
 . "$(dirname "$0")/../lib.sh"
+plan $((36 + 24 * $(long)))
 
 
 for smp in 1 2 4; do
@@ -109,8 +110,9 @@ for smp in 1 2 4; do
         check "$tag-nice-ratio-1024-to-335" in_range "$ratio" 2900 3210
         check "$tag-nice-shares-one-cpu" in_range "$((s0 + s1))" 950 1050
     else
-        echo "FAIL $tag-nice-ratio-1024-to-335: no shares parsed (exit $RC)"
+        fail "$tag-nice-ratio-1024-to-335" "no shares parsed (exit $RC)"
         show_tail
+        fail "$tag-nice-shares-one-cpu" "no shares parsed"
     fi
     busy=$(stat_field "$last" idle_ms)
     echo "# $tag: bound cpu $last idle_ms=$busy"

@@ -18,6 +18,7 @@
 #     the shares follow the weights, 1024/335 = 3.06 (measured on the host
 #     model: 3.056 for both): ratio within +-8%, shares sum to one CPU.
 . "$(dirname "$0")/../lib.sh"
+plan $((50 + 12 * $(long)))
 
 for smp in 1 2 4; do
     tag="cfs23-smp$smp"
@@ -56,8 +57,9 @@ for smp in 1 2 4; do
             check "$tag-$preset-nice-ratio-1024-to-335" in_range "$ratio" 2810 3300
             check "$tag-$preset-nice-shares-one-cpu" in_range "$((s0 + s1))" 950 1050
         else
-            echo "FAIL $tag-$preset-nice-ratio-1024-to-335: no shares parsed (exit $RC)"
+            fail "$tag-$preset-nice-ratio-1024-to-335" "no shares parsed (exit $RC)"
             show_tail
+            fail "$tag-$preset-nice-shares-one-cpu" "no shares parsed"
         fi
     done
 done

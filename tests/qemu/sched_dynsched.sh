@@ -8,6 +8,7 @@
 # tested on the host (tests/host/test_sched_dynsched.c); its predictions
 # are sched/dynsched.expect.
 . "$(dirname "$0")/../lib.sh"
+plan 23
 
 for smp in 1 2 4 8 16; do
     tag="dynsched-smp$smp"

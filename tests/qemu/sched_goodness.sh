@@ -48,6 +48,7 @@
 #       so exit 0 is checked too.
 # About 100 s on this 2-core machine when it is not overloaded.
 . "$(dirname "$0")/../lib.sh"
+plan $((26 + 15 * $(long)))
 
 
 for smp in 1 2 4; do
@@ -88,8 +89,9 @@ for smp in 1 2 4; do
         check "$tag-nice-ratio-2.0" in_range "$ratio" 1900 2100
         check "$tag-nice-shares-one-cpu" in_range "$((s0 + s1))" 950 1050
     else
-        echo "FAIL $tag-nice-ratio-2.0: no shares parsed (exit $RC)"
+        fail "$tag-nice-ratio-2.0" "no shares parsed (exit $RC)"
         show_tail
+        fail "$tag-nice-shares-one-cpu" "no shares parsed"
     fi
     if [ "$smp" -gt 1 ]; then
         ref=1

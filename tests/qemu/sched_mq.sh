@@ -62,9 +62,10 @@
 # the next CPU every round (affinity changes of running and queued tasks,
 # and the republishing of a queue's maximum when its task leaves).
 . "$(dirname "$0")/../lib.sh"
+plan $((32 + 21 * $(long)))
 
-idle_ms() { grep -E "^schedstat cpu=$1 " "$OUT" | head -1 | tr ' ' '\n' | sed -n 's/^idle_ms=//p'; }
-ticks() { grep -E "^schedstat cpu=$1 " "$OUT" | head -1 | tr ' ' '\n' | sed -n 's/^ticks=//p'; }
+idle_ms() { stat_field "$1" idle_ms; }
+ticks() { stat_field "$1" ticks; }
 
 # nice_ratio TAG RATIO_LO RATIO_HI SUM_LO SUM_HI: checks the two cpuhog
 # shares of the last boot (an icount boot: both are asserted)
@@ -72,7 +73,8 @@ nice_ratio() {
     l0=$(results cpuhog | grep ' task=0 ') l1=$(results cpuhog | grep ' task=1 ')
     s0=$(milli "$(field share "$l0")") s1=$(milli "$(field share "$l1")")
     if [ -z "$s0" ] || [ -z "$s1" ] || [ "$s1" -le 0 ]; then
-        echo "FAIL $1-nice-shares: no shares parsed (exit $RC)"; show_tail; return
+        fail "$1-nice-shares-one-cpu" "no shares parsed (exit $RC)"; show_tail
+        fail "$1-nice-ratio-2.0" "no shares parsed"; return
     fi
     ratio=$((s0 * 1000 / s1))
     echo "# $1: nice 0 share $s0/1000, nice 10 share $s1/1000, ratio $ratio/1000 (predicted 2000)"

@@ -23,6 +23,7 @@
 #     10 ms (prio 140 and 150 of 60 levels), 6.0 (host model 5.976, measured
 #     6.09): ratio 5.0..7.0.
 . "$(dirname "$0")/../lib.sh"
+plan $((36 + 11 * $(long)))
 
 for smp in 1 2 4; do
     tag="nick-smp$smp"
@@ -52,8 +53,9 @@ for smp in 1 2 4; do
         check "$tag-nice-ratio-95-to-23" in_range "$ratio" 3300 4600
         check "$tag-nice-shares-one-cpu" in_range "$((s0 + s1))" 950 1050
     else
-        echo "FAIL $tag-nice-ratio-95-to-23: no shares parsed (exit $RC)"
+        fail "$tag-nice-ratio-95-to-23" "no shares parsed (exit $RC)"
         show_tail
+        fail "$tag-nice-shares-one-cpu" "no shares parsed"
     fi
     fi
 
@@ -77,7 +79,7 @@ for smp in 1 2 4; do
         echo "# $tag v13b: icount, nice 0 share $s0/1000, nice 10 share $s1/1000, ratio $ratio/1000 (slices 60:10 = 6000)"
         check "$tag-v13b-nice-ratio-60-to-10" in_range "$ratio" 5000 7000
     else
-        echo "FAIL $tag-v13b-nice-ratio-60-to-10: no shares parsed (exit $RC)"
+        fail "$tag-v13b-nice-ratio-60-to-10" "no shares parsed (exit $RC)"
         show_tail
     fi
 

@@ -59,6 +59,7 @@
 #       its mask would stop the kernel (sched_bug, exit 2), so exit 0 is
 #       checked too.
 . "$(dirname "$0")/../lib.sh"
+plan $((26 + 22 * $(long)))
 
 
 for smp in 1 2 4; do
@@ -99,8 +100,9 @@ for smp in 1 2 4; do
     ticks=$(stat_field "$last" ticks)
     ticks=${ticks:-0}
     if [ -z "$s0" ] || [ -z "$s1" ] || [ "$s1" -le 0 ] || [ "$ticks" -lt 620 ]; then
-        echo "FAIL $tag-nice-ratio-102-to-53: no shares parsed, or fewer than 4 rounds of ticks ($ticks; exit $RC)"
+        fail "$tag-nice-ratio-102-to-53" "no shares parsed, or fewer than 4 rounds of ticks ($ticks; exit $RC)"
         show_tail
+        fail "$tag-nice-shares-one-cpu" "no shares parsed, or too few ticks"
     else
         rounds=$((ticks / 155))
         ratio=$((s0 * 1000 / s1))

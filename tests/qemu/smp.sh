@@ -6,14 +6,16 @@
 # with exit 0 and correct results; a stall is reported by the watchdog or the
 # spinlock stall check (exit 3), never a silent hang.  Timing is not asserted.
 . "$(dirname "$0")/../lib.sh"
+# 12 checks a scheduler; the spin stall 2 a scheduler it runs on; the report 10
+nstall=1
+[ "$(limited)" = 0 ] && [ "$(long)" = 0 ] || nstall=$(nscheds)
+plan $((12 * $(nscheds) + 2 * nstall + 10 * (1 - $(limited))))
 
 pingpong_ok() {  # pingpong_ok TAG HANDOFFS MASK: every run ok, every hand-off, only allowed CPUs
     check "$1-exit0" [ "$RC" = 0 ]
     check "$1-three-runs-ok" [ "$(results pingpong | grep -c ' errors=0 .* status=ok$')" = 3 ]
     check "$1-handoffs" [ "$(results pingpong | grep -c " handoffs=$2 ")" = 3 ]
-    for used in $(results pingpong | tr ' ' '\n' | sed -n 's/^cpus_used=//p'); do
-        check "$1-within-bind" [ $(( used & ~$3 )) -eq 0 ]
-    done
+    check "$1-within-bind" within_mask "$3" $(proto_field cpus_used --kind result --where bench=pingpong "$OUT")
 }
 
 # The wake-up reproducer runs once a scheduler here, three times (as found) in

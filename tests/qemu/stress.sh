@@ -16,6 +16,8 @@
 
 SEED=${STRESS_SEED:-142826}
 BOOTS=${STRESS_BOOTS:-12}
+# 37 checks without a boot; a slice: a check a boot, and 2
+plan $((37 + BOOTS + 2 + (24 + 2) * $(long)))
 W="$TMP/stress.$$"
 mkdir -p "$W"
 CLASSIFY="$ROOT/tools/stress/classify.awk"
@@ -26,13 +28,13 @@ rc_a=$?
 lines=$(($(wc -l <"$W/plan-a")))
 RC=$rc_a OUT="$W/plan-a.err" check "stress-plan" [ "$rc_a:$lines" = "0:$BOOTS" ]
 # The same draw again from the bench=list that run read (the script adds nothing random).
-plan() {  # plan SEED BOOTS
+draw() {  # draw SEED BOOTS
     awk -f "$ROOT/tools/stress/plan.awk" -v seed="$1" -v boots="$2" -v scheds="$(make -s -C "$ROOT" list-scheds)" \
-        -v smps="1 2 3 4 5 8" "$W/a/kernels/bench-list.txt"
+        -v smps="1 2 3 4 5 8" "$W/a/kernels/bench-list.tsv"
 }
-plan "$SEED" "$BOOTS" >"$W/plan-a2"
-plan "$SEED" 10 >"$W/plan-b"
-plan "$((SEED + 1))" "$BOOTS" >"$W/plan-c"
+draw "$SEED" "$BOOTS" >"$W/plan-a2"
+draw "$SEED" 10 >"$W/plan-b"
+draw "$((SEED + 1))" "$BOOTS" >"$W/plan-c"
 RC=0 OUT="$W/plan-a2" check "stress-same-seed-same-boots" cmp -s "$W/plan-a" "$W/plan-a2"
 RC=0 OUT="$W/plan-b" check "stress-shorter-run-is-a-prefix" sh -c "head -10 '$W/plan-a' | cmp -s - '$W/plan-b'"
 RC=0 OUT="$W/plan-c" check "stress-other-seed-other-boots" sh -c "! cmp -s '$W/plan-a' '$W/plan-c'"
@@ -55,11 +57,12 @@ judge_log() {
     name=$1 want=$2 rc=$3 intent=$4 smp=$5 cmd=$6
     shift 6
     printf '%s\n' "$@" >"$W/log.$name"
-    got=$(STRESS_RC=$rc STRESS_INTENT=$intent STRESS_SMP=$smp STRESS_CMDLINE=$cmd STRESS_TIMEOUT=180 \
-        awk -f "$CLASSIFY" "$W/log.$name")
+    tools_built
+    got=$("$SCHEDLAB_BIN" parse "$W/log.$name" --format tsv | STRESS_RC=$rc STRESS_INTENT=$intent STRESS_SMP=$smp \
+        STRESS_CMDLINE=$cmd STRESS_TIMEOUT=180 STRESS_LAST=$(tail -n 1 "$W/log.$name") awk -f "$CLASSIFY")
     verdict=$(printf '%s' "$got" | cut -f2)
-    if [ "$verdict" = "$want" ]; then echo "ok stress-classify-$name"
-    else echo "FAIL stress-classify-$name: expected $want, got: $got"; fi
+    if [ "$verdict" = "$want" ]; then pass "stress-classify-$name"
+    else fail "stress-classify-$name" "expected $want, got: $got"; fi
 }
 B='boot: cpus=2 sched=rr hz=1000 tsc_khz=1 accel=tcg mem_mib=30 lock=tas'
 R='result bench=pipe sched=rr cpus=2 run=0 loops=5 cpus_used=0x1 usec_per_op=1.0 status=ok'
@@ -112,10 +115,10 @@ slice() {
         # INDEX SCHED SMP MEM INTENT RC WALL TSC_KHZ CLASS VERDICT REASON
         IFS=$(printf '\t') read -r idx sched smp mem intent rc wall tsc class verdict reason <"$res"
         if [ "$verdict" = explained ]; then
-            echo "ok $3-$idx-$sched-smp$smp-$class"
+            pass "$3-$idx-$sched-smp$smp-$class"
         else
             cmd=$(awk -F'\t' -v i="$idx" '$1 == i { print $6 }' "$W/run-$1/plan.txt")
-            echo "FAIL $3-$idx-$sched-smp$smp-$class: $reason"
+            fail "$3-$idx-$sched-smp$smp-$class" "$reason"
             echo "    reproduce: tools/qemu-run.sh --kernel build/$sched/kernel.elf --smp $smp --mem $mem --accel tcg --timeout $_sl_limit --cmdline '$cmd'"
             tail -5 "$W/run-$1/logs/$idx.log" | sed 's/^/    | /'
         fi

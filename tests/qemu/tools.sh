@@ -3,19 +3,17 @@
 # a boot killed by its timeout becomes failed rows; bad arguments and bad
 # input give errors, never crashes.  About a minute on a 2-core host.
 . "$(dirname "$0")/../lib.sh"
+plan 112
 
 SL="$ROOT/tools/schedlab"
 D="$TMP/tools.$$"
 mkdir -p "$D"
-fail_with() { echo "FAIL $1: $2"; shift 2; [ $# -gt 0 ] && sed 's/^/    | /' "$@" | tail -15; }
-# ok_if NAME WHY-IF-NOT COMMAND...: a check that shows the log it was about on failure
-ok_if() { name=$1 why=$2; shift 2; if "$@"; then echo "ok $name"; else fail_with "$name" "$why" "$D/last.log"; fi; }
 csv_col() {  # csv_col FILE NAME: the values of column NAME (no quoted commas in these files)
     awk -F, -v n="$2" 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == n) c = i; next } c { print $c }' "$1"
 }
 
 make -s -C "$ROOT" tools >"$D/last.log" 2>&1
-ok_if tools-build "make tools failed" [ -x "$ROOT/build/tools/schedlab-tool" ]
+ok_if tools-build "make tools failed" [ -x "$ROOT/build/tools/schedlab" ]
 
 # --- the synthetic fixture directory (no QEMU): known values, a timed-out boot
 R="$D/fixture"
@@ -33,11 +31,11 @@ ok_if tools-fixture-table "the 2-CPU o1 cells are not marked" grep -qE '^   o1 +
 ok_if tools-fixture-ratio "no o1/goodness ratio line" grep -qE '^   o1/goodness +0\.88 +0\.55$' "$D/last.log"
 
 # --- every verb answers --help; --flag=value is --flag value
-TOOL="$ROOT/build/tools/schedlab-tool"
+TOOL="$ROOT/build/tools/schedlab"
 for verb in collect parse table compare plot failures seed-table; do
     "$TOOL" $verb --help >"$D/last.log" 2>&1
     rc=$?
-    ok_if "tools-help-$verb" "--help exited $rc or printed no usage" sh -c "[ $rc = 0 ] && grep -q '^usage: schedlab-tool $verb' '$D/last.log'"
+    ok_if "tools-help-$verb" "--help exited $rc or printed no usage" sh -c "[ $rc = 0 ] && grep -q '^usage: schedlab $verb' '$D/last.log'"
 done
 "$TOOL" table --metric=time_s --across=groups "$R" >"$D/eq.out" 2>&1
 "$TOOL" table --metric time_s --across groups "$R" >"$D/last.log" 2>&1
@@ -53,12 +51,12 @@ rows "$D/huge" 1.5e7 2.5e8     # 1.5e70 .. 2.5e80: GSL aborted (SIGABRT) in Welc
 "$TOOL" compare "$D/huge" --base goodness >"$D/last.log" 2>&1
 rc=$?
 ok_if tools-bad-huge-compare "compare of 1e80 values exited $rc, not 1 with an error naming the file and line" \
-    sh -c "[ $rc = 1 ] && grep -q '^error: .*huge/results.csv:2: time_s=1.5e70 is not a plausible value' '$D/last.log'"
+    sh -c "[ $rc = 1 ] && grep -q '^schedlab[ a-z-]*: error: .*huge/results.csv:2: time_s=1.5e70 is not a plausible value' '$D/last.log'"
 rows "$D/huge100" 1.5e10 2.5e10   # 1.5e100: a 310-digit mean
 "$TOOL" table "$D/huge100" >"$D/last.log" 2>&1
 rc=$?
 ok_if tools-bad-huge-table "table of 1e100 exited $rc or printed a line of 200+ characters" \
-    sh -c "[ $rc = 1 ] && grep -q '^error: .*results.csv:2: ' '$D/last.log' && ! grep -q '.\{200\}' '$D/last.log'"
+    sh -c "[ $rc = 1 ] && grep -q '^schedlab[ a-z-]*: error: .*results.csv:2: ' '$D/last.log' && ! grep -q '.\{200\}' '$D/last.log'"
 rows "$D/neg" 1.5 -15.18        # a negative time was averaged into a "significant" -1105%
 "$TOOL" compare "$D/neg" --base goodness >"$D/last.log" 2>&1
 ok_if tools-bad-negative-compare "negative times are averaged in" \
@@ -71,7 +69,7 @@ printf '%s\n' "$HDR" 'rr,1,1,0,hackbench,10,0.5,1,ok,,no,r' 'rr,1,1,1,"hackbench
 "$TOOL" table "$D/quote" >"$D/last.log" 2>&1
 rc=$?
 ok_if tools-bad-quote "an unterminated quote exited $rc, not 1 with the line" \
-    sh -c "[ $rc = 1 ] && grep -q '^error: .*results.csv: line 3: a quoted field' '$D/last.log'"
+    sh -c "[ $rc = 1 ] && grep -q '^schedlab[ a-z-]*: error: .*results.csv: line 3: a quoted field' '$D/last.log'"
 TR="$D/trunc"        # every boot timed out inside a result line, cut off before run=
 cp -r "$ROOT/tests/tools/run-trunc" "$TR"
 "$TOOL" collect "$TR" >"$D/last.log" 2>&1
@@ -90,7 +88,7 @@ printf 'rr-smp1-boot1 rr 1 1\nrr-smp1-%0260d-boot2 rr 1 2\n' 0 >"$L/jobs.txt"
 "$TOOL" collect "$L" >"$D/last.log" 2>&1
 rc=$?
 ok_if tools-bad-long-job "a 270-character boot name exited $rc, not 1 naming jobs.txt:2" \
-    sh -c "[ $rc = 1 ] && grep -q '^error: .*jobs.txt:2: boot name of 274 characters' '$D/last.log'"
+    sh -c "[ $rc = 1 ] && grep -q '^schedlab[ a-z-]*: error: .*jobs.txt:2: boot name of 274 characters' '$D/last.log'"
 M="$D/hugematrix"
 mkdir -p "$M/logs"
 printf 'cmdline bench=hackbench runs=100000 groups=%s\nsweep groups\nsweep_boots\n' "$(seq -s, 1 300)" >"$M/matrix.txt"
@@ -99,7 +97,7 @@ printf 'boot: cpus=1 sched=rr\n' >"$M/logs/rr-smp1-boot1.log"
 ( ulimit -v 1000000; timeout 60 "$TOOL" collect "$M" ) >"$D/last.log" 2>&1   # it once allocated 6.3 GB
 rc=$?
 ok_if tools-bad-huge-matrix "runs=100000 x 300 groups exited $rc, not 1 with the reason" \
-    sh -c "[ $rc = 1 ] && grep -q '^error: .*matrix.txt: runs=100000 is not a run count the kernel accepts' '$D/last.log'"
+    sh -c "[ $rc = 1 ] && grep -q '^schedlab[ a-z-]*: error: .*matrix.txt: runs=100000 is not a run count the kernel accepts' '$D/last.log'"
 
 # --- the matrix: rr at 1 and 2 vCPUs, hackbench with two group counts, 2 runs per boot
 A="$D/a"
@@ -227,7 +225,7 @@ usage() {  # usage NAME EXPECTED-EXIT ARGS...
     name=$1 want=$2; shift 2
     "$SL" "$@" >"$D/last.log" 2>&1
     got=$?
-    if [ "$got" = "$want" ] && grep -q '^error: ' "$D/last.log"; then echo "ok tools-args-$name"; else
+    if [ "$got" = "$want" ] && grep -q '^schedlab[ a-z-]*: error: ' "$D/last.log"; then pass "tools-args-$name"; else
         fail_with "tools-args-$name" "exit $got (wanted $want) or no error: line" "$D/last.log"; fi
 }
 usage no-verb 2
@@ -257,12 +255,12 @@ head -c 3000 /dev/urandom >"$G/logs/x.log"
 printf 'rc=2' >"$G/logs/x.rc"
 crashed=""
 for verb in "table" "compare" "failures" "seed-table" "collect" "table" "compare"; do
-    "$ROOT/build/tools/schedlab-tool" $verb "$G" >/dev/null 2>&1
+    "$ROOT/build/tools/schedlab" $verb "$G" >/dev/null 2>&1
     rc=$?
     [ $rc -ge 128 ] && crashed="$crashed $verb($rc)"
 done
 cut -c1-20 "$A/results.csv" >"$G/truncated.csv"
-"$ROOT/build/tools/schedlab-tool" table "$G/truncated.csv" >/dev/null 2>&1
+"$ROOT/build/tools/schedlab" table "$G/truncated.csv" >/dev/null 2>&1
 [ $? -ge 128 ] && crashed="$crashed truncated-csv"
 RC=0 OUT=/dev/null check tools-garbage-no-crash [ -z "$crashed" ]
 ok_if tools-garbage-collect-rows "collect of garbage logs did not give failed rows" \

@@ -8,6 +8,7 @@
 # A fake pkg-config (gcc) on PATH plays the missing modules; nothing is installed.
 # run-all: host job
 . "$(dirname "$0")/../lib.sh"
+plan 13
 
 D="$TMP/deps.$$"
 mkdir -p "$D/bin"

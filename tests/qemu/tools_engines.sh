@@ -7,12 +7,11 @@
 # task's command run with SLURM_ARRAY_TASK_ID set, as Slurm would).
 # Small boots (bench=boot) on rr at 1 vCPU, 15 of them: about 30 s.
 . "$(dirname "$0")/../lib.sh"
+plan 17
 
 SL="$ROOT/tools/schedlab"
 D="$TMP/engines.$$"
 mkdir -p "$D"
-fail_with() { echo "FAIL $1: $2"; shift 2; [ $# -gt 0 ] && sed 's/^/    | /' "$@" | tail -15; }
-ok_if() { name=$1 why=$2; shift 2; if "$@"; then echo "ok $name"; else fail_with "$name" "$why" "$D/last.log"; fi; }
 verdicts() { awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == "verdict") v = i; next } { print $v }' "$1/boots.csv" | sort | uniq -c | awk '{ printf "%s=%s ", $2, $1 }'; }
 col_values() {  # col_values FILE NAME: the distinct values of a column
     awk -F, -v n="$2" 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == n) c = i; next } c { print $c }' "$1" | sort -u | tr '\n' ' '
@@ -95,7 +94,8 @@ if command -v parallel >/dev/null 2>&1; then
     ok_if engines-parallel-both-hosts "the boots did not run on both hosts (host column: $(col_values "$H/results.csv" host))" \
         [ "$(col_values "$H/results.csv" host)" = "alpha beta " ]
 else
-    echo "FAIL engines-parallel: GNU parallel is not installed (tools/deps.sh check)"
+    fail engines-parallel "GNU parallel is not installed (tools/deps.sh check)"
+    for n in parallel-joblog parallel-hosts parallel-both-hosts; do skip "engines-$n" "no GNU parallel"; done
 fi
 
 # --- Slurm: a real single-node cluster when this can start one, else sbatch emulated

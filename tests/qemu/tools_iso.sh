@@ -11,11 +11,13 @@ mkdir -p "$D"
 ISO="$ROOT/build/iso-all/schedlab.iso"
 CFG="$ROOT/build/iso-all/iso/boot/grub/grub.cfg"
 SCHEDS=$(make -s -C "$ROOT" list-scheds)
+set -- $SCHEDS
+plan $((1 + 3 * $# + 10))
 
 if ( flock 9; make -s -C "$ROOT" iso-all >"$D/build.log" 2>&1 ) 9>"$ROOT/build/.lock"; then
-    echo "ok iso-all-build"
+    pass iso-all-build
 else
-    echo "FAIL iso-all-build: make iso-all failed:"; tail -10 "$D/build.log" | sed 's/^/    /'
+    fail iso-all-build "make iso-all failed:"; tail -10 "$D/build.log" | sed 's/^/    /'
     rm -rf "$D"
     exit 0
 fi
@@ -45,6 +47,7 @@ if command -v mformat >/dev/null && command -v mcopy >/dev/null; then
     expect "iso-all-select-workload" '^result bench=pipe sched=rr cpus=1 run=0 loops=20000 .*status=ok'
     expect_not "iso-all-select-no-grub-error" '^error: '
 else
-    echo "FAIL iso-all-select: mtools (mformat, mcopy) are not installed (tools/deps.sh check)"
+    fail iso-all-select-exit0 "mtools (mformat, mcopy) are not installed (tools/deps.sh check)"
+    for n in menu boot-line workload no-grub-error; do skip "iso-all-select-$n" "no mtools"; done
 fi
 rm -rf "$D"

@@ -6,13 +6,12 @@
 # the status line (plain, in place on a terminal, none with --quiet), and a
 # trace's per-CPU utilisation heatmap.
 . "$(dirname "$0")/../lib.sh"
+plan 13
 
 SL="$ROOT/tools/schedlab"
-TOOL="$ROOT/build/tools/schedlab-tool"
+TOOL="$ROOT/build/tools/schedlab"
 D="$TMP/readable.$$"
 mkdir -p "$D"
-fail_with() { echo "FAIL $1: $2"; shift 2; [ $# -gt 0 ] && sed 's/^/    | /' "$@" | tail -15; }
-ok_if() { name=$1 why=$2; shift 2; if "$@"; then echo "ok $name"; else fail_with "$name" "$why" "$D/last.log"; fi; }
 
 make -s -C "$ROOT" tools >"$D/last.log" 2>&1
 ok_if readable-tools-build "make tools failed" [ -x "$TOOL" ]
@@ -90,6 +89,7 @@ if command -v script >/dev/null 2>&1; then
     ok_if readable-progress-tty "on a terminal the status line is not drawn in place (CR, erase line)" \
         grep -q 'RE\[Kschedlab run: [0-9]/2 boots done' "$D/last.log"
 else
+    skip readable-progress-tty "no script(1) to give it a terminal"
     "$SL" run --quiet --sched o1,cfs --smp 2 --bench wakeup --seconds 1 --accel vsmp --timeout "$(boot_limit 120)" --out "$W" \
         >"$D/last.log" 2>&1
 fi

@@ -1,17 +1,16 @@
-# tools/schedlab reproduce and schedlab-tool scorecard: the error paths
+# tools/schedlab reproduce and schedlab scorecard: the error paths
 # (unknown seed, bad flags, a malformed INC:MAX, a scheduler or preset that
 # is not in the tree), the scorecard of fixed fake runs (the fixture
 # tests/tools/run-a: its cells, deviations and machine-readable line are
 # known), the cost= key, and one tiny real reproduction (seed001 pipe, 2
 # runs of 20,000 round trips: seconds, and no assertion on its speed).
 . "$(dirname "$0")/../lib.sh"
+plan 45
 
 SL="$ROOT/tools/schedlab"
-TOOL="$ROOT/build/tools/schedlab-tool"
+TOOL="$ROOT/build/tools/schedlab"
 D="$TMP/reproduce.$$"
 mkdir -p "$D"
-fail_with() { echo "FAIL $1: $2"; shift 2; [ $# -gt 0 ] && sed 's/^/    | /' "$@" | tail -15; }
-ok_if() { name=$1 why=$2; shift 2; if "$@"; then echo "ok $name"; else fail_with "$name" "$why" "$D/last.log"; fi; }
 
 make -s -C "$ROOT" tools >"$D/last.log" 2>&1
 
@@ -46,53 +45,13 @@ ok_if run-groups-inc-max "run --groups 25:200 is not groups=25,50,...,200 in mat
 rc=$?
 ok_if run-groups-inc-max-bad "run --groups 30:20 exited $rc (want 2)" sh -c "[ $rc = 2 ] && grep -q INCREMENT:MAXIMUM '$D/last.log'"
 
-# ---- the shared slots of rows side by side (shared_slot_take / _cost): a
-# TCG boot takes a slot per vCPU up to the cores, all or none, and one
-# fewer than the cores when its vCPUs outnumber them (it halts idle vCPUs)
-slots_try() {   # slots_try HOST_CPUS VCPUS...: the slots each take got ("-" when refused), held to the end
-    bash -c 'eval "$(sed -n "/^shared_slot_take()/,/^}/p; /^shared_slot_cost()/,/^}/p; /^shared_slot_give()/,/^}/p" "$1")"
-        HOST_CPUS=$2; shift 2; out=""
-        for n in "$@"; do s=$(shared_slot_take "$(shared_slot_cost "$n")") || s=-; out="$out${out:+ }$s"; done
-        echo "$out"' _ "$SL" "$@"
-}
-rm -rf "$D/slots"; mkdir -p "$D/slots"
-export SCHEDLAB_SHARED_SLOTS="$D/slots"
-got=$(slots_try 2 8 1 1); rm -rf "$D/slots"/*
-ok_if slots-oversubscribed-tcg "2 cores, TCG 8 vCPUs then two 1-core boots: '$got' (want '1 2 -')" [ "$got" = "1 2 -" ]
-got=$(slots_try 2 2 1); rm -rf "$D/slots"/*
-ok_if slots-tcg-per-vcpu "2 cores, TCG 2 vCPUs then a 1-core boot: '$got' (want '1,2 -')" [ "$got" = "1,2 -" ]
-got=$(slots_try 4 8 1 2); rm -rf "$D/slots"/*
-ok_if slots-all-or-none "4 cores, TCG 8, a 1-core boot, TCG 2: '$got' (want '1,2,3 4 -')" [ "$got" = "1,2,3 4 -" ]
-# A boot that found too few slots leaves a want file: a 2-slot want keeps
-# one-slot boots off (whatever their row's order), a one-slot want of a row
-# that comes first (SCHEDLAB_SHARED_PRIO) keeps later rows' off, a want never
-# stops its own row, and taking clears it
-got=$(bash -c 'eval "$(sed -n "/^shared_slot_take()/,/^}/p; /^shared_slot_give()/,/^}/p" "$1")"; HOST_CPUS=2
-    a=$(OUT=/a SCHEDLAB_SHARED_PRIO=1 shared_slot_take 1) || a=-
-    b=$(OUT=/b SCHEDLAB_SHARED_PRIO=3 shared_slot_take 2) || b=-
-    c=$(OUT=/c SCHEDLAB_SHARED_PRIO=2 shared_slot_take 1) || c=-
-    shared_slot_give "$a"
-    b2=$(OUT=/b SCHEDLAB_SHARED_PRIO=3 shared_slot_take 2) || b2=-
-    w=$(ls "$SCHEDLAB_SHARED_SLOTS" | grep "^want\." | cut -d. -f2-3 | tr "\n" " ")
-    shared_slot_give "$b2"
-    d=$(OUT=/d SCHEDLAB_SHARED_PRIO=4 shared_slot_take 1) || d=-
-    c2=$(OUT=/c SCHEDLAB_SHARED_PRIO=2 shared_slot_take 1) || c2=-
-    d2=$(OUT=/d SCHEDLAB_SHARED_PRIO=4 shared_slot_take 1) || d2=-
-    echo "$a $b $c / $b2 wants: $w/ $d $c2 $d2"' _ "$SL")
-rm -rf "$D/slots"/*
-ok_if slots-want-order "2 cores: '$got' (want '1 - - / 1,2 wants: 2.1 / - 1 2')" [ "$got" = "1 - - / 1,2 wants: 2.1 / - 1 2" ]
-unset SCHEDLAB_SHARED_SLOTS
-
-# ---- bench_list from rows side by side: subshells of one process share $$,
-# so its temporary files must not be named by it (four at once, no cache)
-make -s -C "$ROOT" SCHED=o1 kernel >"$D/last.log" 2>&1
-cp "$ROOT/build/o1/kernel.elf" "$D/bl.elf"
-bash -c 'ROOT=$2; die() { echo "error: $*"; exit 1; }
-    eval "$(sed -n "/^bench_list()/,/^}/p" "$1")"
-    for i in 1 2 3 4; do ( bench_list "$3" >"$3.$i.out" 2>&1 || echo "exit $?" >>"$3.$i.out" ) & done; wait' _ "$SL" "$ROOT" "$D/bl.elf"
-cat "$D"/bl.elf.?.out >"$D/last.log"
-ok_if bench-list-side-by-side "four bench_list calls at once in subshells of one process did not all answer" \
-    sh -c '[ "$(grep -c "^$1.list\$" "$2")" = 4 ] && ! grep -q "error\|exit" "$2" && [ -z "$(ls "$1".list.* 2>/dev/null)" ]' _ "$D/bl.elf" "$D/last.log"
+# ---- one program, one job pool: tools/schedlab is a wrapper of the program
+# (at most 30 lines), and no shell job pool is left in the tree (the pool is
+# tools/src/run/pool.c, tested by tests/host/test_pool.c)
+cp "$SL" "$D/last.log"
+ok_if one-program "tools/schedlab is not a wrapper of at most 30 lines that runs build/tools/schedlab, or a shell pool is left" \
+    sh -c '[ "$(wc -l <"$1")" -le 30 ] && grep -q "exec \"\$ROOT/build/tools/schedlab\"" "$1" &&
+           ! grep -rq "shared_slot_\|SCHEDLAB_SHARED_SLOTS" "$2/tools"' _ "$SL" "$ROOT"
 
 # ---- the scorecard of fixed inputs: the fixture run-a (goodness, o1; 1 and 2 CPUs; groups 50, 100)
 A="$D/run-a"
@@ -162,6 +121,21 @@ ok_if reproduce-progress "no 'reproduce seed001 (vsmp, quick sizes): 6/6 boots d
 cp "$D/est.out" "$D/last.log"
 ok_if reproduce-estimate "--estimate does not give the boots and a time from the records of the run before" \
     grep -Eq '^reproduce seed001 \(vsmp, quick sizes\): 6 boots; about [0-9]+:[0-9]{2}, as whole runs of these boots took here \(the latest 20[0-9-]{8}, load [0-9.]+-[0-9.]+; build/boot-times.txt\)( \(the boots alone: [0-9]+:[0-9]{2} on 2 host cores\))?$' "$D/est.out"
+# one pool for every row: on 2 or more cores, boots of different rows ran at
+# the same time (each boot's span: its .rc's time less its wall_ms)
+spans() { for _rcf in "$D"/r001/cost-none/*/*/logs/*.rc; do
+    row=$(basename "$(dirname "$(dirname "$_rcf")")")/$(basename "$(dirname "$(dirname "$(dirname "$_rcf")")")")
+    end=$(stat -c %.3Y "$_rcf") ms=$(sed -n 's/.*wall_ms=\([0-9]*\).*/\1/p' "$_rcf")
+    echo "$row $(awk -v e="$end" -v m="${ms:-0}" 'BEGIN { printf "%.3f %.3f", e - m / 1000, e }')"; done; }
+spans >"$D/spans"
+cp "$D/spans" "$D/last.log"
+if [ "$(nproc)" -gt 1 ]; then
+    ok_if reproduce-rows-share-one-pool "no two boots of different rows overlapped" \
+        awk '{ row[NR] = $1; s[NR] = $2; e[NR] = $3 } END { for (i = 1; i <= NR; i++) for (j = i + 1; j <= NR; j++)
+             if (row[i] != row[j] && s[i] < e[j] && s[j] < e[i]) exit 0; exit 1 }' "$D/spans"
+else
+    skip reproduce-rows-share-one-pool "one core: one boot at a time"
+fi
 ok_if reproduce-notes "no notes under the pipe scorecard (tools/reproduce-notes.txt)" \
     sh -c "grep -q '^notes (tools/reproduce-notes.txt' '$D/r001/scorecard.txt' && grep -q 'wake_idle' '$D/r001/cost-none/pipe.txt'"
 # a build setting (here an inert -D) changes every number: the
@@ -217,5 +191,7 @@ if command -v setsid >/dev/null 2>&1; then
     ok_if reproduce-stop-stops-rows "after SIGTERM: $left processes left, or no 'interrupted; stopping the rows' line" \
         sh -c "[ $left = 0 ] && grep -q 'interrupted; stopping the rows that run' '$D/rint.err'"
     pkill -f "$D/rint" 2>/dev/null
+else
+    skip reproduce-stop-stops-rows "no setsid(1)"
 fi
 rm -rf "$D"

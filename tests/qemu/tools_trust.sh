@@ -6,14 +6,12 @@
 # --out errors, a broken KVM explained, tools/linux-peer.sh's arguments.
 # The fixture is tests/tools/run-a (known values; a timed-out boot).
 . "$(dirname "$0")/../lib.sh"
+plan 106
 
 SL="$ROOT/tools/schedlab"
-TOOL="$ROOT/build/tools/schedlab-tool"
+TOOL="$ROOT/build/tools/schedlab"
 D="$TMP/trust.$$"
 mkdir -p "$D"
-fail_with() { echo "FAIL $1: $2"; shift 2; [ $# -gt 0 ] && sed 's/^/    | /' "$@" | tail -15; }
-# ok_if NAME WHY-IF-NOT COMMAND...: a check that shows the log it was about on failure
-ok_if() { name=$1 why=$2; shift 2; if "$@"; then echo "ok $name"; else fail_with "$name" "$why" "$D/last.log"; fi; }
 csv_col() {  # csv_col FILE NAME: the values of column NAME (no quoted commas in these columns)
     awk -F, -v n="$2" 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == n) c = i; next } c { print $c }' "$1"
 }
@@ -75,7 +73,7 @@ printf '%s\n' "$META" | sed 's/^git_revision: aaaa/git_revision: bbbb/' >"$I/met
 "$SL" compare "$R" "$I" >"$D/last.log" 2>&1
 rc=$?
 ok_if trust-refuse-compare "compare of loops=100 and loops=50 exited $rc, not 1 listing loops and git_revision" \
-    sh -c "[ $rc = 1 ] && grep -q '^error: hackbench time_s: the results directories are not comparable' '$D/last.log' &&
+    sh -c "[ $rc = 1 ] && grep -q '^schedlab[ a-z-]*: error: hackbench time_s: the results directories are not comparable' '$D/last.log' &&
         grep -qx '  loops: r1 100; int1 50' '$D/last.log' && grep -qx '  git_revision: r1 aaaa; int1 bbbb' '$D/last.log' &&
         ! grep -q Amean '$D/last.log'"
 "$SL" table "$R" "$I" >"$D/last.log" 2>&1
@@ -134,7 +132,7 @@ ok_if trust-lkml "no LKP line for 100 groups on 1 CPU" \
 ok_if trust-lkml-header "no LKP header" grep -q '%stddev     %change         %stddev' "$D/last.log"
 "$SL" compare "$R" --format xml >"$D/last.log" 2>&1
 rc=$?
-ok_if trust-format-bad "--format xml exited $rc" sh -c "[ $rc = 2 ] && grep -q '^error: --format xml: expected text|html|lkml' '$D/last.log'"
+ok_if trust-format-bad "--format xml exited $rc" sh -c "[ $rc = 2 ] && grep -q '^schedlab[ a-z-]*: error: --format xml: expected text|html|lkml' '$D/last.log'"
 H="$D/hmean"
 mkdir -p "$H"
 { echo 'sched,smp,boot,run,bench,clients,mb_per_s,cpus,status,reason,oversubscribed,log'
@@ -221,28 +219,30 @@ for verb in run resume boot collect merge table compare plot report json failure
     "$SL" $verb --help >"$D/last.log" 2>&1
     rc=$?
     ok_if "trust-help-$verb" "$verb --help exited $rc or did not describe $verb" \
-        sh -c "[ $rc = 0 ] && grep -q '^$(echo "$verb" | sed 's/^help$/usage/')' '$D/last.log'"
+        sh -c "[ $rc = 0 ] && grep -q '^usage: schedlab $(echo "$verb" | sed 's/^help$//')' '$D/last.log'"
 done
 "$SL" >"$D/last.log" 2>&1
-ok_if trust-usage-line "the short usage line omits failures or json" grep -q '^usage: .*|json|failures|' "$D/last.log"
-"$SL" help >"$D/last.log" 2>&1
-ok_if trust-help-flags "help lacks failures --html or run --force" sh -c "grep -q -- '--html' '$D/last.log' && grep -q -- '--force' '$D/last.log' && grep -q -- '--engine' '$D/last.log'"
+ok_if trust-usage-line "schedlab alone does not give its usage line and every verb (failures and json among them)" \
+    sh -c "grep -q '^usage: schedlab VERB' '$D/last.log' && grep -q '^  failures ' '$D/last.log' && grep -q '^  json ' '$D/last.log'"
+{ "$SL" help; "$SL" failures --help; "$SL" run --help; } >"$D/last.log" 2>&1
+ok_if trust-help-flags "help does not list failures and json, or failures --help lacks --html, or run --help --force or --engine" \
+    sh -c "grep -q 'failures' '$D/last.log' && grep -q 'json' '$D/last.log' && grep -q -- '--html' '$D/last.log' && grep -q -- '--force' '$D/last.log' && grep -q -- '--engine' '$D/last.log'"
 for verb in collect parse table compare plot failures seed-table json html-table scorecard; do
     "$TOOL" $verb --help >"$D/last.log" 2>&1
     rc=$?
-    ok_if "trust-tool-help-$verb" "schedlab-tool $verb --help exited $rc" sh -c "[ $rc = 0 ] && grep -q '^usage: schedlab-tool $verb' '$D/last.log'"
+    ok_if "trust-tool-help-$verb" "schedlab $verb --help exited $rc" sh -c "[ $rc = 0 ] && grep -q '^usage: schedlab $verb' '$D/last.log'"
 done
 
 # --- --out errors: one clear line, no shell leaks
 touch "$D/afile"
 "$SL" plot "$R" --out "$D/afile" >"$D/last.log" 2>&1
-ok_if trust-out-file-plot "plot --out FILE: not one error line" sh -c "[ \$(grep -c . '$D/last.log') = 1 ] && grep -q '^error: .*afile exists and is not a directory' '$D/last.log'"
+ok_if trust-out-file-plot "plot --out FILE: not one error line" sh -c "[ \$(grep -c . '$D/last.log') = 1 ] && grep -q '^schedlab[ a-z-]*: error: .*afile exists and is not a directory' '$D/last.log'"
 "$SL" report "$R" --out /nonexistent/x.html >"$D/last.log" 2>&1
 rc=$?
 ok_if trust-out-report "report --out /nonexistent/x.html exited $rc or leaked a shell message" \
-    sh -c "[ $rc = 1 ] && grep -q '^error: cannot write /nonexistent/x.html' '$D/last.log' && ! grep -q 'cannot create' '$D/last.log'"
+    sh -c "[ $rc = 1 ] && grep -q '^schedlab[ a-z-]*: error: cannot write /nonexistent/x.html' '$D/last.log' && ! grep -q 'cannot create' '$D/last.log'"
 "$SL" json "$R" --out "$D" >"$D/last.log" 2>&1
-ok_if trust-out-json-dir "json --out DIR: no error" grep -q '^error: .* is a directory' "$D/last.log"
+ok_if trust-out-json-dir "json --out DIR: no error" grep -q '^schedlab[ a-z-]*: error: .* is a directory' "$D/last.log"
 
 # --- ACCEL=kvm where /dev/kvm is there but KVM cannot run guests (a fake QEMU as QEMU 7.2 does it)
 mkdir -p "$D/fakebin"

@@ -3,6 +3,7 @@
 # caught: status=error, exit 1), malformed parameters (one error: line, exit
 # 1) and out of memory (status=oom, exit 4).
 . "$(dirname "$0")/../lib.sh"
+plan 31
 
 v() { field "$1" "$(results volano | head -1)"; }
 

@@ -27,12 +27,15 @@
 #   - a deadlocked logical CPU is reported (spinlock cycle, watchdog), and
 #     bad combinations of keys and flags are refused with a message.
 . "$(dirname "$0")/../lib.sh"
+all=$(long)
+[ "${VSMP_ALL:-0}" != 1 ] || all=1
+plan $((21 + $(long) + 15 * $(nscheds) * all + 26 * (1 - $(limited))))
 
 vboot() {  # vboot SCHED N CMDLINE [TIMEOUT]: boot under --accel vsmp
     boot "$1" "$2" "$3" 64 "${4:-60}" vsmp
 }
-# sum KEY PREFIX: the sum of KEY= over the lines starting with PREFIX
-sum() { grep "^$2 " "$OUT" | tr ' ' '\n' | sed -n "s/^$1=//p" | awk '{s += $1} END {printf "%d\n", s}'; }
+# sum KEY KIND: the sum of KEY= over the lines of KIND
+sum() { kind_sum "$1" "$2"; }
 # within A B PCT: |A - B| <= PCT% of B
 within() { awk -v a="$1" -v b="$2" -v p="$3" 'BEGIN { d = a - b; if (d < 0) d = -d; exit !(b > 0 && d <= b * p / 100) }'; }
 rfield() { field "$1" "$(results "$2" | head -1)"; }
@@ -57,15 +60,15 @@ sent=$(sum ipis_sent vsmpstat) recv=$(sum ipis_received vsmpstat)
 check "vsmp-ipis-sent-received" [ "$sent" -ge "$recv" ] && [ $((sent - recv)) -le 4 ] && [ "$recv" -gt 0 ]
 
 # ---- the timer as a backstop (same boot), and exact for a hog ----
-# vstat KEY: KEY= of the "vsmpstat physical_us=" line
-vstat() { grep '^vsmpstat physical_us=' "$OUT" | tr ' ' '\n' | sed -n "s/^$1=//p"; }
+# vstat KEY: KEY= of the machine's vsmpstat line (the first; its keys are its own)
+vstat() { proto_field "$1" --kind vsmpstat "$OUT" | head -1; }
 irqs=$(vstat timer_irqs) disp=$(sum dispatches vsmpstat) late=$(vstat event_late_ns_avg)
 echo "# vsmp goodness hackbench on 4: timer_irqs=$irqs dispatches=$disp event_late_ns_avg=$late"
 check "vsmp-timer-backstop" [ -n "$irqs" ] && [ $((irqs * 20)) -le "$disp" ]
 check "vsmp-events-few-us-late" [ -n "$late" ] && [ "$late" -le 5000 ] && [ "$(vstat events)" -gt 0 ]
 vboot o1 2 'bench=cpuhog tasks=2 seconds=1'
-qy0=$(grep '^vsmpstat cpu=0 ' "$OUT" | tr ' ' '\n' | sed -n 's/^quantum_yields=//p')
-qy1=$(grep '^vsmpstat cpu=1 ' "$OUT" | tr ' ' '\n' | sed -n 's/^quantum_yields=//p')
+qy0=$(stat_of vsmpstat 0 quantum_yields)
+qy1=$(stat_of vsmpstat 1 quantum_yields)
 echo "# vsmp o1 cpuhog on 2: quantum_yields $qy0 / $qy1, event_late_ns_avg=$(vstat event_late_ns_avg)"
 check "vsmp-hog-quantum-ends" [ "${qy0:-0}" -ge 10000 ] && [ "${qy1:-0}" -ge 10000 ]
 check "vsmp-hog-events-on-time" [ "$(vstat event_late_ns_avg)" -le 1000 ] && [ "$(vstat events)" -ge 1900 ]

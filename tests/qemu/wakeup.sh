@@ -9,6 +9,13 @@
 # have no wake-up preemption and wait out the hog's 10 ms slice; the others
 # preempt it within tens of microseconds, docs/measurements.md: 24.6..25.5 us).
 . "$(dirname "$0")/../lib.sh"
+n=0
+for sched in $(scheds); do
+    n=$((n + 4 + 4 * $(long)))
+    set -- $(expectation "$sched" wakeup_p50_us)
+    [ $# != 2 ] || n=$((n + 1))
+done
+plan $((n + 14 * (1 - $(limited))))
 
 # tenths V: "123.4" -> 1234 (latencies are printed in microseconds with one decimal)
 tenths() { printf '%s\n' "$1" | sed -n 's/^\([0-9]*\)\.\([0-9]\)$/\1\2/p'; }
@@ -29,7 +36,7 @@ sane() {  # sane TAG SMP WORKERS LENGTH: the line, samples, ordered percentiles
     check "$1-samples" positive "$(field samples "$l")"
     check "$1-percentiles-ordered" ordered "$(tenths "$(field p50_us "$l")")" "$(tenths "$(field p90_us "$l")")" \
         "$(tenths "$(field p99_us "$l")")" "$(tenths "$(field p999_us "$l")")" "$(tenths "$(field max_us "$l")")"
-    echo "# $1: $(printf '%s\n' "$l" | sed 's/.* samples=/samples=/')"
+    echo "# $1: samples=${l#* samples=}"
 }
 
 # The TCG boots on 2 vCPUs are long checks (tests/lib.sh): under TCG the
@@ -56,7 +63,7 @@ for sched in $(scheds); do
     case $1 in
     min) check "$tag-p50-at-least-$2us" in_range "$p50" $(($2 * 10)) 2000000000 ;;
     max) check "$tag-p50-at-most-$2us" in_range "$p50" 0 $(($2 * 10)) ;;
-    *) echo "FAIL $tag-expectation: sched/$sched.expect: wakeup_p50_us '$1' is not min or max" ;;
+    *) fail "$tag-expectation" "sched/$sched.expect: wakeup_p50_us '$1' is not min or max" ;;
     esac
 done
 

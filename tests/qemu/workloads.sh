@@ -16,6 +16,7 @@
 #   - no leak line (every run frees its tasks, pipes and rings).
 # Timing is never asserted (noisy shared host).
 . "$(dirname "$0")/../lib.sh"
+plan $((51 * $(nscheds)))
 
 # tbench does fixed work (load_ops=200, the short suite's), so each boot takes
 # a fraction of a second; its timed mode (seconds=1) runs on the default

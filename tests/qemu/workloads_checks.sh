@@ -22,6 +22,7 @@
 #   - malformed parameters: an "error:" line naming the key, exit 1, no
 #     result line.
 . "$(dirname "$0")/../lib.sh"
+plan $((95 + 20 * $(long)))
 
 # Integrity.
 boot rr 1 'bench=hackbench groups=1 loops=20 corrupt=7'
@@ -78,7 +79,8 @@ expect "wl-maxgroups-attempt-ok" "^maxgroups: groups=${max:-x} tasks_started=[0-
 # failures say something about the reap, and a boot without any passes:
 # its attempts all got past creation.
 least=$(( ${max:-0} * 40 ))
-fewest=$(sed -n -E 's/^maxgroups: groups=[0-9]+ tasks_started=([0-9]+) status=oom reason=(socketpair|pipe|task_state|task_create)( .*)?$/\1/p' "$OUT" | sort -n | head -1)
+fewest=$(for why in socketpair pipe task_state task_create; do
+        proto_field tasks_started --kind maxgroups --where status=oom --where "reason=$why" "$OUT"; done | sort -n | head -1)
 [ -n "$fewest" ] || echo "# wl-maxgroups-create-failures-not-early: no attempt failed while creating its groups"
 check "wl-maxgroups-create-failures-not-early" [ "${fewest:-$least}" -ge "$least" ]
 expect_not "wl-maxgroups-no-leak" 'leak after the run'

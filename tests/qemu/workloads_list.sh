@@ -12,6 +12,8 @@
 #     (the suite's default under bench=all);
 #   - bench=list with another key, or inside a list, is an error (so is all).
 . "$(dirname "$0")/../lib.sh"
+set -- $(make -s -C "$ROOT" list-scheds)
+plan $((64 + $#))
 
 LIST="$TMP/list.$$"
 boot rr 1 'bench=list'
@@ -30,8 +32,8 @@ bad_wl=$(grep '^workload ' "$LIST" | grep -vE '^workload name=[a-z0-9_]+ summary
 RC=0 OUT=$LIST check "list-workload-lines-parse" [ -z "$bad_wl" ]
 
 # lkey W K FIELD: FIELD of key K of workload W in the list
-lkey() { grep -E "^key workload=$1 name=$2 " "$LIST" | head -1 | tr ' ' '\n' | sed -n "s/^$3=//p"; }
-workloads=$(sed -n 's/^workload name=\([a-z0-9_]*\) .*/\1/p' "$LIST" | sort | tr '\n' ' ')
+lkey() { proto_field "$3" --kind key --where "workload=$1" --where "name=$2" "$LIST" | head -1; }
+workloads=$(proto_field name --kind workload "$LIST" | sort | tr '\n' ' ')
 for k in watchdog bench runs bind; do
     RC=0 OUT=$LIST check "list-kernel-key-$k" [ -n "$(lkey kernel $k type)" ]
 done
@@ -41,7 +43,7 @@ RC=0 OUT=$LIST check "list-bench-choices-are-the-workloads" [ "$choices" = "$wor
 for w in hackbench maxgroups pipe lat_ctx tbench schedcost cpuhog wakeup pingpong fault boot deadlock; do
     RC=0 OUT=$LIST check "list-has-$w" sh -c "echo ' $workloads ' | grep -q ' $w '"
 done
-owners=$(sed -n 's/^key workload=\([a-z0-9_]*\) .*/\1/p' "$LIST" | sort -u)
+owners=$(proto_field workload --kind key "$LIST" | sort -u)
 stray=""
 for o in $owners; do
     case " kernel $workloads " in *" $o "*) ;; *) stray="$stray $o" ;; esac
@@ -49,8 +51,11 @@ done
 RC=0 OUT=$LIST check "list-keys-belong-to-workloads" [ -z "$stray" ]
 
 # Numeric defaults inside their range; a choice's default among its choices.
-bad_ranges=$(grep '^key ' "$LIST" | awk '{
-    for (i = 2; i <= NF; i++) { split($i, kv, "="); f[kv[1]] = substr($i, length(kv[1]) + 2) }
+# (the key lines as the tools' parser splits them: TSV, a column a key)
+tools_built
+bad_ranges=$("$SCHEDLAB_BIN" parse "$LIST" --kind key --format tsv | awk -F'\t' '
+    NR == 1 { for (i = 1; i <= NF; i++) col[i] = $i; next }
+    { for (i = 1; i <= NF; i++) f[col[i]] = $i
     if (f["type"] == "uint") {
         for (d = 0; d < 2; d++) {
             v = d ? f["suite_default"] : f["default"]
@@ -79,20 +84,20 @@ done
 # of its workload and absent from the command line has the listed default.
 defaults_enforced() {
     tag=$1 suite=$2 checked=0 wrong=""
-    given=$(sed -n 's/^#cmdline //p' "$OUT.cmd" 2>/dev/null)
-    for line in $(grep '^result ' "$OUT" | tr ' ' '@'); do
-        w=$(printf '%s' "$line" | tr '@' '\n' | sed -n 's/^bench=//p')
-        for kv in $(printf '%s' "$line" | tr '@' ' '); do
-            k=${kv%%=*} v=${kv#*=}
-            case " $given " in *" $k="*) continue ;; esac
-            [ -n "$(lkey "$w" "$k" type)" ] || continue
-            want=$(lkey "$w" "$k" default)
-            [ "$suite" = suite ] && [ -n "$(lkey "$w" "$k" suite_default)" ] && want=$(lkey "$w" "$k" suite_default)
-            [ "$want" = auto ] && continue
-            checked=$((checked + 1))
-            [ "$v" = "$want" ] || wrong="$wrong $w.$k=$v(listed $want)"
-        done
-    done
+    given=$(cat "$OUT.cmd" 2>/dev/null)
+    # every result line's keys, one "bench key value" a line, as the tools' parser splits them
+    "$SCHEDLAB_BIN" parse "$OUT" --kind result --format tsv | awk -F'\t' '
+        NR == 1 { for (i = 1; i <= NF; i++) { col[i] = $i; if ($i == "bench") b = i }; next }
+        { for (i = 6; i <= NF; i++) if ($i != "") print $b, col[i], $i }' >"$OUT.kv"
+    while read -r w k v; do
+        case " $given " in *" $k="*) continue ;; esac
+        [ -n "$(lkey "$w" "$k" type)" ] || continue
+        want=$(lkey "$w" "$k" default)
+        [ "$suite" = suite ] && [ -n "$(lkey "$w" "$k" suite_default)" ] && want=$(lkey "$w" "$k" suite_default)
+        [ "$want" = auto ] && continue
+        checked=$((checked + 1))
+        [ "$v" = "$want" ] || wrong="$wrong $w.$k=$v(listed $want)"
+    done <"$OUT.kv"
     echo "# $tag: $checked fields of result lines compared with the listed defaults"
     check "$tag-defaults-checked" [ "$checked" -gt 0 ]
     check "$tag-defaults-as-listed" [ -z "$wrong" ]
@@ -100,7 +105,7 @@ defaults_enforced() {
 }
 enforced() {  # enforced TAG CMDLINE [suite]
     boot rr 1 "$2" 256 90
-    echo "#cmdline $2" >"$OUT.cmd"
+    printf '%s\n' "$2" >"$OUT.cmd"
     check "$1-exit0" [ "$RC" = 0 ]
     defaults_enforced "$1" "${3:-plain}"
 }
@@ -119,6 +124,10 @@ check "defaults-suite-four-workloads" [ "$(grep -c '^result ' "$OUT")" = 4 ]
 boot rr 1 'bench=list groups=2'
 check "list-with-key-exit1" [ "$RC" = 1 ]
 expect "list-with-key-message" '^error: groups=2: unknown key for this run'
+# a near miss of a key: the key it is near (CMDLINE='group=20')
+boot rr 1 'bench=hackbench group=20'
+check "near-key-exit1" [ "$RC" = 1 ]
+expect "near-key-message" '^error: group=20: unknown key for this run \(did you mean groups=\?\)'
 boot rr 1 'bench=pipe,list'
 check "list-in-list-exit1" [ "$RC" = 1 ]
 expect "list-in-list-message" "^error: bench=pipe,list: list stands alone"

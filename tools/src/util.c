@@ -1,11 +1,13 @@
 /* Helpers for the schedlab host tool (see util.h). */
 #include "util.h"
+#include "cli.h"
 
 #include <errno.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 static void out_of_memory(void)
 {
@@ -183,9 +185,19 @@ bool streq(const char *a, const char *b)
 void errorf(const char *fmt, ...)
 {
     va_list ap;
-    fputs("error: ", stderr);
+    const char *verb = cli_verb();
+    fprintf(stderr, "schedlab%s%s: error: ", verb ? " " : "", verb ? verb : "");
     va_start(ap, fmt);
     vfprintf(stderr, fmt, ap);
     va_end(ap);
     fputc('\n', stderr);
+}
+
+bool no_such_dir(const char *dir, const char *kind, const char *makes)
+{
+    struct stat st;
+    if (stat(dir, &st) == 0)
+        return false;
+    errorf("%s: no such %s (%s makes one)", dir, kind, makes);
+    return true;
 }

@@ -41,5 +41,7 @@ bool parse_long(const char *s, long *out);
 bool streq(const char *a, const char *b);        /* NULL-safe */
 /* Prints "error: ..." on stderr. */
 void errorf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* When dir does not exist: "DIR: no such KIND (MAKES makes one)" and true. */
+bool no_such_dir(const char *dir, const char *kind, const char *makes);
 
 #endif

@@ -1,8 +1,11 @@
 # Classifies one stress boot (tools/stress.sh): its serial log, exit status
 # and what the boot was drawn for (INTENT, see tools/stress/plan.awk).
 #
-#   awk -f classify.awk LOG        with STRESS_RC, STRESS_INTENT, STRESS_SMP, STRESS_CMDLINE
-#                                  and STRESS_TIMEOUT in the environment
+#   schedlab parse LOG --format tsv | awk -f classify.awk
+#       with STRESS_RC, STRESS_INTENT, STRESS_SMP, STRESS_CMDLINE, STRESS_TIMEOUT
+#       and STRESS_LAST (the log's last line) in the environment
+# (the log's lines as the tools' parser splits them, docs/protocol.md: a
+# column a key, the kind in column 3, the text after it in column 5)
 #
 # Prints one line, tab-separated:  CLASS  VERDICT  REASON
 #   CLASS    ok | oom | error | panic | watchdog | hang | other   (from the exit status:
@@ -62,28 +65,27 @@ function error_key(line,    s) {
 function short(s) { gsub(/\t/, " ", s); return length(s) > 160 ? substr(s, 1, 157) "..." : s }
 function out(class, verdict, reason) { printf "%s\t%s\t%s\n", class, verdict, short(reason); done = 1; exit 0 }
 
-/^error: / { nerr++; if (nerr == 1) first_err = $0 }
-/^panic: / { npanic++; if (npanic == 1) first_panic = $0 }
-/^watchdog: / { nwatchdog++; if (nwatchdog == 1) first_watchdog = $0; if (!booted) early_report = $0 }
-/^stall: / { nstall++; if (nstall == 1) first_stall = $0; if (!booted) early_report = $0 }
-/^boot: / { booted = 1; for (i = 2; i <= NF; i++) if ($i ~ /^cpus=/) boot_cpus = substr($i, 6) + 0 }
-/^done: exit=/ { done_code = substr($2, 6) }
-/status=oom/ { noom++ }
-/^result / {
-    nresult++; st = ""; rs = ""; used = ""
-    for (i = 2; i <= NF; i++) {
-        if ($i ~ /^status=/) st = substr($i, 8)
-        else if ($i ~ /^reason=/) rs = substr($i, 8)
-        else if ($i ~ /^cpus_used=/) used = substr($i, 11)
-    }
+# f(KEY): the line's value of KEY ("" when it has none)
+function f(k) { return (k in col) ? $col[k] : "" }
+NR == 1 { for (i = 1; i <= NF; i++) col[$i] = i; next }
+{ kind = $3; line = kind " " $5 }
+kind == "error:" { nerr++; if (nerr == 1) first_err = line }
+kind == "panic:" { npanic++; if (npanic == 1) first_panic = line }
+kind == "watchdog:" { nwatchdog++; if (nwatchdog == 1) first_watchdog = line; if (!booted) early_report = line }
+kind == "stall:" { nstall++; if (nstall == 1) first_stall = line; if (!booted) early_report = line }
+kind == "boot:" { booted = 1; boot_cpus = f("cpus") + 0 }
+kind == "done:" { done_code = f("exit") }
+f("status") == "oom" { noom++ }
+kind == "result" {
+    nresult++; st = f("status"); rs = f("reason"); used = f("cpus_used")
     if (st == "ok") nok++
-    else if (st == "error") { nbad++; if (bad_reason == "") { bad_reason = rs; bad_line = $0 } }
-    else if (st != "oom") { nodd++; odd_line = $0 }
-    if (used != "" && bind != 0 && !subset(hexval(used), bind)) outside = outside " " $2 " cpus_used=" used
+    else if (st == "error") { nbad++; if (bad_reason == "") { bad_reason = rs; bad_line = line } }
+    else if (st != "oom") { nodd++; odd_line = line }
+    if (used != "" && bind != 0 && !subset(hexval(used), bind)) outside = outside " bench=" f("bench") " cpus_used=" used
 }
-{ last = $0 }
 
 BEGIN {
+    FS = "\t"; last = ENVIRON["STRESS_LAST"]
     rc = ENVIRON["STRESS_RC"] + 0; intent = ENVIRON["STRESS_INTENT"]; smp = ENVIRON["STRESS_SMP"] + 0
     cmd = ENVIRON["STRESS_CMDLINE"]; timeout = ENVIRON["STRESS_TIMEOUT"]
     bind = bind_mask(cmd)

@@ -1,6 +1,8 @@
 # Draws the boots of a stress run (tools/stress.sh) from a seed.
 #
-# Input: the kernel's bench=list (docs/workloads.md); everything about keys
+# Input: the kernel's bench=list (docs/workloads.md) as the tools' parser
+# splits it (schedlab parse LIST --format tsv: a column a key, the kind in
+# column 3, keys from column 6; docs/protocol.md); everything about keys
 # (type, default, range, choices, how many values) comes from there, so new
 # keys and workloads are drawn without a change here.  What bench=list cannot
 # say is written below, each with its reason: how large a size may be before a
@@ -62,20 +64,19 @@ function pick(list,    a, n) { n = split(list, a, " "); return a[rint(1, n)] }
 
 # ---- reading bench=list ----
 
-function parse_list_line(    i, eq, f, v, w, k) {
+BEGIN { FS = "\t" }
+NR == 1 { for (i = 1; i <= NF; i++) col[i] = $i; next }
+function parse_list_line(    i) {
     delete fld
-    for (i = 2; i <= NF; i++) {
-        if ($i ~ /^help=/) break
-        eq = index($i, "=")
-        if (eq) fld[substr($i, 1, eq - 1)] = substr($i, eq + 1)
-    }
+    for (i = 6; i <= NF; i++)
+        if ($i != "" && col[i] != "help") fld[col[i]] = $i
 }
-$1 == "workload" {
+$3 == "workload" {
     parse_list_line()
     nwl++; wl[nwl] = fld["name"]; wkeys[fld["name"]] = ""
     next
 }
-$1 == "key" {
+$3 == "key" {
     parse_list_line()
     w = fld["workload"]; k = fld["name"]
     ktype[w, k] = fld["type"]; kdef[w, k] = fld["default"]
