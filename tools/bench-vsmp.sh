@@ -124,7 +124,8 @@ measure() { # tag
     echo "# bench-vsmp: baseline $BASE ($(git rev-parse --short "$BASE_COMMIT")) against this tree ($NEW_COMMIT), runs=$RUNS"
     echo "# host: $(nproc) cores, load average at the start $(cut -d' ' -f1-3 /proc/loadavg); $(date -u '+%Y-%m-%d %H:%M UTC')"
 } | tee "$OUT/report"
-printf '%-34s %8s | %-20s | %-17s | %-13s | %s\n' "boot" "vcpu_s" "host_s/vcpu_s b new" "disp/vcpu_s b new" "share b new" "time_s b new" | tee -a "$OUT/report"
+printf '%-28s | %-13s | %-11s | %-20s | %-17s | %-11s | %s\n' "boot" "vcpu_s b new" "host_s b new" \
+    "host_s/vcpu_s b new" "disp/vcpu_s b new" "share b new" "time_s b new" | tee -a "$OUT/report"
 n=0
 : >"$OUT/ratios"
 for w in $(echo "$WORKLOADS" | tr , ' '); do
@@ -148,9 +149,9 @@ for w in $(echo "$WORKLOADS" | tr , ' '); do
                 else
                     # shellcheck disable=SC2086
                     set -- $b $x
-                    printf '%-34s %8s | %6s %6s x%-5.2f | %7s %7s | %5s %5s | %s %s\n' "$s vsmp=$c $w #$r" "$7" \
-                        "$3" "$9" "$(echo "$9 $3" | awk '{ print $1 / $2 }')" "$4" "${10}" "$5" "${11}" "$6" "${12}" |
-                        tee -a "$OUT/report"
+                    printf '%-28s | %6s %6s | %5s %5s | %5s %5s x%-5.2f | %7s %7s | %5s %5s | %s %s\n' \
+                        "$s vsmp=$c $w #$r" "$1" "$7" "$2" "$8" "$3" "$9" "$(echo "$9 $3" | awk '{ print $1 / $2 }')" \
+                        "$4" "${10}" "$5" "${11}" "$6" "${12}" | tee -a "$OUT/report"
                     echo "$3 $9 $4 ${10}" >>"$OUT/ratios"
                 fi
                 r=$((r + 1))
