@@ -1,7 +1,7 @@
 #!/bin/sh
 # bench-vsmp: what a vsmp boot costs the host, this tree against a baseline
-# git revision, measured side by side in one run (make bench-vsmp; issue 40,
-# docs/vsmp.md "What the dispatcher costs").
+# git revision, measured side by side in one run (schedlab bench-vsmp and
+# make bench-vsmp run it; docs/vsmp.md "What the dispatcher costs").
 #
 #   tools/bench-vsmp.sh [--base REV] [--runs N] [--sched o1,goodness] [--cpus 2,4,8]
 #                       [--workloads hackbench,tbench] [--timeout S] [--out DIR]
@@ -34,8 +34,8 @@
 # out of the means.
 set -u
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
-ME=tools/bench-vsmp.sh
-die() { echo "error: $*" >&2; exit 2; }
+ME=${BENCH_VSMP_ME:-tools/bench-vsmp.sh}   # schedlab bench-vsmp sets it
+die() { echo "$ME: error: $*" >&2; exit 2; }
 usage() { sed -n '2,/^set -u/p' "$0" | sed '$d; s/^# \{0,1\}//'; }
 is_uint() { case "$1" in ''|*[!0-9]*) return 1;; *) return 0;; esac; }
 
