@@ -70,7 +70,7 @@ SCHED_OBJ   := $(BUILD)/sched/$(SCHED).o
 KERNEL_OBJS := $(patsubst %.c,$(COMMON)/%.o,$(COMMON_SRCS)) $(SCHED_OBJ) $(patsubst %.S,$(COMMON)/%.o,$(COMMON_ASMS))
 
 .PHONY: install all kernel iso run run-iso gdb test test-long check test-host test-qemu deps check-deps check-sched clean help list-scheds tools seed-table \
-        print-build print-default-sched iso-all run-iso-all stress docs-check
+        print-build print-default-sched iso-all run-iso-all stress docs-check bench-vsmp
 
 all: kernel
 kernel: check-sched check-deps $(BUILD)/kernel.elf
@@ -211,6 +211,13 @@ install: tools
 docs-check: check-deps tools
 	@SCHEDLAB_DEPS_CHECKED=1 tools/docs-check.sh $(if $(filter-out 0,$(UPDATE)),--update) $(DOCS)
 
+# What a vsmp boot costs the host (o1 and goodness, 2/4/8 CPUs, hackbench and
+# tbench), this tree against BASE (a git revision, default main) side by side
+# (tools/bench-vsmp.sh, docs/vsmp.md); RUNS=n boots of each.
+BENCH_BASE ?= main
+bench-vsmp: check-deps
+	@tools/bench-vsmp.sh --base '$(BENCH_BASE)' $(if $(RUNS),--runs '$(RUNS)')
+
 # The seed 000 hackbench table (goodness vs o1) on this machine, beside the seed's numbers.
 seed-table: tools
 	@tools/schedlab seed-table
@@ -252,6 +259,7 @@ help:
 	@echo "  test-qemu     the QEMU tests only"
 	@echo "  tools         build/tools/schedlab (tools/schedlab builds it too)"
 	@echo "  install       schedlab, its man pages and bash completion into PREFIX (/usr/local)"
+	@echo "  bench-vsmp    host seconds per virtual CPU-second of vsmp boots, against BENCH_BASE=<rev> (main) side by side"
 	@echo "  seed-table    seed 000's hackbench table, reproduced beside the seed's numbers"
 	@echo "  docs-check    re-run the command behind every figure of README.md and docs/ (UPDATE=1 rewrites them)"
 	@echo "  stress        N random boots from SEED (make stress N=1000 SEED=7; docs/testing.md)"

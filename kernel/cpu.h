@@ -133,5 +133,6 @@ void gdt_init_cpu(int cpu);     /* loads the GDT and this CPU's %gs */
 uint16_t gdt_percpu_selector(int cpu);   /* the %gs selector of that CPU's struct cpu */
 void idt_init(void);
 void idt_load(void);
+void idt_set_gate(int vector, void (*handler)(void));
 
 #endif

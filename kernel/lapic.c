@@ -37,6 +37,9 @@ static void lapic_write(uint32_t reg, uint32_t v) { mmio_write32(lapic_base + re
 int lapic_id(void) { return (int)(lapic_read(LAPIC_ID) >> 24); }
 void lapic_eoi(void) { lapic_write(LAPIC_EOI, 0); }
 
+/* A register's address, for vsmp's assembly exits (kernel/vsmp.c). */
+volatile uint32_t *lapic_register(uint32_t reg) { return (volatile uint32_t *)(lapic_base + reg); }
+
 void lapic_init(void)
 {
     lapic_write(LAPIC_SVR, 0x100 | VECTOR_SPURIOUS);   /* software enable */

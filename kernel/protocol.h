@@ -146,7 +146,9 @@ enum proto_kind { PROTO_KINDS(PROTO_KIND_ENUM_) PROTO_NKINDS };
 /* vsmpstat: first the machine's line, then one per logical CPU (cpu= first). */
 #define PROTO_VSMPSTAT_KEYS(K, W)                                                                                    \
     K(physical_us, "%llu") K(timer_irqs, "%llu") K(timer_arms, "%llu") K(event_irqs, "%llu")                       \
-    K(irqs_deferred, "%llu") K(events, "%llu") K(event_late_ns_avg, "%llu") K(event_late_ns_max, "%llu")
+    K(irqs_deferred, "%llu") K(events, "%llu") K(event_late_ns_avg, "%llu") K(event_late_ns_max, "%llu")          \
+    K(quiet_irqs, "%llu") K(stale_irqs, "%llu") K(irqs_rewound, "%llu") K(reads_rewound, "%llu")                   \
+    K(order_residue, "%llu") K(release_residue, "%llu") K(irq_residue, "%llu") K(timer_fire_err, "%d")
 #define PROTO_VSMPSTAT_CPU_KEYS(K, W)                                                                                \
     K(cpu, "%d") K(dispatches, "%llu") K(order_yields, "%llu") K(relax_yields, "%llu") K(quantum_yields, "%llu")   \
     K(lock_blocks, "%llu") K(block_races, "%llu") K(ipis_sent, "%llu") K(ipis_received, "%llu") K(spin_us, "%llu")

@@ -21,6 +21,10 @@ void lapic_timer_calibrate(void);       /* boot CPU, against the PIT */
 void lapic_timer_start(void);           /* this CPU: periodic at HZ (vsmp: its own virtual tick) */
 void lapic_timer_oneshot_init(void);    /* vsmp: the one timer, one-shot, divide by 1 */
 void lapic_timer_oneshot_cycles(uint64_t cycles);   /* vsmp: fire this many TSC cycles from now */
+#define LAPIC_REG_ICR_LO 0x300
+#define LAPIC_REG_TIMER_INIT 0x380
+#define LAPIC_REG_TIMER_CURRENT 0x390
+volatile uint32_t *lapic_register(uint32_t reg);  /* a LAPIC register's address */
 void lapic_eoi(void);
 int lapic_id(void);
 void lapic_send_ipi(int apic_id, int vector);

@@ -255,13 +255,20 @@ int task_stack_high_water(void) { return stack_high_water; }
 
 void task_release_after_exit(struct task *p)
 {
-    const uint32_t *w = p->stack;
-    uint32_t untouched = 0;
-    while (untouched < TASK_STACK_SIZE / 4 && w[untouched] == STACK_CANARY)
-        untouched++;
+    /* The words still the canary, from the bottom up.  Every word is read
+     * and the count kept without a branch, so this costs the same however
+     * deep the stack went: under vsmp an interrupt that delivers nothing
+     * (the host's doing, kernel/vsmp.c) may push its frame on any stack,
+     * and the time the scan takes must not depend on it. */
+    const volatile uint32_t *w = p->stack;
+    uint32_t untouched = 0, touched = 0;
+    for (uint32_t i = 0; i < TASK_STACK_SIZE / 4; i++) {
+        touched |= w[i] ^ STACK_CANARY;
+        untouched += touched == 0;
+    }
     int used = TASK_STACK_SIZE - (int)untouched * 4;
-    if (used > stack_high_water)
-        stack_high_water = used;      /* racy max: a statistic */
+    int high = stack_high_water;      /* racy max: a statistic */
+    stack_high_water = used > high ? used : high;   /* (a cmov: no branch either) */
     /* Poison it: anything still running on this stack crashes at once
      * instead of quietly sharing the page with its next owner. */
     for (uint32_t i = 0; i < TASK_STACK_SIZE / 4; i++)

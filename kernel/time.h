@@ -26,44 +26,57 @@ static inline uint64_t cycles_to_ns(uint64_t cycles)
  * (struct cpu tsc_base, read through %gs).  Every CPU's base is tsc_at_boot, except under
  * vsmp (kernel/vsmp.c), where a logical CPU's clock runs only while it runs.
  * Valid from gdt_init_cpu(0) on.
+ *
+ * Under vsmp an interrupt moves the base (the dispatcher's instructions are
+ * not the CPU's time), and one that came between the RDTSC and the
+ * subtractions would make the clock step back by the handler's length
+ * (bench=clock).  So every read is listed in the section clock_reads (its
+ * RDTSC and the instructions after it), and vsmp's interrupt entry
+ * (kernel/vsmp.c, clock_read_rewind) sends an interrupted read back to its
+ * RDTSC and takes the instructions it repeats off the clock: a read costs
+ * three instructions (five with CACHES=1), interrupted or not.
  */
+#ifdef CACHES
+#define CLOCK_READ_AFTER 4         /* the instructions after a read's RDTSC */
+#define CLOCK_READ_PAD ", 0, 0"    /* a read of two (vsmp's stubs) pads its entry */
+#else
+#define CLOCK_READ_AFTER 2
+#define CLOCK_READ_PAD ""
+#endif
+struct clock_read {
+    uint32_t rdtsc, after[CLOCK_READ_AFTER], end;   /* after[k]: 0 where a read has fewer */
+};
 static inline uint64_t local_tsc(void)
 {
-    /* The base is read before RDTSC and looked at again after it: under
-     * vsmp an interrupt moves it (the dispatcher's instructions are not the
-     * CPU's time), and one that came between RDTSC and the subtraction made
-     * the clock step back by the handler's length (bench=clock).  A read
-     * that straddles a change is taken again. */
-    uint32_t lo, hi, base_lo, base_hi;
+    uint32_t lo, hi;
 #ifdef CACHES
     /* CACHES=1: the memory instrumentation's instructions not yet taken
-     * off (machine_debt, kernel/machine/memhooks.c) are not time either;
-     * folding them into the base changes it, so the check covers them. */
-    uint32_t debt;
-    __asm__ volatile("1:\n\t"
-                     "movl %%gs:%c5, %2\n\t"
-                     "movl %%gs:%c6, %3\n\t"
-                     "movl %%gs:%c7, %4\n\t"
-                     "rdtsc\n\t"
-                     "cmpl %%gs:%c5, %2\n\t"
-                     "jne 1b\n\t"
-                     "subl %2, %0\n\t"
-                     "sbbl %3, %1\n\t"
-                     "subl %4, %0\n\t"
-                     "sbbl $0, %1"
-                     : "=&a"(lo), "=&d"(hi), "=&r"(base_lo), "=&r"(base_hi), "=&r"(debt)
+     * off (machine_debt, kernel/machine/memhooks.c) are not time either.
+     * vsmp's interrupt entry folds the debt into the base, so a read split
+     * after its RDTSC is repeated as a whole here too (five instructions). */
+    __asm__ volatile("1:\trdtsc\n"
+                     "2:\tsubl %%gs:%c2, %0\n"
+                     "3:\tsbbl %%gs:%c3, %1\n"
+                     "4:\tsubl %%gs:%c4, %0\n"
+                     "5:\tsbbl $0, %1\n"
+                     "6:\n\t"
+                     ".pushsection clock_reads, \"a\"\n\t"
+                     ".balign 4\n\t"
+                     ".long 1b, 2b, 3b, 4b, 5b, 6b\n\t"
+                     ".popsection"
+                     : "=a"(lo), "=d"(hi)
                      : "i"(PERCPU_TSC_BASE), "i"(PERCPU_TSC_BASE + 4), "i"(PERCPU_MACHINE_DEBT)
                      : "cc");
 #else
-    __asm__ volatile("1:\n\t"
-                     "movl %%gs:%c4, %2\n\t"
-                     "movl %%gs:%c5, %3\n\t"
-                     "rdtsc\n\t"
-                     "cmpl %%gs:%c4, %2\n\t"
-                     "jne 1b\n\t"
-                     "subl %2, %0\n\t"
-                     "sbbl %3, %1"
-                     : "=&a"(lo), "=&d"(hi), "=&r"(base_lo), "=&r"(base_hi)
+    __asm__ volatile("1:\trdtsc\n"
+                     "2:\tsubl %%gs:%c2, %0\n"
+                     "3:\tsbbl %%gs:%c3, %1\n"
+                     "4:\n\t"
+                     ".pushsection clock_reads, \"a\"\n\t"
+                     ".balign 4\n\t"
+                     ".long 1b, 2b, 3b, 4b\n\t"
+                     ".popsection"
+                     : "=a"(lo), "=d"(hi)
                      : "i"(PERCPU_TSC_BASE), "i"(PERCPU_TSC_BASE + 4)
                      : "cc");
 #endif

@@ -49,22 +49,16 @@ void trap(struct trapframe *tf)
         return;
     if (tf->vector < 32)
         exception(tf);
-    if (vsmp_multi && vsmp_defer_irq(tf->vector))
-        return;                          /* it came inside a vsmp lock hook: taken again at its end */
     struct cpu *c = this_cpu();
     c->in_irq++;
     c->preempt_count++;
-    /* vsmp's interrupts that delivered nothing to this logical CPU (the
-     * timer as a backstop, a quantum's end) are the simulation's, not the
-     * machine's: no preemption point either. */
-    bool quiet = false;
     switch (tf->vector) {
     case VECTOR_TIMER:
         lapic_eoi();
-        if (!vsmp_on)
+        /* vsmp: the logical CPU's tick or IPI (its stub kept the ones that
+         * deliver nothing from here: the simulation's, not the machine's). */
+        if (!vsmp_on || vsmp_irq_deliver())
             timer_tick();
-        else if (!vsmp_timer_irq())      /* the logical CPUs' ticks, IPIs and quanta */
-            quiet = true;
         break;
     case VECTOR_RESCHEDULE:
         lapic_eoi();
@@ -75,8 +69,8 @@ void trap(struct trapframe *tf)
         break;
     case VECTOR_VSMP_EVENT:
         lapic_eoi();
-        if (!vsmp_event_irq())           /* a logical CPU's tick or IPI, found due in a hook */
-            quiet = true;
+        if (vsmp_irq_deliver())          /* a logical CPU's tick or IPI, found due in a hook */
+            timer_tick();
         break;
     case VECTOR_STOP:
         halt_forever();
@@ -89,6 +83,6 @@ void trap(struct trapframe *tf)
     c->preempt_count--;
     c->in_irq--;
     /* Preempt only code that could have been interrupted anyway. */
-    if (c->need_resched && c->preempt_count == 0 && (tf->eflags & EFLAGS_IF) && !quiet)
+    if (c->need_resched && c->preempt_count == 0 && (tf->eflags & EFLAGS_IF))
         preempt_schedule();
 }

@@ -39,17 +39,34 @@
  * every 1/HZ of each CPU's local time, at most one pending (as a LAPIC's
  * interrupt request bit).  Interrupts are taken only where the logical CPU
  * has interrupts on, as on hardware.  A running CPU sees a due tick or IPI
- * at its next spinlock hook (see arm() for why, and what it costs).  The
- * dispatcher's own interrupts (the timer as a backstop, a quantum's end)
- * deliver nothing and are no preemption point (kernel/trap.c).
+ * at its next hook (see arm() for why, and what it costs).
  *
- * The dispatcher's own work is not charged: every hook freezes the current
- * CPU's clock on entry (freeze) and restarts it on exit (thaw), so a
- * logical CPU's time is the kernel's instructions, not the simulation's.
- * vsmp=1 therefore runs as -icount with one vCPU does (tests/qemu/vsmp.sh).
+ * The dispatcher's own work is not charged, and nothing it does depends on
+ * how long it takes: the figures a boot prints are a function of the
+ * kernel's instructions alone, so a faster (or slower) dispatcher prints the
+ * same figures, bit for bit (tests/qemu/vsmp.sh checks it with a build whose
+ * dispatcher burns extra instructions).  What that takes:
+ *   - every hook is entered through an assembly stub (HOOK below) whose
+ *     first instruction after marking the clock frozen is the RDTSC that
+ *     stops it, and left through an exit (hook_exit_*) that restarts it
+ *     with its last RDTSC, counting the fixed number of instructions that
+ *     follow it; the spinlock hooks' and the interrupts' remaining fixed
+ *     entry instructions are measured at boot and taken off too (their
+ *     residue: the spinlock hooks cost a site nothing, a quiet interrupt
+ *     costs the interrupted code nothing);
+ *   - the hardware timer is written only in those exits, after their
+ *     RDTSC, so it fires at an exact local time of the running CPU
+ *     (timer_fire_err cycles after the deadline, measured at boot), and an
+ *     interrupt that delivers nothing (the timer fired for another CPU, or
+ *     early) is quiet: no instruction of it is charged, and it changes no
+ *     state the model reads;
+ *   - a timer interrupt that comes while a spinlock hook runs (they leave
+ *     interrupts on: below) is noted and sent again at the hook's end, on
+ *     a path as long as the one that sends nothing.
  *
- * Everything here runs with interrupts off on the one physical CPU, so no
- * lock protects the dispatcher's state: nothing else can run.
+ * Everything here runs with interrupts off on the one physical CPU, or in a
+ * spinlock hook, where an interrupt only takes notes (vsmp_frozen), so no
+ * lock protects the dispatcher's state: nothing else can change it.
  */
 #include "vsmp.h"
 #include "cpu.h"
@@ -62,13 +79,11 @@
 #include "spinlock.h"
 #include "sched_core.h"
 #include "stall.h"
+#include "trap.h"
 #include "machine/memhooks.h"
 
 #define NEVER UINT64_MAX
 #define VSMP_BOOT_STACK_PAGES 2
-/* A timer interrupt this close before a deadline counts as at it: the
- * timer is armed a few instructions before the clock restarts. */
-#define DUE_SLACK_CYCLES 256
 /* A spin-wait iteration (cpu_relax) advances the spinning CPU's clock by
  * this much beyond the loop's own instructions, until it is ahead of
  * another CPU (then it yields): the resolution of a spin-wait.  Chosen,
@@ -77,6 +92,8 @@
 /* For a CPU that calls hooks, the hardware timer fires this many quanta
  * after its deadline (the hooks see the deadline first): see arm(). */
 #define BACKSTOP_QUANTA 4
+/* The shortest count the hardware timer is written with (arm_timer). */
+#define MIN_TIMER_COUNT 64
 
 enum vcpu_state { VCPU_OFF, VCPU_RUNNING, VCPU_READY, VCPU_HALTED, VCPU_LOCKWAIT };
 static const char *const state_names[] = { "off", "running", "ready", "halted", "lockwait" };
@@ -93,61 +110,74 @@ struct vcpu_stats {
 };
 
 struct vcpu {
+    uint64_t local;             /* local TSC, frozen while another runs and in the hooks (offset 0: the exits read it) */
     uint32_t saved_esp;         /* stack pointer while another CPU runs (vsmp_switch) */
     int state;
-    uint64_t local;             /* local TSC: frozen while another runs (and in the hooks) */
     uint64_t next_tick;         /* local time of the next tick; NEVER before the timer starts */
     uint64_t ipi_at;            /* a pending reschedule IPI is due then; NEVER: none */
     struct spinlock *wait_lock; /* LOCKWAIT: the lock */
     uint64_t wait_since;        /* LOCKWAIT: local time it began to wait */
-    uint64_t ran_from;          /* local time of its dispatch or of the last timer interrupt */
+    uint64_t ran_from;          /* local time of its dispatch or of the last timer delivery */
     bool hooked;                /* it called a hook since then */
     bool hookless;              /* the timer once found it running a quantum without hooks: arm it exactly */
     struct vcpu_stats stats;
 };
+_Static_assert(offsetof(struct vcpu, local) == 0, "the hook exits read vcpu.local at 0");
 
 bool vsmp_on, vsmp_multi;
 static struct vcpu vcpus[MAX_CPUS];
 static int nvcpus;
 static int cur;                  /* the logical CPU the physical CPU runs */
+struct vcpu *vsmp_curv;          /* &vcpus[cur] (the exits read it) */
+static uint16_t gs_selector[MAX_CPUS];
 static uint64_t quantum, ipi_latency, tick_period;
 static uint32_t quantum_ns_, ipi_ns_, slack_ns_;
-static uint64_t min_other;       /* the smallest eff of the CPUs other than cur */
-/* Each CPU's eff, kept up to date when its state, clock or events change
- * (the running CPU's reads NEVER): a dispatch compares numbers instead of
- * working out every CPU's eff again. */
-static uint64_t queued_eff[MAX_CPUS];
-static int lock_waiters;         /* CPUs in LOCKWAIT (the stall check runs only when there are some) */
-static uint64_t armed_at;        /* RDTSC at which the hardware timer fires; NEVER: not armed */
 static uint64_t slack;           /* lock acquisitions may run this far ahead of the slowest CPU */
-static uint64_t hw_timer_irqs, hw_timer_arms;   /* the one hardware timer: interrupts taken, writes */
-static uint64_t event_irqs;      /* self-interrupts for an event found due in a hook */
+static uint64_t min_other;       /* the smallest eff of the CPUs other than cur */
+/* What arm_timer() last worked out still holds unless this is set: every
+ * change of the current CPU, of its events, of min_other, and every jump
+ * of its clock (a lock wait, a spin-wait step) sets it. */
+static bool arm_dirty = true;
+static uint64_t order_limit;     /* min_other + slack, NEVER when min_other is */
 static uint64_t deadline;        /* local time of cur's next event or quantum end (the hooks check it) */
 static uint64_t backstop;        /* how late the timer may fire for a CPU that calls hooks */
-static bool event_sent;          /* a self-interrupt is pending */
+static int lock_waiters;         /* CPUs in LOCKWAIT (the stall check runs only when there are some) */
+static bool event_sent;          /* a self-interrupt for a due event is on its way (raise_event) */
+static uint64_t hw_timer_irqs, hw_timer_arms, quiet_irqs;  /* the one hardware timer's interrupts and writes */
+static uint64_t event_irqs;      /* self-interrupts for an event found due in a hook */
+static uint64_t irqs_deferred;   /* interrupts that came while a spinlock hook ran */
+static uint64_t irqs_rewound;    /* ... in its exit's window (WINDOW) */
+static uint64_t reads_rewound;   /* interrupts that split a clock read, which was repeated */
+static uint64_t stale_irqs;      /* timer interrupts an earlier write left pending */
 
 /*
- * The two lock hooks (vsmp_lock_order, vsmp_lock_release) run on every
- * spinlock acquisition and release, and do not turn interrupts off; nor
- * does a switch between logical CPUs.  Under TCG an sti leaves translated
- * code twice (it ends its block, and the instruction in its shadow is a
- * block of its own), and masking in the hooks and around the switches was
- * 11% of a goodness vsmp boot's host time (docs/measurements.md).  Instead
- * an interrupt that comes while a lock hook runs is deferred: trap() hands
- * it to vsmp_defer_irq, which acknowledges it and notes it here, and it is
- * sent again as a self-interrupt when the hook ends or when the physical
- * CPU goes on in a context that is not a lock hook (redeliver); there
- * interrupts are off, so it waits in the LAPIC until that context turns
- * them on, as a held interrupt did before.  Interrupts are on across a
- * switch only between lock hooks; the resumed context sets its own state
- * back (reschedule).
+ * The hooks' clock protocol (see the header comment and the stubs below).
+ * vsmp_frozen: the current CPU's clock is held in vsmp_curv->local, not in
+ * its tsc_base; an interrupt then only takes notes (vsmp_deferred).
+ * vsmp_exit_count: what the exit writes to the timer (LAPIC counts; 0:
+ * nothing); vsmp_armed_at: the RDTSC at which the timer fires (NEVER: not
+ * armed); phys_lb: an RDTSC no later than now (the last hook's entry).
  */
+volatile uint8_t vsmp_frozen;
+volatile uint8_t vsmp_deferred;
+uint32_t vsmp_exit_count;
+uint64_t vsmp_armed_at;
+volatile uint32_t *vsmp_timer_init_reg, *vsmp_icr_lo_reg;
+static uint64_t phys_lb;
 #define DEFER_TIMER 1u
 #define DEFER_EVENT 2u
-static volatile bool in_lock_hook;
-static volatile uint32_t deferred;     /* DEFER_* */
-static bool switch_irqs_on;            /* the switching context had interrupts on (reschedule) */
-static uint64_t irqs_deferred;
+/* The exits' fixed instruction counts after their RDTSC, taken off when
+ * they restart the clock.  What matters is that the two exits differ by
+ * exactly their difference in instructions (calibrate() checks it); the
+ * rest is the same for every call of a hook, and measured (the residues). */
+#define EXIT_PLAIN_AFTER 8
+#define EXIT_ARM_AFTER 15             /* EXIT_ARM has 7 instructions more than EXIT_PLAIN */
+#define VSMP_EVENT_ICR 0x40023        /* ICR: shorthand self, fixed, VECTOR_VSMP_EVENT */
+#define PERCPU_TSC_BASE_HI 40
+_Static_assert(PERCPU_TSC_BASE_HI == PERCPU_TSC_BASE + 4, "the stubs read tsc_base's high word");
+
+/* The cycles in LAPIC counts (1 each under -icount shift=0: checked at boot). */
+static int64_t timer_fire_err;   /* measured: how many cycles after count the timer fires (may be < 0) */
 
 extern void vsmp_switch(uint32_t *save_esp, uint32_t next_esp, uint32_t next_gs);
 extern void vsmp_first_entry(void);
@@ -155,7 +185,7 @@ extern void vsmp_first_entry(void);
 /* void vsmp_switch(save_esp, next_esp, next_gs): save the callee-saved
  * registers and the stack pointer, switch %gs to the next logical CPU's
  * struct cpu and resume it where it called vsmp_switch (or, the first
- * time, at vsmp_first_entry).  Interrupts are off on both sides. */
+ * time, at vsmp_first_entry). */
 __asm__(".text\n\t"
         ".globl vsmp_switch\n"
         "vsmp_switch:\n\t"
@@ -176,51 +206,266 @@ __asm__(".text\n\t"
         "ret\n\t"
         ".globl vsmp_first_entry\n"
         "vsmp_first_entry:\n\t"
+        "cli\n\t"
+        "call vsmp_resume_new\n\t"
         "call vsmp_cpu_main\n"
         "1:\thlt\n\t"
         "jmp 1b\n");
+
+/*
+ * The hook stubs.  HOOK(name, body): name(arg) marks the clock frozen,
+ * reads it (RDTSC minus the CPU's base: its local time) and calls
+ * body(local, arg) (regparm: local in %eax:%edx, arg in %ecx), which
+ * leaves the local time to go on from in vsmp_curv->local; then an exit.
+ * HOOK_CLI: the same with interrupts off (pushf; cli ... popf), for the
+ * hooks that may be called with them on and are not spinlock hooks.
+ *
+ * The exits restart the clock with their last RDTSC, and write the timer
+ * after it when vsmp_exit_count asks for it; the instructions after the
+ * RDTSC are counted (EXIT_*_AFTER) and taken off, so the clock reads at
+ * the caller's next instruction exactly vsmp_curv->local.
+ *   hook_exit_ret     for the HOOK_CLI hooks (popf; ret);
+ *   hook_exit_lock    for the spinlock hooks: what came in while the hook
+ *                     ran is sent again as one self-interrupt, by
+ *                     instructions that the path without it matches in
+ *                     number (three each), after the clock runs again;
+ *   irq_exit_quiet    an interrupt that delivered nothing (pops, iret);
+ *   irq_exit_deliver  one that delivers: on into the kernel's own entry
+ *                     path for the vector, which is charged as on any CPU.
+ */
+#define STR_(x) #x
+#define STR(x) STR_(x)
+/* A window (start, end, restart): code of the spinlock exits that runs
+ * with interrupts on and the clock live though vsmp_frozen is set (from the
+ * exit's RDTSC to its clear).  An interrupt there is rewound to `restart`
+ * (irq_frozen), the RDTSC, which restarts the clock again after it, so
+ * that it costs nothing either. */
+#define WINDOW(start, end, restart)                                        \
+    ".pushsection vsmp_windows, \"a\"\n\t"                                 \
+    ".balign 4\n\t"                                                        \
+    ".long " start ", " end ", " restart "\n\t"                            \
+    ".popsection\n\t"
+#define CLOCK_READ                                                         \
+    "7:\trdtsc\n\t"                                                        \
+    "subl %gs:" STR(PERCPU_TSC_BASE) ", %eax\n\t"                          \
+    "sbbl %gs:" STR(PERCPU_TSC_BASE_HI) ", %edx\n"                         \
+    "8:\t"
+/* The spinlock hooks run with interrupts as their caller had them: the
+ * clock is read as local_tsc() reads it (a clock_reads entry, so that an
+ * interrupt inside the read repeats it), and marked frozen only then: an
+ * interrupt until the mark is an ordinary one, which costs the CPU
+ * nothing, and one after it finds the clock frozen. */
+/* CACHES=1: after the body, before the exit's RDTSC (the clock still
+ * frozen), what the dispatcher's own accesses owed is dropped
+ * (machine_thaw, kernel/machine/memhooks.h). */
+#ifdef CACHES
+#define MACHINE_THAW "call vsmp_machine_thaw\n\t"
+#else
+#define MACHINE_THAW ""
+#endif
+#define HOOK(name, body, exit)                                             \
+    ".globl " name "\n" name ":\n"                                         \
+    "3:\trdtsc\n"                                                          \
+    "4:\tsubl %gs:" STR(PERCPU_TSC_BASE) ", %eax\n"                        \
+    "5:\tsbbl %gs:" STR(PERCPU_TSC_BASE_HI) ", %edx\n"                     \
+    "6:\tmovb $1, vsmp_frozen\n\t"                                         \
+    ".pushsection clock_reads, \"a\"\n\t"                                  \
+    ".balign 4\n\t"                                                        \
+    ".long 3b, 4b, 5b" CLOCK_READ_PAD ", 6b\n\t"                          \
+    ".popsection\n\t"                                                      \
+    "leal 4(%esp), %ecx\n\t"                                               \
+    "call " body "\n\t"                                                    \
+    MACHINE_THAW                                                           \
+    "jmp " exit "\n"
+#define HOOK_CLI(name, body)                                               \
+    ".globl " name "\n" name ":\n\t"                                       \
+    "pushfl\n\t"                                                           \
+    "cli\n\t"                                                              \
+    "movb $1, vsmp_frozen\n" CLOCK_READ                                    \
+    "leal 8(%esp), %ecx\n\t"                                               \
+    "call " body "\n\t"                                                    \
+    MACHINE_THAW                                                           \
+    "jmp hook_exit_ret\n"
+/* The exits (%ecx = vsmp_curv): base = RDTSC - local + after, from the
+ * RDTSC at 7: to the clear at 8: (which ends at 9:). */
+#define EXIT_PLAIN(tail)                                                   \
+    "7:\trdtsc\n\t"                                                        \
+    "subl (%ecx), %eax\n\t"                                                \
+    "sbbl 4(%ecx), %edx\n\t"                                               \
+    "addl $" STR(EXIT_PLAIN_AFTER) ", %eax\n\t"                            \
+    "adcl $0, %edx\n\t"                                                    \
+    "movl %eax, %gs:" STR(PERCPU_TSC_BASE) "\n\t"                          \
+    "movl %edx, %gs:" STR(PERCPU_TSC_BASE_HI) "\n"                         \
+    "8:\tmovb $0, vsmp_frozen\n"                                           \
+    "9:\t" tail
+/* The same with the timer write, the 11th instruction after the RDTSC: 7
+ * instructions more in all (EXIT_ARM_AFTER), and nothing that a second run
+ * from 7: would undo (the body, not the exit, clears vsmp_exit_count). */
+#define EXIT_ARM(tail)                                                     \
+    "7:\trdtsc\n\t"                                                        \
+    "movl %eax, vsmp_armed_at\n\t"                                         \
+    "movl %edx, vsmp_armed_at+4\n\t"                                       \
+    "subl (%ecx), %eax\n\t"                                                \
+    "sbbl 4(%ecx), %edx\n\t"                                               \
+    "addl $" STR(EXIT_ARM_AFTER) ", %eax\n\t"                              \
+    "adcl $0, %edx\n\t"                                                    \
+    "movl %eax, %gs:" STR(PERCPU_TSC_BASE) "\n\t"                          \
+    "movl %edx, %gs:" STR(PERCPU_TSC_BASE_HI) "\n\t"                       \
+    "movl vsmp_exit_count, %eax\n\t"                                       \
+    "movl vsmp_timer_init_reg, %edx\n\t"                                   \
+    "movl %eax, (%edx)\n\t"                                                \
+    "addl %eax, vsmp_armed_at\n\t"                                         \
+    "adcl $0, vsmp_armed_at+4\n"                                           \
+    "8:\tmovb $0, vsmp_frozen\n"                                           \
+    "9:\t" tail
+__asm__(".text\n"
+        "hook_exit_ret:\n\t"
+        "movl vsmp_curv, %ecx\n\t"
+        "cmpl $0, vsmp_exit_count\n\t"
+        "jne 1f\n"
+        EXIT_PLAIN("popfl\n\t") "ret\n"
+        "1:\n" EXIT_ARM("popfl\n\t") "ret\n"
+        "hook_exit_lock:\n\t"
+        "movl vsmp_curv, %ecx\n\t"
+        "cmpl $0, vsmp_exit_count\n\t"
+        "jne 1f\n"
+        EXIT_PLAIN("cmpb $0, vsmp_deferred\n\t") WINDOW("7b", "9b", "7b") "jne 2f\n\t"
+        "nop\n\tnop\n\tnop\n\tret\n"
+        "1:\n" EXIT_ARM("cmpb $0, vsmp_deferred\n\t") WINDOW("7b", "9b", "7b") "jne 2f\n\t"
+        "nop\n\tnop\n\tnop\n\tret\n"
+        "2:\tmovb $0, vsmp_deferred\n\t"
+        "movl vsmp_icr_lo_reg, %ecx\n\t"
+        "movl $" STR(VSMP_EVENT_ICR) ", (%ecx)\n\t"
+        "ret\n");
+/* In the spinlock exits the instructions after the clear (cmpb, jne, three
+ * nops or the send, ret) are as many on both paths: the residue
+ * calibration takes them off with the rest. */
+
+
+/* Each hook: its stub and its body (below). */
+__asm__(".text\n"
+        HOOK("vsmp_lock_order", "lock_order_body", "hook_exit_lock")
+        HOOK("vsmp_lock_release", "lock_release_body", "hook_exit_lock")
+        HOOK_CLI("vsmp_lock_block", "lock_block_body")
+        HOOK_CLI("vsmp_relax", "relax_body")
+        HOOK_CLI("vsmp_halt", "halt_body")
+        HOOK_CLI("vsmp_send_reschedule", "send_reschedule_body")
+        HOOK_CLI("vsmp_timer_start", "timer_start_body")
+        HOOK_CLI("vsmp_deliver_hook", "deliver_body")
+        HOOK_CLI("vsmp_start_cpu_hook", "start_cpu_body")
+        HOOK_CLI("vsmp_resume_new", "resume_new_body")
+        HOOK_CLI("vsmp_null_hook", "null_body"));
+
+/*
+ * The interrupt stubs: the IDT's gates for VECTOR_TIMER and
+ * VECTOR_VSMP_EVENT under vsmp (interrupt gates: interrupts off).  While
+ * the clock is frozen (a spinlock hook, which runs with interrupts on) an
+ * interrupt only takes notes (irq_frozen).  Otherwise irq_body decides: an
+ * interrupt that delivers nothing is quiet (irq_residue, measured at boot,
+ * takes its entry off the clock: it costs the interrupted code nothing);
+ * one that delivers a tick or an IPI goes on into the kernel's own entry
+ * for the vector (vectors.S), charged as on any CPU.
+ */
+#define IRQ_STUB(vec)                                                      \
+    ".globl vsmp_irq_" #vec "\n"                                           \
+    "vsmp_irq_" #vec ":\n\t"                                               \
+    "pushl %eax\n\t"                                                       \
+    "pushl %ecx\n\t"                                                       \
+    "pushl %edx\n\t"                                                       \
+    "cmpb $0, vsmp_frozen\n\t"                                             \
+    "jne 6f\n\t"                                                           \
+    "movb $1, vsmp_frozen\n" CLOCK_READ                                  \
+    "leal 12(%esp), %ecx\n\t"                                              \
+    "movl %ecx, irq_eip\n\t"                                               \
+    "movl $" #vec ", %ecx\n\t"                                             \
+    "call irq_body\n\t"                                                    \
+    "pushl %eax\n\t" MACHINE_THAW "popl %eax\n\t"                          \
+    "movl vsmp_curv, %ecx\n\t"                                             \
+    "testl %eax, %eax\n\t"                                                 \
+    "jne 5f\n\t"                                                           \
+    "cmpl $0, vsmp_exit_count\n\t"                                         \
+    "jne 1f\n\t"                                                           \
+    EXIT_PLAIN("popl %edx\n\t") "popl %ecx\n\tpopl %eax\n\tiret\n"         \
+    "1:\n" EXIT_ARM("popl %edx\n\t") "popl %ecx\n\tpopl %eax\n\tiret\n"    \
+    "5:\n" EXIT_PLAIN("popl %edx\n\t") "popl %ecx\n\tpopl %eax\n\t"        \
+    "jmp vector" #vec "\n"                                                 \
+    "6:\tleal 12(%esp), %eax\n\t"                                           \
+    "pushl %eax\n\t"                                                        \
+    "pushl $" #vec "\n\t"                                                   \
+    "call irq_frozen\n\t"                                                  \
+    "addl $8, %esp\n\t"                                                    \
+    "popl %edx\n\t"                                                        \
+    "popl %ecx\n\t"                                                        \
+    "popl %eax\n\t"                                                        \
+    "iret\n"
+__asm__(".text\n" IRQ_STUB(32) IRQ_STUB(35));
+_Static_assert(VECTOR_TIMER == 32 && VECTOR_VSMP_EVENT == 35, "the interrupt stubs' vectors");
+
+/* The stubs' entry points (the rest are declared in vsmp.h). */
+void vsmp_null_hook(void);
+void vsmp_deliver_hook(void);
+void vsmp_start_cpu_hook(int cpu);
+void vsmp_resume_new(void);
+extern void vsmp_irq_32(void), vsmp_irq_35(void);
 
 uint32_t vsmp_quantum_ns(void) { return quantum_ns_; }
 uint32_t vsmp_ipi_ns(void) { return ipi_ns_; }
 uint32_t vsmp_slack_ns(void) { return slack_ns_; }
 
-/* ---- the clock of the current logical CPU ---- */
+#define BODY static __attribute__((regparm(3), used, noinline))
 
-/* Stop the current CPU's clock: its local time is vcpus[cur].local from here on. */
-static inline struct vcpu *freeze(void)
+/*
+ * The spinlock hooks' residue: what a site executes for its hook beyond the
+ * unpatched site and outside the stub's frozen window (the jump to the
+ * site's cold path, the call, the stub's first instructions and the exit's
+ * last), measured at boot (lock and release pairs before and after each
+ * patch, under icount exact) and taken off the clock, so that after the hook
+ * the clock reads what it read at the site: a spinlock costs under vsmp
+ * what it costs on one CPU.  irq_residue: likewise for a quiet interrupt
+ * (an `int` to the stub, which delivers nothing, against a nop).
+ */
+static uint64_t order_residue, release_residue, irq_residue;
+
+/* -DVSMP_TEST_BURN=N: every hook and dispatch burns N more instructions,
+ * a dispatcher that much slower; tests/qemu/vsmp.sh checks that the
+ * figures do not move (the dispatcher's work is not the CPUs' time). */
+#ifdef VSMP_TEST_BURN
+#include "chan_cost.h"
+#define TEST_BURN() cost_burn(VSMP_TEST_BURN)
+#else
+#define TEST_BURN() ((void)0)
+#endif
+
+
+#ifdef CACHES
+void vsmp_machine_thaw(void);
+void __attribute__((used)) vsmp_machine_thaw(void) { machine_thaw(&cpus[cur]); }
+#endif
+
+/* A hook's entry: the current CPU's clock, frozen at `local`. */
+static inline struct vcpu *enter(uint64_t local)
 {
-    struct vcpu *v = &vcpus[cur];
-    machine_fold(&cpus[cur]);       /* CACHES=1: the instrumentation's debt (kernel/machine/memhooks.h) */
-    v->local = rdtsc() - cpus[cur].tsc_base;
+    TEST_BURN();
+    struct vcpu *v = vsmp_curv;
+#ifdef CACHES
+    /* The instrumentation's debt (kernel/machine/memhooks.h) goes into the
+     * base: the stub read RDTSC - base, the clock is that less the debt. */
+    uint64_t base = cpus[cur].tsc_base;
+    machine_fold(&cpus[cur]);
+    local -= cpus[cur].tsc_base - base;
+#endif
+    v->local = local;
+    vsmp_exit_count = 0;
+    uint32_t lo, hi;
+    __asm__ volatile("movl %%gs:%c2, %0\n\tmovl %%gs:%c3, %1"
+                     : "=r"(lo), "=r"(hi)
+                     : "i"(PERCPU_TSC_BASE), "i"(PERCPU_TSC_BASE + 4));
+    phys_lb = local + (((uint64_t)hi << 32) | lo);   /* the stub's RDTSC: now or earlier */
     return v;
 }
 
-/* Restart it at vcpus[cur].local. */
-static inline void thaw(void)
-{
-    machine_thaw(&cpus[cur]);       /* CACHES=1: what the dispatcher's own accesses owed is not the CPU's */
-    cpus[cur].tsc_base = rdtsc() - vcpus[cur].local;
-}
 
-/*
- * The spinlock hooks run on every acquisition and release, and what they
- * execute outside freeze()..thaw() (the jump from the patched site, the
- * call, the prologue and epilogue) would be charged as the kernel's time:
- * about 30 instructions a lock, a quarter more time per pipe round trip.
- * vsmp_setup measures that residue (lock and release pairs before and
- * after each patch, under icount exact) and the hooks restart the clock
- * that much earlier, so that when the hook returns the clock reads what it
- * read at the site.  (Restarting it earlier never shows: only the hook's
- * own epilogue runs before it is back at the site's time.)
- */
-static uint64_t order_residue, release_residue;
-static inline void thaw_less(uint64_t residue)
-{
-    machine_thaw(&cpus[cur]);
-    cpus[cur].tsc_base = rdtsc() - (vcpus[cur].local - residue);
-}
-
-/* ---- choosing who runs ---- */
+/* ---- choosing who runs: a tournament tree over the CPUs' eff ---- */
 
 static inline uint64_t eff(const struct vcpu *v)
 {
@@ -236,26 +481,79 @@ static inline uint64_t eff(const struct vcpu *v)
     }
 }
 
-/* After vcpus[i]'s state, clock or events changed (i not running). */
-static inline void requeue(int i)
+/*
+ * queued_eff[i]: each CPU's eff, kept when its state, clock or events
+ * change (the running CPU's is NEVER).  The tree over them: leaf
+ * TREE_LEAVES + i is CPU i, node k holds the smaller eff of its children
+ * and how many leaves below it have that eff.  A dispatch updates two
+ * leaves (log2 N steps each) instead of comparing every CPU's eff.  The
+ * root's eff is the smallest of every CPU other than the running one:
+ * min_other.  Ties go round robin (pick).
+ */
+#define TREE_LEAVES MAX_CPUS
+static uint64_t queued_eff[MAX_CPUS];
+static uint64_t tree_eff[2 * TREE_LEAVES];
+static uint8_t tree_count[2 * TREE_LEAVES];
+static uint8_t tree_cpu[2 * TREE_LEAVES];   /* the lowest leaf with that eff */
+static int tree_first;                      /* the first leaf in use: TREE_LEAVES rounded to nvcpus */
+
+static void tree_update(int cpu)
 {
-    queued_eff[i] = eff(&vcpus[i]);
-    if (queued_eff[i] < min_other) {
-        min_other = queued_eff[i];
-        deadline = MIN(deadline, min_other + quantum);
+    int k = TREE_LEAVES + cpu;
+    tree_eff[k] = queued_eff[cpu];
+    while (k > tree_first) {
+        k >>= 1;
+        int l = 2 * k, r = l + 1;
+        uint64_t el = tree_eff[l], er = tree_eff[r];
+        if (el < er) {
+            tree_eff[k] = el;
+            tree_count[k] = tree_count[l];
+            tree_cpu[k] = tree_cpu[l];
+        } else if (er < el) {
+            tree_eff[k] = er;
+            tree_count[k] = tree_count[r];
+            tree_cpu[k] = tree_cpu[r];
+        } else {
+            tree_eff[k] = el;
+            tree_count[k] = (uint8_t)(tree_count[l] + tree_count[r]);
+            tree_cpu[k] = tree_cpu[l];
+        }
     }
 }
 
-static uint64_t scan_min_other(int self)
+static void tree_init(void)
 {
-    uint64_t m = NEVER;
-    for (int i = 0; i < nvcpus; i++)
-        if (i != self)
-            m = MIN(m, queued_eff[i]);
-    return m;
+    /* The smallest subtree that holds nvcpus leaves is rooted at tree_first. */
+    int span = 1;
+    while (span < nvcpus)
+        span <<= 1;
+    tree_first = TREE_LEAVES / span;
+    for (int k = TREE_LEAVES; k < 2 * TREE_LEAVES; k++) {
+        tree_eff[k] = NEVER;
+        tree_count[k] = 1;
+        tree_cpu[k] = (uint8_t)(k - TREE_LEAVES);
+    }
+    for (int k = TREE_LEAVES - 1; k >= 1; k--) {
+        tree_eff[k] = NEVER;
+        tree_count[k] = (uint8_t)(tree_count[2 * k] + tree_count[2 * k + 1]);
+        tree_cpu[k] = tree_cpu[2 * k];
+    }
 }
 
+static uint64_t stall_limit_cycles(void);
 static void lock_report(int waiter, const char *why) __attribute__((noreturn));
+
+/* A lock waiter that has waited past the stall limit (watchdog=) while the
+ * rest ran on to `now`: the same report as spinlock.c's stall check. */
+static void check_lock_waiters(uint64_t now)
+{
+    uint64_t limit = stall_limit_cycles();
+    if (!limit || now == NEVER)
+        return;
+    for (int i = 0; i < nvcpus; i++)
+        if (vcpus[i].state == VCPU_LOCKWAIT && now > vcpus[i].wait_since + limit)
+            lock_report(i, "limit: watchdog= seconds");
+}
 
 /* The stall limit (watchdog=) in cycles, converted when it changes, not at
  * every dispatch (two 64-bit divisions on this 32-bit kernel). */
@@ -270,55 +568,64 @@ static uint64_t stall_limit_cycles(void)
     return cycles;
 }
 
-/* A lock waiter that has waited past the stall limit (watchdog=) while the
- * rest ran on to `now`: the same report as spinlock.c's stall check. */
-static void check_lock_waiters(uint64_t now)
-{
-    uint64_t limit = stall_limit_cycles();
-    if (!limit || now == NEVER)
-        return;
-    for (int i = 0; i < nvcpus; i++)
-        if (vcpus[i].state == VCPU_LOCKWAIT && now > vcpus[i].wait_since + limit)
-            lock_report(i, "limit: watchdog= seconds");
-}
-
 /*
- * The CPU with the smallest eff; on a tie the first after x (x last), so
- * that a yield goes to the others and no CPU number is favoured.  *second
- * gets the smallest eff of the CPUs other than the one picked: its
- * min_other.  One pass over the CPUs, since this runs at every dispatch
- * (docs/vsmp.md, "What the dispatcher costs").
+ * The CPU with the smallest eff (x's own included: it is in the tree);
+ * on a tie the first after x (x last), so that a yield goes to the others
+ * and no CPU number is favoured.
  */
-static int pick(int x, uint64_t *second)
+static int pick(int x)
 {
-    int best = -1;
-    uint64_t best_eff = NEVER, next_eff = NEVER;
-    for (int k = 0, i = x + 1; k < nvcpus; k++, i++) {
-        if (i == nvcpus)
-            i = 0;
-        uint64_t e = queued_eff[i];
-        if (e < best_eff) {
-            next_eff = best_eff;
-            best = i;
-            best_eff = e;
-        } else if (e < next_eff) {
-            next_eff = e;
-        }
-    }
+    int root = tree_first;
+    uint64_t best = tree_eff[root];
     if (lock_waiters)
-        check_lock_waiters(best_eff);
-    if (best < 0) {
+        check_lock_waiters(best);
+    if (best == NEVER) {
         for (int i = 0; i < nvcpus; i++)
             if (vcpus[i].state == VCPU_LOCKWAIT)
                 lock_report(i, "every logical cpu waits for a spinlock: nothing can release one");
         panic("vsmp: no logical cpu can run");
     }
-    *second = next_eff;
-    return best;
+    if (tree_count[root] == 1)
+        return tree_cpu[root];
+    for (int k = 0, i = x + 1; k < nvcpus; k++, i++) {
+        if (i == nvcpus)
+            i = 0;
+        if (queued_eff[i] == best)
+            return i;
+    }
+    return tree_cpu[root];
 }
 
+static inline void set_min_other(uint64_t m)
+{
+    min_other = m;
+    order_limit = m == NEVER || m + slack < m ? NEVER : m + slack;
+}
+
+static inline void refresh_deadline(const struct vcpu *v);
+
+/* After vcpus[i]'s state, clock or events changed (i not running). */
+static inline void requeue(int i)
+{
+    queued_eff[i] = eff(&vcpus[i]);
+    tree_update(i);
+    uint64_t m = tree_eff[tree_first];
+    if (m != min_other) {
+        set_min_other(m);
+        refresh_deadline(vsmp_curv);
+    }
+}
+
+/* ---- events and the timer ---- */
+
+static bool in_lock_hook;        /* the current context is a spinlock hook (interrupts may be on) */
+static bool switch_irqs_on;      /* the switching context had interrupts on (reschedule) */
+
+static void lapic_self(int vector) { *vsmp_icr_lo_reg = 0x40000u | (uint32_t)vector; }
+
 /* An event of the current CPU is due: interrupt it (a self-IPI, taken
- * when it has interrupts on; vsmp_event_irq delivers what is due). */
+ * when it has interrupts on; the event's interrupt delivers what is due).
+ * In a spinlock hook it is sent when the hook ends (hook_exit_lock). */
 static void raise_event(void)
 {
     if (event_sent)
@@ -326,48 +633,19 @@ static void raise_event(void)
     event_sent = true;
     event_irqs++;
     if (in_lock_hook)
-        deferred |= DEFER_EVENT;    /* sent when the hook ends (redeliver) */
+        vsmp_deferred |= DEFER_EVENT;
     else
-        lapic_send_self(VECTOR_VSMP_EVENT);
+        lapic_self(VECTOR_VSMP_EVENT);
 }
 
-/* What was deferred during a lock hook, as self-interrupts (the LAPIC
- * delivers the higher vector first, as it did two held ones). */
+/* What came in while a spinlock hook ran, as one self-interrupt: its
+ * handler delivers a raised event, or finds nothing and arms the timer. */
 static void redeliver(void)
 {
-    uint32_t d = deferred;
-    deferred = 0;
-    if (d & DEFER_TIMER)
-        lapic_send_self(VECTOR_TIMER);
-    if (d & DEFER_EVENT)
-        lapic_send_self(VECTOR_VSMP_EVENT);
-}
-
-/* A context the physical CPU goes on in after a switch: its interrupts as
- * they were (the switcher's lock hook defers any until here), and what was
- * deferred held in the LAPIC until it turns them on, unless it is a lock
- * hook, which sends it at its end.  Interrupts are turned back on by the
- * caller, after its last dispatcher work (reschedule). */
-static void after_switch(bool irqs_on, bool hook)
-{
-    if (!irqs_on)
-        irq_disable();
-    in_lock_hook = hook;
-    if (deferred && !hook)
-        redeliver();
-}
-
-bool vsmp_defer_irq(int vector)
-{
-    if (!in_lock_hook)
-        return false;
-    uint32_t bit = vector == VECTOR_TIMER ? DEFER_TIMER : vector == VECTOR_VSMP_EVENT ? DEFER_EVENT : 0;
-    if (!bit)
-        return false;
-    lapic_eoi();
-    deferred |= bit;
-    irqs_deferred++;
-    return true;
+    if (vsmp_deferred) {
+        vsmp_deferred = 0;
+        lapic_self(VECTOR_VSMP_EVENT);
+    }
 }
 
 /*
@@ -377,51 +655,117 @@ bool vsmp_defer_irq(int vector)
  * event at its next hook and takes it as a self-interrupt.  The one
  * hardware timer is then only the backstop, BACKSTOP_QUANTA quanta late,
  * for a CPU that stops calling hooks; one the timer caught running a
- * quantum without a hook is armed exactly from then on (vsmp_timer_irq).
- * A timer already armed earlier is left alone (it fires early; the handler
- * finds nothing due and arms again).
+ * quantum without a hook is armed exactly from then on (irq_body).
  *
  * Why not the timer for every deadline: a CPU yields at its next lock long
  * before its deadline, so nearly every timer armed for it fires while
  * another runs, for nothing; each fire and each write of the timer is a
  * QEMU timer update (a vCPU kick, an event-loop wake-up).  docs/vsmp.md,
- * "What the dispatcher costs", has the counts: 8 logical CPUs, hackbench
- * 10 groups, 123,061 interrupts and 271,508 writes against 14,100 and
- * 19,280, half the host time.  The price is lateness: a due event waits
- * for the next hook (vsmpstat event_late_ns_avg: 363 ns against 84 ns with
- * the exact timer, which also waits for interrupts to be on).
+ * "What the dispatcher costs", has the counts.  The price is lateness: a
+ * due event waits for the next hook (vsmpstat event_late_ns_avg).
+ *
+ * hw_due: the local time at which the timer delivers to this CPU (the
+ * backstop, or the exact deadline); the timer is written by the hook's exit
+ * when the one armed would fire later than that (an earlier one fires, finds
+ * nothing due, and arms again), so it never fires late.  Called at the end
+ * of every hook, with the clock the CPU goes on from.
  */
-static void arm(void)
+static uint64_t hw_due;
+
+/* The current CPU's deadline, kept whenever its events or min_other change
+ * (the hooks compare its clock with it, and arm() works from it). */
+static inline void refresh_deadline(const struct vcpu *v)
 {
-    struct vcpu *v = &vcpus[cur];
-    uint64_t dl = MIN(v->next_tick, v->ipi_at);
-    if (min_other != NEVER)
-        dl = MIN(dl, min_other + quantum);
-    deadline = dl;
-    if (dl == NEVER)
-        return;
-    if (dl <= v->local) {
-        raise_event();              /* due already (a halted CPU woken for it) */
-        return;
-    }
-    uint64_t cycles = dl - v->local;
-    if (!v->hookless)
-        cycles += backstop;         /* the hooks see the deadline; the timer is the backstop */
-    uint64_t now = rdtsc();
-    uint64_t at = now + cycles;
-    if (armed_at != NEVER && armed_at <= at)
-        return;                     /* it fires first (or has fired: the interrupt is pending) */
-    armed_at = at;
-    hw_timer_arms++;
-    lapic_timer_oneshot_cycles(cycles);
+    uint64_t ev = MIN(v->next_tick, v->ipi_at);
+    uint64_t q = min_other == NEVER ? NEVER : min_other + quantum + 1;   /* end_quantum's first yield */
+    deadline = MIN(ev, q);
+    arm_dirty = true;
 }
 
-/* After the current CPU got the physical CPU: what it must watch for. */
-static void after_dispatch(void)
+static void arm_timer(struct vcpu *v, bool may_raise)
 {
-    vcpus[cur].ran_from = vcpus[cur].local;
-    min_other = scan_min_other(cur);
-    arm();
+    arm_dirty = false;
+    if (deadline == NEVER) {
+        hw_due = NEVER;
+        return;
+    }
+    if (deadline <= v->local && may_raise) {
+        raise_event();              /* due already (a halted CPU woken for it) */
+        hw_due = NEVER;             /* its interrupt delivers it and arms again */
+        return;
+    }
+    /* (A quiet interrupt raises nothing: where it comes is the host's
+     * doing.  What is due waits for the next hook, or the timer.) */
+    uint64_t target = deadline + (v->hookless ? 0 : backstop);   /* the hooks see the deadline first */
+    uint64_t cycles = target > v->local ? target - v->local : 1;
+    if (cycles > 0xfffffff0u)
+        cycles = 0xfffffff0u;
+    /* The count that makes it fire `cycles` on, and at least
+     * MIN_TIMER_COUNT: QEMU takes the interrupt at a translation block's
+     * boundary, so a count shorter than the exit's own tail fired before
+     * the interrupted code ran an instruction, found nothing due (the
+     * clock had not moved) and armed the same count again, for ever (cfs,
+     * vsmp=2 bench=wakeup seconds=1: a quiet-interrupt loop at a hook's
+     * popf).  With the floor the code runs on at least that far first; a
+     * deadline that close is delivered up to that many cycles late. */
+    int64_t count = (int64_t)cycles - timer_fire_err;
+    if (count < MIN_TIMER_COUNT)
+        count = MIN_TIMER_COUNT;
+    hw_due = v->local + (uint64_t)(count + timer_fire_err);
+    /* (vsmp_armed_at is the exit's RDTSC plus the count; the write comes
+     * a few instructions later, so the timer fires a little after it.) */
+    if (vsmp_armed_at != NEVER && vsmp_armed_at + 32 <= phys_lb + cycles)
+        return;                     /* it fires first (or has fired: the interrupt is pending) */
+    hw_timer_arms++;
+    vsmp_exit_count = (uint32_t)count;
+}
+
+/* The end of every hook: usually nothing changed since the last time, the
+ * deadline is still ahead and the timer is armed for it. */
+static inline void arm(struct vcpu *v)
+{
+    if (likely(!arm_dirty && vsmp_armed_at != NEVER && v->local < deadline)) {
+        return;
+    }
+    arm_timer(v, true);
+}
+
+/* Every hook, clock frozen: an event or quantum end that is due is seen
+ * here, in the CPU's own time; the timer, for a CPU that calls hooks, is
+ * only the backstop. */
+static void reschedule(struct vcpu *v);
+static bool end_quantum(struct vcpu *v)
+{
+    if (min_other == NEVER || v->local <= min_other + quantum)
+        return false;
+    v->stats.quantum_yields++;
+    v->state = VCPU_READY;
+    reschedule(v);
+    return true;
+}
+
+static inline void hook_check(struct vcpu *v)
+{
+    v->hooked = true;
+    if (v->local >= deadline && !end_quantum(v) && v->local >= MIN(v->next_tick, v->ipi_at))
+        raise_event();
+}
+
+/* ---- the switch ---- */
+
+/* A context the physical CPU goes on in after a switch: its interrupts as
+ * they were (a spinlock hook's, the only context that has them on here,
+ * defers any until its end), and what was deferred held in the LAPIC until
+ * it turns them on, unless it is a spinlock hook, whose exit sends it.
+ * Interrupts are turned back on by the caller, after its last dispatcher
+ * work (reschedule). */
+static void after_switch(bool irqs_on, bool hook)
+{
+    if (!irqs_on)
+        irq_disable();
+    in_lock_hook = hook;
+    if (!hook)
+        redeliver();
 }
 
 /*
@@ -430,149 +774,45 @@ static void after_dispatch(void)
  * smallest time, which may be x itself.  Returns when x runs again, its
  * local time moved on to when it could run (its event, or a release).
  */
-static void reschedule(void)
+static void reschedule(struct vcpu *v)
 {
     int x = cur;
-    queued_eff[x] = eff(&vcpus[x]);
-    uint64_t second;
-    int y = pick(x, &second);
-    struct vcpu *v = &vcpus[y];
+    TEST_BURN();
+    queued_eff[x] = eff(v);
+    tree_update(x);
+    int y = pick(x);
+    struct vcpu *w = &vcpus[y];
     uint64_t e = queued_eff[y];
-    if (e > v->local)
-        v->local = e;               /* a halted CPU sleeps until its event */
-    v->state = VCPU_RUNNING;
-    v->ran_from = v->local;
-    v->hooked = false;
+    if (e > w->local)
+        w->local = e;               /* a halted CPU sleeps until its event */
+    w->state = VCPU_RUNNING;
+    w->ran_from = w->local;
+    w->hooked = false;
+    w->stats.dispatches++;
     queued_eff[y] = NEVER;
-    v->stats.dispatches++;
-    min_other = second;
-    if (y != x) {
-        /* Interrupts stay as they are across the switch (on only in a lock
-         * hook, which defers them), and x gets back its own state of them
-         * and of in_lock_hook afterwards: an sti is paid only where the
-         * context that switched to x had them off (see in_lock_hook). */
-        bool on = (read_eflags() & EFLAGS_IF) != 0, hook = in_lock_hook;
-        switch_irqs_on = on;
-        cur = y;
-        vsmp_switch(&vcpus[x].saved_esp, v->saved_esp, gdt_percpu_selector(y));
-        /* x again: whoever dispatched us set cur, state, local and min_other. */
-        after_switch(on, hook);
-        arm();
-        if (on && !switch_irqs_on)
-            irq_enable();
+    tree_update(y);
+    set_min_other(tree_eff[tree_first]);
+    if (y == x) {
+        refresh_deadline(v);
         return;
     }
-    arm();
+    /* Interrupts stay as they are across the switch (on only in a spinlock
+     * hook, where an interrupt only takes notes), and x gets back its own
+     * state of them and of in_lock_hook afterwards: an sti is paid only
+     * where the context that switched to x had them off. */
+    bool on = (read_eflags() & EFLAGS_IF) != 0, hook = in_lock_hook;
+    switch_irqs_on = on;
+    cur = y;
+    vsmp_curv = w;
+    vsmp_switch(&v->saved_esp, w->saved_esp, gs_selector[y]);
+    /* x again: whoever dispatched us set cur, state, local and min_other. */
+    refresh_deadline(v);
+    after_switch(on, hook);
+    if (on && !switch_irqs_on)
+        irq_enable();
 }
 
-/* ---- boot ---- */
-
-#define CALIBRATION_PAIRS 1000
-static spinlock_t calibration_lock = SPINLOCK_INIT("vsmp-calibration");
-
-/* Cycles of CALIBRATION_PAIRS uncontended lock and release pairs (boot,
- * interrupts off, no other CPU started: no hook waits). */
-static __attribute__((noinline)) uint64_t lock_pairs_cycles(void)
-{
-    uint64_t t0 = local_tsc();
-    for (int i = 0; i < CALIBRATION_PAIRS; i++) {
-        spin_lock(&calibration_lock);
-        spin_release(&calibration_lock);
-    }
-    return local_tsc() - t0;
-}
-
-int vsmp_setup(int ncpus, uint32_t quantum_ns, uint32_t ipi_ns, uint32_t slack_ns)
-{
-    nvcpus = ncpus;
-    vsmp_on = true;
-    vsmp_multi = ncpus > 1;
-    quantum_ns_ = quantum_ns;
-    ipi_ns_ = ipi_ns;
-    /* ns to TSC cycles (under icount shift=0 one each). */
-    quantum = (uint64_t)quantum_ns * tsc_khz / 1000000;
-    backstop = BACKSTOP_QUANTA * quantum;
-    ipi_latency = (uint64_t)ipi_ns * tsc_khz / 1000000;
-    tick_period = (uint64_t)tsc_khz * 1000 / HZ;
-    slack_ns_ = slack_ns;
-    slack = (uint64_t)slack_ns * tsc_khz / 1000000;
-    armed_at = NEVER;
-    for (int i = 0; i < MAX_CPUS; i++) {
-        vcpus[i].state = VCPU_OFF;
-        vcpus[i].next_tick = NEVER;
-        vcpus[i].ipi_at = NEVER;
-        queued_eff[i] = NEVER;
-    }
-    lock_waiters = 0;
-    cur = 0;
-    vcpus[0].state = VCPU_RUNNING;
-    lapic_timer_oneshot_init();
-    if (vsmp_multi) {
-        /* Every acquisition and release site calls the hooks; measure what
-         * each costs beyond what the hooks exclude (see thaw_less). */
-        uint64_t plain = lock_pairs_cycles();
-        spin_vsmp_enable_acquire();
-        uint64_t with_order = lock_pairs_cycles();
-        spin_vsmp_enable_release();
-        uint64_t with_both = lock_pairs_cycles();
-        order_residue = with_order > plain ? (with_order - plain) / CALIBRATION_PAIRS : 0;
-        release_residue = with_both > with_order ? (with_both - with_order) / CALIBRATION_PAIRS : 0;
-    }
-    return ncpus;
-}
-
-uint32_t vsmp_hook_residue(int which) { return (uint32_t)(which ? release_residue : order_residue); }
-
-/* A logical CPU's first code (from vsmp_first_entry): the AP boot of
- * kernel/smp.c without the trampoline. */
-void __attribute__((used, noreturn)) vsmp_cpu_main(void)
-{
-    after_switch(false, false);     /* a new CPU's context: interrupts off, no lock hook */
-    after_dispatch();
-    thaw();
-    smp_cpu_start(this_cpu_id());
-}
-
-/* The boot CPU starts the others, one at a time, at its own local time. */
-void vsmp_start_cpus(void)
-{
-    for (int id = 1; id < nvcpus; id++) {
-        uint8_t *stack = page_alloc(VSMP_BOOT_STACK_PAGES);
-        if (!stack)
-            panic("no memory for the boot stack of logical cpu %d", id);
-        uint32_t *sp = (uint32_t *)(stack + VSMP_BOOT_STACK_PAGES * PAGE_SIZE);
-        *--sp = (uint32_t)(uintptr_t)vsmp_first_entry;   /* vsmp_switch's ret */
-        for (int r = 0; r < 4; r++)
-            *--sp = 0;                                   /* ebp, ebx, esi, edi */
-        cpus[id].self = &cpus[id];
-        cpus[id].id = id;
-        cpus[id].apic_id = cpus[0].apic_id;
-        cpus[id].cr3 = cpus[0].cr3;
-        struct vcpu *v = &vcpus[id];
-        v->saved_esp = (uint32_t)(uintptr_t)sp;
-        unsigned long f = irq_save();
-        struct vcpu *me = freeze();
-        v->local = me->local;       /* it starts at the boot CPU's time */
-        v->state = VCPU_READY;
-        requeue(id);
-        thaw();
-        irq_restore(f);
-        while (!cpus[id].online)
-            cpu_relax();            /* a spin-wait: the new CPU runs (kernel/smp.c waits so too) */
-    }
-}
-
-/* ---- the tick and the hardware timer ---- */
-
-void vsmp_timer_start(void)
-{
-    unsigned long f = irq_save();
-    struct vcpu *v = freeze();
-    v->next_tick = v->local + tick_period;
-    arm();
-    thaw();
-    irq_restore(f);
-}
+/* ---- the hook bodies ---- */
 
 /* How late ticks and IPIs reach their CPU: the hooks see a due event at
  * the CPU's next hook, the backstop timer later still, and a CPU with
@@ -586,143 +826,6 @@ static void count_lateness(uint64_t now, uint64_t due)
     lateness_max = MAX(lateness_max, late);
 }
 
-/* The current CPU (clock frozen) has run a quantum past the slowest other
- * one: it yields (reschedule arms, or raises, what is due when it runs
- * again).  Returns whether it did. */
-static bool end_quantum(struct vcpu *v)
-{
-    if (min_other == NEVER || v->local <= min_other + quantum)
-        return false;
-    v->stats.quantum_yields++;
-    v->state = VCPU_READY;
-    reschedule();
-    return true;
-}
-
-/* Deliver what is due to the current CPU (clock frozen), then end its
- * quantum if it is over; restarts its clock.  Returns whether a tick or an
- * IPI was delivered. */
-static bool deliver(struct vcpu *v)
-{
-    bool tick = v->local + DUE_SLACK_CYCLES >= v->next_tick;
-    if (tick) {
-        count_lateness(v->local, v->next_tick);
-        /* One pending tick at most, as a LAPIC's request bit: a CPU that
-         * had interrupts off for longer than a period loses the rest. */
-        v->next_tick += tick_period;
-        if (v->next_tick <= v->local)
-            v->next_tick = v->local + tick_period - (v->local - v->next_tick) % tick_period;
-    }
-    bool ipi = v->local + DUE_SLACK_CYCLES >= v->ipi_at;
-    if (ipi) {
-        count_lateness(v->local, v->ipi_at);
-        v->ipi_at = NEVER;
-        v->stats.ipis_received++;
-        cpus[cur].stats.resched_ipis++;  /* what trap() counts for VECTOR_RESCHEDULE */
-    }
-    if (tick) {
-        thaw();
-        timer_tick();
-        v = freeze();
-    }
-    if (!end_quantum(v))
-        arm();
-    thaw();
-    return tick || ipi;
-}
-
-/* The hardware timer fired (interrupts off, inside trap()).  A CPU that
- * ran a quantum or more since its dispatch (or the last interrupt) without
- * calling a hook is armed exactly for the rest of the boot.  Not undone
- * when it takes locks again: a CPU that mixes CPU-bound stretches with
- * locking ones would run ahead of the others by up to the backstop at the
- * start of every stretch, and an IPI to it would wait as long (o1,
- * vsmp=2, bench=wakeup seconds=1 workers=4: wake-up latency p50 120.5 us
- * that way, 40.6 us so, 41.7 us with the timer exact for every CPU). */
-bool vsmp_timer_irq(void)
-{
-    struct vcpu *v = freeze();
-    armed_at = NEVER;
-    hw_timer_irqs++;
-    if (!v->hooked && v->local - v->ran_from >= quantum)
-        v->hookless = true;
-    v->hooked = false;
-    v->ran_from = v->local;
-    return deliver(v);
-}
-
-/* The self-interrupt raise_event sent (interrupts off, inside trap()). */
-bool vsmp_event_irq(void)
-{
-    struct vcpu *v = freeze();
-    event_sent = false;
-    return deliver(v);
-}
-
-/* Every hook, clock frozen: an event or quantum end that is due is seen
- * here, in the CPU's own time; the timer, for a CPU that calls hooks, is
- * only the backstop. */
-static void hook_due(struct vcpu *v)
-{
-    if (!end_quantum(v) && v->local >= MIN(v->next_tick, v->ipi_at))
-        raise_event();
-}
-
-static inline void hook_check(struct vcpu *v)
-{
-    v->hooked = true;
-    if (v->local >= deadline)
-        hook_due(v);
-}
-
-/* ---- IPIs, HLT, spin-waits ---- */
-
-void vsmp_send_reschedule(int cpu)
-{
-    unsigned long f = irq_save();
-    struct vcpu *v = freeze();
-    struct vcpu *t = &vcpus[cpu];
-    uint64_t at = v->local + ipi_latency;
-    if (at < t->ipi_at)
-        t->ipi_at = at;
-    v->stats.ipis_sent++;
-    if (cpu != cur)
-        requeue(cpu);
-    else
-        arm();
-    hook_check(v);
-    thaw();
-    irq_restore(f);
-}
-
-void vsmp_halt(void)
-{
-    struct vcpu *v = freeze();
-    v->state = VCPU_HALTED;
-    reschedule();
-    thaw();
-}
-
-void vsmp_relax(void)
-{
-    unsigned long f = irq_save();
-    struct vcpu *v = freeze();
-    if (v->local >= min_other) {
-        v->stats.relax_yields++;
-        v->state = VCPU_READY;
-        reschedule();
-    } else {
-        uint64_t step = MIN((uint64_t)RELAX_STEP_CYCLES, min_other - v->local);
-        v->local += step;
-        v->stats.spin_cycles += step;
-        hook_check(v);
-    }
-    thaw();
-    irq_restore(f);
-}
-
-/* ---- spinlocks ---- */
-
 /* The current CPU waited for a lock from its local time until `until`. */
 static inline void charge_lock_wait(int cpu, struct vcpu *v, uint64_t until)
 {
@@ -730,72 +833,81 @@ static inline void charge_lock_wait(int cpu, struct vcpu *v, uint64_t until)
         cpus[cpu].stats.lock_wait_cycles += until - v->local;
         cpus[cpu].stats.lock_waits++;
         v->local = until;
+        arm_dirty = true;           /* (for a waiter other than cur, its dispatch sets it anyway) */
     }
-}
-
-/* The lock hooks' entry and exit: interrupts stay as the caller had them
- * (see in_lock_hook). */
-static inline void lock_hook_enter(void)
-{
-    in_lock_hook = true;
-    barrier();
-}
-
-static inline void lock_hook_exit(void)
-{
-    barrier();
-    in_lock_hook = false;
-    barrier();
-    if (deferred)
-        redeliver();
 }
 
 /* Before an acquisition attempt: wait until no other CPU is behind us (so
  * that acquisitions happen in time order), and if the lock was released
  * after our time, our attempt came while it was held: wait until then. */
-void vsmp_lock_order(struct spinlock *lock)
+BODY void lock_order_body(uint64_t local, const uint32_t *args)
 {
-    lock_hook_enter();
-    struct vcpu *v = freeze();
+    struct spinlock *lock = (struct spinlock *)(uintptr_t)args[0];
+    in_lock_hook = true;
+    struct vcpu *v = enter(local);
     for (;;) {
         if (lock->vsmp_release_cpu != cur)   /* our own release is in our past */
             charge_lock_wait(cur, v, lock->vsmp_release);
-        if (min_other == NEVER || v->local <= min_other + slack)   /* NEVER + slack would wrap */
+        if (v->local <= order_limit)
             break;
         v->stats.order_yields++;
         v->state = VCPU_READY;
-        reschedule();
+        reschedule(v);
     }
-    if (v->hookless)
-        arm();                      /* a lock wait moved its clock: the exact timer is late */
     hook_check(v);
-    thaw_less(order_residue);
-    lock_hook_exit();
+    v->local -= order_residue;
+    arm(v);
+    in_lock_hook = false;
+}
+
+/* After a release (the patched release sites): stamp it, and the CPUs that
+ * wait for this lock may run again from the release on. */
+BODY void lock_release_body(uint64_t local, const uint32_t *args)
+{
+    struct spinlock *lock = (struct spinlock *)(uintptr_t)args[0];
+    in_lock_hook = true;
+    struct vcpu *v = enter(local);
+    lock->vsmp_release = v->local;
+    lock->vsmp_release_cpu = (int8_t)cur;
+    spin_release_store(lock);
+    if (lock->vsmp_waiters)
+        for (int i = 0; i < nvcpus; i++) {
+            struct vcpu *w = &vcpus[i];
+            if (w->state != VCPU_LOCKWAIT || w->wait_lock != lock)
+                continue;
+            charge_lock_wait(i, w, v->local);
+            w->state = VCPU_READY;
+            requeue(i);
+        }
+    hook_check(v);
+    v->local -= release_residue;
+    arm(v);
+    in_lock_hook = false;
 }
 
 /*
  * The lock is held by another logical CPU: wait until it is released.
  *
  * The caller (spin_lock's contended path) saw it held with interrupts on,
- * and an interrupt since then (the hardware timer, a due event) may have
- * run other logical CPUs, the holder among them, which released it while
- * this CPU was READY, not yet a waiter that vsmp_lock_release wakes.  So
- * look again here, with interrupts off: a lock free by now is not waited
- * for (block_races= counts these).  Without that look the CPU waited for a
- * release that had happened, for good if no other CPU took the lock again:
- * the stall report of mq, 4 CPUs, tbench 192 clients at the whole load file,
- * "waited 30.0 s for spinlock 'unix sock' held by cpu=-1" (2026-12-06).
+ * and an interrupt since then (a due event) may have run other logical
+ * CPUs, the holder among them, which released it while this CPU was READY,
+ * not yet a waiter that vsmp_lock_release wakes.  So look again here, with
+ * interrupts off: a lock free by now is not waited for (block_races=
+ * counts these).  Without that look the CPU waited for a release that had
+ * happened, for good if no other CPU took the lock again: the stall report
+ * of mq, 4 CPUs, tbench 192 clients at the whole load file, "waited 30.0 s
+ * for spinlock 'unix sock' held by cpu=-1" (2026-12-06).
  */
-void vsmp_lock_block(struct spinlock *lock, uint32_t ticket)
+BODY void lock_block_body(uint64_t local, const uint32_t *args)
 {
-    unsigned long f = irq_save();
-    struct vcpu *v = freeze();
+    struct spinlock *lock = (struct spinlock *)(uintptr_t)args[0];
+    uint32_t ticket = args[1];
+    struct vcpu *v = enter(local);
     if (spin_lock_free_for(lock, ticket)) {
         v->stats.block_races++;
         if (lock->vsmp_release_cpu != cur)   /* it spun until the release, as in vsmp_lock_order */
             charge_lock_wait(cur, v, lock->vsmp_release);
-        thaw();
-        irq_restore(f);
+        arm(v);
         return;
     }
     v->wait_lock = lock;            /* before the check: its report names the lock */
@@ -815,35 +927,471 @@ void vsmp_lock_block(struct spinlock *lock, uint32_t ticket)
     v->state = VCPU_LOCKWAIT;
     lock->vsmp_waiters++;
     lock_waiters++;
-    reschedule();
+    reschedule(v);
     lock_waiters--;
     lock->vsmp_waiters--;
     v->wait_lock = NULL;
-    thaw();
-    irq_restore(f);
+    arm(v);
 }
 
-/* After a release (spin_release_pv): stamp it, and the CPUs that wait for
- * this lock may run again from the release on. */
-void vsmp_lock_release(struct spinlock *lock)
+BODY void relax_body(uint64_t local, const uint32_t *args)
 {
-    lock_hook_enter();
-    struct vcpu *v = freeze();
-    lock->vsmp_release = v->local;
-    lock->vsmp_release_cpu = (int8_t)cur;
-    spin_release_store(lock);
-    if (lock->vsmp_waiters)
-        for (int i = 0; i < nvcpus; i++) {
-            struct vcpu *w = &vcpus[i];
-            if (w->state != VCPU_LOCKWAIT || w->wait_lock != lock)
-                continue;
-            charge_lock_wait(i, w, v->local);
-            w->state = VCPU_READY;
-            requeue(i);
-        }
+    (void)args;
+    struct vcpu *v = enter(local);
+    if (v->local >= min_other) {
+        v->stats.relax_yields++;
+        v->state = VCPU_READY;
+        reschedule(v);
+    } else {
+        uint64_t step = MIN((uint64_t)RELAX_STEP_CYCLES, min_other - v->local);
+        v->local += step;
+        v->stats.spin_cycles += step;
+        arm_dirty = true;
+        hook_check(v);
+    }
+    arm(v);
+}
+
+BODY void halt_body(uint64_t local, const uint32_t *args)
+{
+    (void)args;
+    struct vcpu *v = enter(local);
+    v->state = VCPU_HALTED;
+    reschedule(v);
+    arm(v);
+}
+
+BODY void send_reschedule_body(uint64_t local, const uint32_t *args)
+{
+    int cpu = (int)args[0];
+    struct vcpu *v = enter(local);
+    struct vcpu *t = &vcpus[cpu];
+    uint64_t at = v->local + ipi_latency;
+    if (at < t->ipi_at) {
+        t->ipi_at = at;
+        if (cpu == cur)
+            refresh_deadline(v);
+    }
+    v->stats.ipis_sent++;
+    if (cpu != cur)
+        requeue(cpu);
     hook_check(v);
-    thaw_less(release_residue);
-    lock_hook_exit();
+    arm(v);
+}
+
+BODY void timer_start_body(uint64_t local, const uint32_t *args)
+{
+    (void)args;
+    struct vcpu *v = enter(local);
+    v->next_tick = v->local + tick_period;
+    refresh_deadline(v);
+    arm(v);
+}
+
+/*
+ * An interrupt for a due event (irq_body sent it on): the IPI's and the
+ * tick's bookkeeping; vsmp_irq_deliver's caller (trap) then runs the tick
+ * with the clock running.  A CPU that ran a quantum or more since its
+ * dispatch (or the last delivery) without calling a hook, caught by the
+ * timer, is armed exactly for the rest of the boot.  Not undone when it
+ * takes locks again: a CPU that mixes CPU-bound stretches with locking
+ * ones would run ahead of the others by up to the backstop at the start of
+ * every stretch, and an IPI to it would wait as long (o1, vsmp=2,
+ * bench=wakeup seconds=1 workers=4: wake-up latency p50 120.5 us that way,
+ * 40.6 us so, 41.7 us with the timer exact for every CPU).
+ */
+static bool tick_due;
+static bool timer_caught;
+BODY void deliver_body(uint64_t local, const uint32_t *args)
+{
+    (void)args;
+    struct vcpu *v = enter(local);
+    arm_dirty = true;
+    if (timer_caught) {
+        timer_caught = false;
+        if (!v->hooked && v->local - v->ran_from >= quantum)
+            v->hookless = true;
+        v->hooked = false;
+        v->ran_from = v->local;
+    }
+    tick_due = v->local >= v->next_tick;
+    if (tick_due) {
+        count_lateness(v->local, v->next_tick);
+        /* One pending tick at most, as a LAPIC's request bit: a CPU that
+         * had interrupts off for longer than a period loses the rest. */
+        v->next_tick += tick_period;
+        if (v->next_tick <= v->local)
+            v->next_tick = v->local + tick_period - (v->local - v->next_tick) % tick_period;
+    }
+    if (v->local >= v->ipi_at) {
+        count_lateness(v->local, v->ipi_at);
+        v->ipi_at = NEVER;
+        v->stats.ipis_received++;
+        cpus[cur].stats.resched_ipis++;  /* what trap() counts for VECTOR_RESCHEDULE */
+    }
+    refresh_deadline(v);
+    if (!tick_due)
+        hook_check(v);              /* a quantum's end with the IPI; a tick's handler takes locks */
+    arm(v);
+}
+
+bool vsmp_irq_deliver(void)
+{
+    vsmp_deliver_hook();
+    return tick_due;
+}
+
+/* A timer or event interrupt while the clock is frozen (a spinlock hook,
+ * or the switch between two): noted, and sent again when it ends; one that
+ * came in a window where the clock is live is rewound (WINDOW). */
+struct vsmp_window {
+    uint32_t start, end, restart;
+};
+extern const struct vsmp_window __start_vsmp_windows[], __stop_vsmp_windows[];
+void __attribute__((used)) irq_frozen(int vector, uint32_t *eip)
+{
+    for (const struct vsmp_window *w = __start_vsmp_windows; w < __stop_vsmp_windows; w++)
+        if (*eip >= w->start && *eip < w->end) {
+            *eip = w->restart;
+            irqs_rewound++;
+            break;
+        }
+    if (vector == VECTOR_TIMER)
+        vsmp_armed_at = NEVER;
+    vsmp_deferred |= vector == VECTOR_TIMER ? DEFER_TIMER : DEFER_EVENT;
+    irqs_deferred++;
+    lapic_eoi();
+}
+
+/*
+ * A timer or event interrupt with the clock running: 1 when it delivers a
+ * tick or an IPI (the stub goes on into the kernel's entry for the vector),
+ * 0 when it is quiet.  The timer delivers once the CPU's clock has reached
+ * hw_due (it may fire earlier: armed for another CPU, or before a hook
+ * moved this one's deadline); a quantum's end it finds is a yield, which
+ * interrupts nothing.  The event interrupt delivers what raise_event sent
+ * it for.
+ */
+static volatile bool calibrating_timer;
+static uint64_t calibration_fire_local;
+
+/*
+ * An interrupt that split a read of the clock (kernel/time.h): the read
+ * goes back to its RDTSC, after the interrupt, which has moved the base;
+ * returns the instructions of it that run again, which the caller takes
+ * off the clock.
+ */
+extern const struct clock_read __start_clock_reads[], __stop_clock_reads[];
+/* The instructions inside the reads (those after each read's RDTSC), sorted at
+ * boot: an interrupt's EIP is looked up in log2 of them. */
+#define MAX_CLOCK_READS 2048
+static struct read_pos {
+    uint32_t eip, rdtsc, repeat;
+} read_pos[CLOCK_READ_AFTER * MAX_CLOCK_READS];
+static int nread_pos;
+
+static void sort_clock_reads(void)
+{
+    int n = (int)(__stop_clock_reads - __start_clock_reads);
+    if (n > MAX_CLOCK_READS)
+        panic("vsmp: %d clock reads, room for %d (MAX_CLOCK_READS)", n, MAX_CLOCK_READS);
+    nread_pos = 0;
+    for (const struct clock_read *r = __start_clock_reads; r < __stop_clock_reads; r++) {
+        for (uint32_t k = 0; k < CLOCK_READ_AFTER && r->after[k]; k++)
+            read_pos[nread_pos++] = (struct read_pos){ r->after[k], r->rdtsc, k + 1 };
+    }
+    for (int i = 1; i < nread_pos; i++) {          /* insertion sort, once */
+        struct read_pos x = read_pos[i];
+        int j = i;
+        for (; j > 0 && read_pos[j - 1].eip > x.eip; j--)
+            read_pos[j] = read_pos[j - 1];
+        read_pos[j] = x;
+    }
+}
+
+static uint32_t clock_read_rewind(uint32_t *eip)
+{
+    uint32_t at = *eip;
+    int lo = 0, hi = nread_pos;
+    while (lo < hi) {
+        int mid = (lo + hi) / 2;
+        if (read_pos[mid].eip < at)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    if (lo < nread_pos && read_pos[lo].eip == at) {
+        *eip = read_pos[lo].rdtsc;
+        reads_rewound++;
+        return read_pos[lo].repeat;
+    }
+    return 0;
+}
+
+uint32_t *irq_eip;               /* the interrupted EIP's slot (the stubs set it) */
+BODY int irq_body(uint64_t local, uint32_t vector)
+{
+    /* Judged by how far the interrupted code got; its clock goes on from
+     * before a read the interrupt split (which runs again). */
+    uint32_t repeat = clock_read_rewind(irq_eip);
+    struct vcpu *v = enter(local - irq_residue);
+    lapic_eoi();                    /* before any switch: an interrupt in service holds back the next */
+    int deliver = 0;
+    if (vector == VECTOR_TIMER && vsmp_armed_at != NEVER && phys_lb < vsmp_armed_at) {
+        /* The timer has not reached its count: this interrupt is one an
+         * earlier write left pending (it fired while interrupts were off
+         * or the clock frozen, and was written again since).  Nothing to
+         * do; above all no new write, or this CPU could be interrupted
+         * again before it runs an instruction (a write for a few cycles
+         * that fire while the next such handler runs), for ever. */
+        stale_irqs++;
+        v->local -= repeat;
+        return 0;
+    } else if (vector == VECTOR_TIMER) {
+        /* Stopped until this interrupt's exit writes it again (it may have
+         * fired already: then this stops nothing). */
+        *vsmp_timer_init_reg = 0;
+        vsmp_armed_at = NEVER;
+        hw_timer_irqs++;
+        if (calibrating_timer) {
+            calibrating_timer = false;
+            calibration_fire_local = v->local;
+        }
+        if (v->local >= hw_due) {
+            if (v->local >= MIN(v->next_tick, v->ipi_at)) {
+                timer_caught = true;
+                deliver = 1;
+            } else {
+                if (!v->hooked && v->local - v->ran_from >= quantum)
+                    v->hookless = true;
+                v->hooked = false;
+                v->ran_from = v->local;
+                arm_dirty = true;
+                end_quantum(v);
+            }
+        }
+    } else if (event_sent) {
+        event_sent = false;
+        deliver = 1;
+    }
+    v->local -= repeat;
+    if (deliver) {
+        vsmp_exit_count = 0;
+        return 1;
+    }
+    quiet_irqs++;
+    arm_timer(v, false);
+    return 0;
+}
+
+BODY void null_body(uint64_t local, const uint32_t *args)
+{
+    (void)args;
+    uint32_t count = vsmp_exit_count;   /* the caller's (calibrate) */
+    enter(local);
+    vsmp_exit_count = count;
+}
+
+/* ---- boot ---- */
+
+#define CALIBRATION_PAIRS 1000
+static spinlock_t calibration_lock = SPINLOCK_INIT("vsmp-calibration");
+
+/* Cycles of CALIBRATION_PAIRS uncontended lock and release pairs (boot,
+ * interrupts off, no other CPU started: no hook waits). */
+static __attribute__((noinline)) uint64_t lock_pairs_cycles(void)
+{
+    uint64_t t0 = local_tsc();
+    for (int i = 0; i < CALIBRATION_PAIRS; i++) {
+        spin_lock(&calibration_lock);
+        spin_release(&calibration_lock);
+    }
+    return local_tsc() - t0;
+}
+
+/* Cycles of CALIBRATION_PAIRS `int $vector` (or nop): a quiet interrupt each. */
+#define INT_CYCLES(name, insn)                                             \
+    static __attribute__((noinline)) uint64_t name(void)                   \
+    {                                                                      \
+        uint64_t t0 = local_tsc();                                         \
+        for (int i = 0; i < CALIBRATION_PAIRS; i++)                        \
+            __asm__ volatile(insn ::: "memory");                           \
+        return local_tsc() - t0;                                           \
+    }
+INT_CYCLES(nop_cycles, "nop")
+INT_CYCLES(int_timer_cycles, "int $32")
+INT_CYCLES(int_event_cycles, "int $35")
+
+/* Cycles of CALIBRATION_PAIRS null hooks, the exit writing the timer or not. */
+static __attribute__((noinline)) uint64_t null_hook_cycles(bool write)
+{
+    uint64_t t0 = local_tsc();
+    uint32_t count = write ? 0xfffffff0u : 0;
+    for (int i = 0; i < CALIBRATION_PAIRS; i++) {
+        vsmp_exit_count = count;
+        vsmp_null_hook();
+    }
+    return local_tsc() - t0;
+}
+
+
+/*
+ * The boot-time measurements the exactness rests on (interrupts off, one
+ * logical CPU, nothing armed): the spinlock hooks' and a quiet interrupt's
+ * residue, that an exit costs the same with and without its timer write,
+ * and how many cycles after its target the timer fires.  A machine where
+ * they do not hold exactly (a QEMU whose timer or TSC is not one count per
+ * instruction) stops the boot here, rather than print figures that depend
+ * on the dispatcher.
+ */
+static void calibrate_spinlock_hooks(void)
+{
+    uint64_t plain = lock_pairs_cycles();
+    spin_vsmp_enable_acquire();
+    uint64_t with_order = lock_pairs_cycles();
+    spin_vsmp_enable_release();
+    uint64_t with_both = lock_pairs_cycles();
+    order_residue = with_order > plain ? (with_order - plain) / CALIBRATION_PAIRS : 0;
+    release_residue = with_both > with_order ? (with_both - with_order) / CALIBRATION_PAIRS : 0;
+    if ((with_order - plain) % CALIBRATION_PAIRS || (with_both - with_order) % CALIBRATION_PAIRS)
+        panic("vsmp: the spinlock hooks' residue is not the same at every call (%llu, %llu cycles for %d)",
+              (unsigned long long)(with_order - plain), (unsigned long long)(with_both - with_order),
+              CALIBRATION_PAIRS);
+}
+
+static void calibrate(bool multi)
+{
+    if (multi)
+        calibrate_spinlock_hooks();
+    uint64_t nops = nop_cycles(), events = int_event_cycles();
+    if ((events - nops) % CALIBRATION_PAIRS)
+        panic("vsmp: a quiet interrupt's residue is not the same at every call");
+    irq_residue = (events - nops) / CALIBRATION_PAIRS;
+    uint64_t timers = int_timer_cycles();
+    if (timers != nops)
+        panic("vsmp: a quiet timer interrupt costs %lld cycles (%d calls), the event's 0",
+              (long long)(timers - nops), CALIBRATION_PAIRS);
+    uint64_t exit_plain = null_hook_cycles(false), exit_write = null_hook_cycles(true);
+    if (exit_plain != exit_write)
+        panic("vsmp: a hook exit that writes the timer costs %lld cycles more (%d calls)",
+              (long long)(exit_write - exit_plain), CALIBRATION_PAIRS);
+    *vsmp_timer_init_reg = 0;
+    vsmp_armed_at = NEVER;
+
+    /* The timer's lateness: armed by an exit for 5,000 cycles on, taken in
+     * a loop with interrupts on. */
+    hw_due = NEVER;
+    calibrating_timer = true;
+    vsmp_exit_count = 5000;
+    vsmp_null_hook();
+    uint64_t target = vsmp_curv->local + 5000;   /* the clock as the hook left it, plus the count */
+    irq_enable();
+    while (calibrating_timer)
+        barrier();
+    irq_disable();
+    int64_t err = (int64_t)(calibration_fire_local - target);
+    if (err < -64 || err > 64)
+        panic("vsmp: the timer fired %lld cycles from its target (the machine's timer is not exact)", (long long)err);
+    timer_fire_err = err;
+    hw_timer_irqs = hw_timer_arms = quiet_irqs = irqs_deferred = irqs_rewound = reads_rewound = stale_irqs = 0;
+}
+
+/* A new logical CPU's first code (from vsmp_first_entry): what reschedule
+ * does after a switch, for a context that has none yet. */
+BODY void resume_new_body(uint64_t local, const uint32_t *args)
+{
+    (void)local, (void)args;
+    vsmp_exit_count = 0;
+    after_switch(false, false);
+    refresh_deadline(vsmp_curv);
+    arm(vsmp_curv);
+}
+
+void __attribute__((used, noreturn)) vsmp_cpu_main(void) { smp_cpu_start(this_cpu_id()); }
+
+/* The boot CPU starts logical CPU `cpu` at its own local time. */
+BODY void start_cpu_body(uint64_t local, const uint32_t *args)
+{
+    int id = (int)args[0];
+    struct vcpu *me = enter(local);
+    struct vcpu *v = &vcpus[id];
+    v->local = me->local;
+    v->state = VCPU_READY;
+    requeue(id);
+    arm(me);
+}
+
+int vsmp_setup(int ncpus, uint32_t quantum_ns, uint32_t ipi_ns, uint32_t slack_ns)
+{
+    /* Nothing of the setup and its measurements is the boot CPU's time. */
+    uint64_t t_entry = local_tsc();
+    nvcpus = ncpus;
+    vsmp_on = true;
+    vsmp_multi = ncpus > 1;
+    quantum_ns_ = quantum_ns;
+    ipi_ns_ = ipi_ns;
+    /* ns to TSC cycles (under icount shift=0 one each). */
+    quantum = (uint64_t)quantum_ns * tsc_khz / 1000000;
+    backstop = BACKSTOP_QUANTA * quantum;
+    ipi_latency = (uint64_t)ipi_ns * tsc_khz / 1000000;
+    tick_period = (uint64_t)tsc_khz * 1000 / HZ;
+    slack_ns_ = slack_ns;
+    slack = (uint64_t)slack_ns * tsc_khz / 1000000;
+    vsmp_armed_at = NEVER;
+    hw_due = NEVER;
+    for (int i = 0; i < MAX_CPUS; i++) {
+        vcpus[i].state = VCPU_OFF;
+        vcpus[i].next_tick = NEVER;
+        vcpus[i].ipi_at = NEVER;
+        queued_eff[i] = NEVER;
+        gs_selector[i] = gdt_percpu_selector(i);
+    }
+    tree_init();
+    sort_clock_reads();
+    set_min_other(NEVER);
+    deadline = NEVER;
+    lock_waiters = 0;
+    cur = 0;
+    vsmp_curv = &vcpus[0];
+    vcpus[0].state = VCPU_RUNNING;
+    vsmp_timer_init_reg = lapic_register(LAPIC_REG_TIMER_INIT);
+    vsmp_icr_lo_reg = lapic_register(LAPIC_REG_ICR_LO);
+    lapic_timer_oneshot_init();
+    idt_set_gate(VECTOR_TIMER, vsmp_irq_32);
+    idt_set_gate(VECTOR_VSMP_EVENT, vsmp_irq_35);
+    unsigned long f = irq_save();
+    calibrate(vsmp_multi);
+    irq_restore(f);
+    cpus[0].tsc_base = rdtsc() - t_entry;
+    return ncpus;
+}
+
+uint32_t vsmp_hook_residue(int which)
+{
+    return (uint32_t)(which == 0 ? order_residue : which == 1 ? release_residue : irq_residue);
+}
+int32_t vsmp_timer_fire_err(void) { return (int32_t)timer_fire_err; }
+
+/* The boot CPU starts the others, one at a time, at its own local time. */
+void vsmp_start_cpus(void)
+{
+    for (int id = 1; id < nvcpus; id++) {
+        uint8_t *stack = page_alloc(VSMP_BOOT_STACK_PAGES);
+        if (!stack)
+            panic("no memory for the boot stack of logical cpu %d", id);
+        uint32_t *sp = (uint32_t *)(stack + VSMP_BOOT_STACK_PAGES * PAGE_SIZE);
+        *--sp = (uint32_t)(uintptr_t)vsmp_first_entry;   /* vsmp_switch's ret */
+        for (int r = 0; r < 4; r++)
+            *--sp = 0;                                   /* ebp, ebx, esi, edi */
+        cpus[id].self = &cpus[id];
+        cpus[id].id = id;
+        cpus[id].apic_id = cpus[0].apic_id;
+        cpus[id].cr3 = cpus[0].cr3;
+        vcpus[id].saved_esp = (uint32_t)(uintptr_t)sp;
+        vsmp_start_cpu_hook(id);
+        while (!cpus[id].online)
+            cpu_relax();            /* a spin-wait: the new CPU runs (kernel/smp.c waits so too) */
+    }
 }
 
 /* ---- reports and statistics ---- */
@@ -875,18 +1423,31 @@ void vsmp_report_cpus(const char *who, void (*print_cpu)(int cpu, uint32_t eip, 
 
 uint64_t vsmp_cpu_clock_ns(int cpu)
 {
-    return cycles_to_ns(cpu == cur ? rdtsc() - cpus[cpu].tsc_base : vcpus[cpu].local);
+    return cycles_to_ns(cpu == cur ? local_tsc() : vcpus[cpu].local);
 }
 
 void vsmp_print_stats(void)
 {
-    kprintf(PROTO_FORMAT(VSMPSTAT), (unsigned long long)(cycles_to_ns(rdtsc()) / NSEC_PER_USEC),
-            (unsigned long long)hw_timer_irqs, (unsigned long long)hw_timer_arms,
-            (unsigned long long)event_irqs, (unsigned long long)irqs_deferred, (unsigned long long)events_delivered,
-            (unsigned long long)(events_delivered ? cycles_to_ns(lateness_sum / events_delivered) : 0),
-            (unsigned long long)cycles_to_ns(lateness_max));
+    /* Everything first: printing moves the printing CPU's clock, and with
+     * it the dispatches and events that follow.  The machine line (what
+     * the simulation cost: physical_us, the timer's interrupts and writes,
+     * the interrupts that came inside a hook, the boot's calibration)
+     * moves with the dispatcher's code; the per-CPU lines do not. */
+    static struct vcpu_stats snap[MAX_CPUS];
+    for (int i = 0; i < nvcpus; i++)
+        snap[i] = vcpus[i].stats;
+    uint64_t phys = rdtsc(), timer_irqs = hw_timer_irqs, arms = hw_timer_arms, quiet = quiet_irqs,
+             raised = event_irqs, deferred_n = irqs_deferred, rewound = irqs_rewound, reads = reads_rewound,
+             events = events_delivered, late_sum = lateness_sum, late_max = lateness_max, stale = stale_irqs;
+    kprintf(PROTO_FORMAT(VSMPSTAT), (unsigned long long)(cycles_to_ns(phys) / NSEC_PER_USEC),
+            (unsigned long long)timer_irqs, (unsigned long long)arms, (unsigned long long)raised,
+            (unsigned long long)deferred_n, (unsigned long long)events,
+            (unsigned long long)(events ? cycles_to_ns(late_sum / events) : 0), (unsigned long long)cycles_to_ns(late_max),
+            (unsigned long long)quiet, (unsigned long long)stale, (unsigned long long)rewound, (unsigned long long)reads,
+            (unsigned long long)order_residue, (unsigned long long)release_residue, (unsigned long long)irq_residue,
+            (int)timer_fire_err);
     for (int i = 0; i < nvcpus; i++) {
-        const struct vcpu_stats *s = &vcpus[i].stats;
+        const struct vcpu_stats *s = &snap[i];
         kprintf(PROTO_FORMAT_OF(VSMPSTAT, VSMPSTAT_CPU), i, (unsigned long long)s->dispatches, (unsigned long long)s->order_yields,
                 (unsigned long long)s->relax_yields, (unsigned long long)s->quantum_yields,
                 (unsigned long long)s->lock_blocks, (unsigned long long)s->block_races, (unsigned long long)s->ipis_sent,

@@ -38,16 +38,11 @@ uint32_t vsmp_slack_ns(void);
 
 void vsmp_start_cpus(void);         /* instead of INIT-SIPI-SIPI (kernel/smp.c) */
 void vsmp_timer_start(void);        /* this logical CPU's tick, every 1/HZ of its local time */
-/* The one hardware timer fired; the self-interrupt for an event found due
- * in a hook (kernel/trap.c, interrupts off).  False: nothing was delivered
- * to the current logical CPU (no tick, no IPI): a machine would not have
- * been interrupted, so the caller adds no preemption point. */
-bool vsmp_timer_irq(void);
-/* trap(), first: an interrupt (VECTOR_TIMER, VECTOR_VSMP_EVENT) that came
- * while a lock hook ran, which leave interrupts on; true: it was
- * acknowledged and is sent again when the hook ends (nothing else to do). */
-bool vsmp_defer_irq(int vector);
-bool vsmp_event_irq(void);
+/* VECTOR_TIMER and VECTOR_VSMP_EVENT reach trap() only when they deliver
+ * a tick or an IPI to the current logical CPU (kernel/vsmp.c's own stubs
+ * take the others, which cost the interrupted code nothing): the IPI's and
+ * the tick's bookkeeping, then true when the caller must run the tick. */
+bool vsmp_irq_deliver(void);
 void vsmp_send_reschedule(int cpu); /* the reschedule IPI, delivered vsmp_ipi_ns later */
 void vsmp_halt(void);               /* the idle HLT (interrupts off): returns when an event is due */
 void vsmp_relax(void);              /* cpu_relax() in a spin-wait */
@@ -64,7 +59,10 @@ void vsmp_lock_release(struct spinlock *lock);
 /* Reports and statistics. */
 void vsmp_report_cpus(const char *who, void (*print_cpu)(int cpu, uint32_t eip, uint32_t ebp));
 uint64_t vsmp_cpu_clock_ns(int cpu);   /* that logical CPU's local time */
-uint32_t vsmp_hook_residue(int which);  /* measured at boot: 0 the acquisition hook, 1 the release hook (cycles) */
+/* Measured at boot (cycles): 0 the acquisition hook's residue, 1 the
+ * release hook's, 2 a quiet interrupt's. */
+uint32_t vsmp_hook_residue(int which);
+int32_t vsmp_timer_fire_err(void);      /* measured at boot: when the timer fires, from its count (cycles) */
 void vsmp_print_stats(void);
 
 #endif

@@ -20,6 +20,8 @@
 #     armed exactly (quantum ends by the thousand, events on time, and
 #     bench=wakeup's latency with hogs as with the timer exact everywhere);
 #   - parallelism: fixed work on 4 logical CPUs takes at most 0.35 of 1's;
+#   - the dispatcher's own instructions are not charged: a build whose
+#     every hook burns 300 more prints the same figures (make test-long);
 #   - every scheduler runs the default suite (status=ok) on 2, 3, 4, 8 and 16
 #     logical CPUs: in make test-long only (40 boots; VSMP_ALL=1 runs them
 #     too), make test boots vsmp on goodness and o1 above (the 8 boots of one
@@ -29,7 +31,7 @@
 . "$(dirname "$0")/../lib.sh"
 all=$(long)
 [ "${VSMP_ALL:-0}" != 1 ] || all=1
-plan $((21 + $(long) + 15 * $(nscheds) * all + 26 * (1 - $(limited))))
+plan $((21 + 3 * $(long) + 15 * $(nscheds) * all + 26 * (1 - $(limited))))
 
 vboot() {  # vboot SCHED N CMDLINE [TIMEOUT]: boot under --accel vsmp
     boot "$1" "$2" "$3" 64 "${4:-60}" vsmp
@@ -121,6 +123,25 @@ vboot o1 4 "$par"; t4=$(rfield time_s hackbench)
 echo "# vsmp o1 '$par': 1 cpu $t1 s, 4 cpus $t4 s"
 check "vsmp-parallel-speedup" awk -v a="$t1" -v b="$t4" 'BEGIN { exit !(b > 0 && b <= 0.35 * a) }'
 check "vsmp-parallel-every-cpu" [ "$(rfield cpus_used hackbench)" = 0xf ]
+
+# ---- the dispatcher's own instructions are not the CPUs' time: a build
+# whose every hook and dispatch burns 300 more (-DVSMP_TEST_BURN=300)
+# prints the same figures, bit for bit (make test-long: one more build) ----
+same_nonempty() { [ "$1" = 0 ] && [ -n "$2" ] && [ "$2" = "$3" ]; }
+if long_only "vsmp: vsmp-burn-same-figures (a -DVSMP_TEST_BURN=300 build)"; then
+    burn_dir=$(make -s -C "$ROOT" print-build SCHED=o1 CFLAGS_EXTRA=-DVSMP_TEST_BURN=300)
+    ( flock 9; make -s -C "$ROOT" SCHED=o1 CFLAGS_EXTRA=-DVSMP_TEST_BURN=300 kernel >"$TMP/burn-build.log" 2>&1 ) \
+        9>"$ROOT/build/.lock"
+    built=$?
+    [ "$built" = 0 ] || tail -20 "$TMP/burn-build.log" | sed 's/^/    /'
+    for w in 'hackbench:bench=hackbench groups=10 loops=50' 'wakeup:bench=wakeup seconds=1'; do
+        name=${w%%:*} cmd=${w#*:}
+        vboot o1 4 "$cmd" 120; plain=$(grep -E '^(result|schedstat)' "$OUT")
+        [ "$built" = 0 ] && boot_once "${burn_dir#build/}" 4 "$cmd" 64 vsmp "$(boot_limit 120)"
+        burned=$(grep -E '^(result|schedstat)' "$OUT")
+        check "vsmp-burn-same-figures-$name" same_nonempty "$built" "$plain" "$burned"
+    done
+fi
 
 # ---- every scheduler, the default suite (make test-long) ----
 counts='2 3 4 8 16'

@@ -35,5 +35,6 @@ int cmd_report(int argc, char **argv);       /* cmd_report.c: report.html of res
 int cmd_repro_report(int argc, char **argv); /* cmd_repro_report.c: report.html of a reproduction */
 int cmd_plan(int argc, char **argv);        /* cmd_progress.c: the boots a run will make */
 int cmd_progress(int argc, char **argv);    /* cmd_progress.c: a status line with an ETA */
+int cmd_bench_vsmp(int argc, char **argv);  /* run/cmd_bench_vsmp.c: a vsmp boot's host cost against a baseline */
 
 #endif

@@ -48,6 +48,7 @@ static const struct verb {
     { "reproduce", cmd_reproduce, "a seed post's experiment end to end, with its fidelity scorecard", false },
     { "trace", cmd_trace, "one boot, traced: timeline, trace.txt/trace.dat, latency, summaries", false },
     { "trace-png", cmd_trace_png, "a trace's timeline as a PNG (headless Chromium)", false },
+    { "bench-vsmp", cmd_bench_vsmp, "host seconds per virtual CPU-second of vsmp boots, against a baseline revision", false },
     { "parse", cmd_parse, "the serial protocol's lines of console logs, as TSV or JSON", true },
     { "field", cmd_field, "the values of one key of the serial protocol's lines", true },
     { "trace-convert", cmd_trace_convert, "a kernel trace stream into trace.txt, trace.dat, timeline, summaries", true },
