@@ -22,13 +22,14 @@
 #include <unistd.h>
 
 static const char usage[] =
-    "usage: schedlab reproduce SEED [--full] [--out DIR] [--cost LIST] [-j N] [--timeout S] [--runs R] [--only TABLES]\n"
-    "                          [--groups LIST] [--smp LIST] [--accel A] [--quiet] [--estimate]\n"
+    "usage: schedlab reproduce SEED [--full] [--out DIR] [--cost LIST] [--machine PRESET] [-j N] [--timeout S] [--runs R]\n"
+    "                          [--only TABLES] [--groups LIST] [--smp LIST] [--accel A] [--quiet] [--estimate]\n"
     "  one seed post's experiment end to end: every table of the post measured here,\n"
     "  printed beside the seed's in the post's layout, then its fidelity scorecard\n"
     "  (normalised cells: ratios between kernels in one cell, growth along a row,\n"
     "  orderings; docs/reproduce.md) ending in one machine-readable line per table:\n"
     "    scorecard seed=S table=T cost=C cells=N median_dev_pct=X worst_dev_pct=Y orderings_agree=A/B cells_missing=M\n"
+    "  (and machine=PRESET at its end when the memory model measured it).\n"
     "  SEED: seed000 (hackbench, max groups, Nick's 8-way series), seed001 (lat_ctx,\n"
     "  hackbench 50, pipe-test; unbound and bound to one CPU; rc1, rc6, cfs-devel),\n"
     "  seed003 (tbench 64 and 192 clients on 4 CPUs; 2.4, dyn-sched, O(1) backport, MQ; and the\n"
@@ -36,6 +37,12 @@ static const char usage[] =
     "  --full              the post's own sizes (default: quick sizes, minutes on 2 cores)\n"
     "  --cost LIST         cost models to measure, comma separated: none, linux61, era2003, era2007\n"
     "                      (kernel/chan_cost.h, docs/cost-model.md)    [none]\n"
+    "  --machine PRESET    the memory model (docs/caches.md): every row boots its scheduler's CACHES=1\n"
+    "                      image (make CACHES=1, build/SCHED-caches) with machine=PRESET on the boot line;\n"
+    "                      PRESET one of make list-machines (piii-xeon-1m, piii-xeon-2m, core2-duo), or\n"
+    "                      none: the plain images, no model.  Needs vsmp; rows the recipe runs under\n"
+    "                      tcg (seed000's maxgroups) run without it and say machine=none.  A CACHES=1\n"
+    "                      boot costs 7-10x the host time of a plain one: --estimate first    [none]\n"
     "  --only TABLES       only these tables (seed000: hackbench,maxgroups,nick;\n"
     "                      seed001: lat_ctx,hackbench,pipe; seed003: tbench,aim7,volano) [all]\n"
     "  --runs R, --timeout S, -j N   override runs per cell (the table's; 1 under vsmp, whose boots\n"
@@ -118,6 +125,15 @@ void repro_row(struct repro *R, const char *table, const char *row, const char *
     if (strcmp(R->cost, "none")) {
         argv_add(&r->flags, "--cost");
         argv_add(&r->flags, R->cost);
+    }
+    /* the memory model: vsmp's virtual time only (a recipe's tcg rows run without it) */
+    r->machine = R->machine && strcmp(R->machine, "none") && !strcmp(R->row_accel ? R->row_accel : R->accel, "vsmp")
+                     ? R->machine : "none";
+    if (strcmp(r->machine, "none")) {
+        argv_add(&r->flags, "--caches");
+        argv_add(&r->flags, "1");
+        argv_add(&r->flags, "--set");
+        argv_addf(&r->flags, "machine=%s", r->machine);
     }
 }
 
@@ -216,6 +232,9 @@ static char *row_unavailable(const struct repro_row *r, char **known, const stru
     free(have);
     if (!r->preset)
         return NULL;
+    struct build_settings rb = *b;   /* the row's image: CACHES=1 with a machine */
+    rb.caches = strcmp(r->machine, "none") ? 1 : b->caches;
+    b = &rb;
     char *dir = build_dir(b, r->sched);
     if (!dir)
         return xasprintf("make print-build failed for %s", r->sched);
@@ -225,7 +244,7 @@ static char *row_unavailable(const struct repro_row *r, char **known, const stru
     tree_unlock(fd);
     char *why = NULL;
     if (mrc != 0)
-        why = xasprintf("make SCHED=%s failed (log %s)", r->sched, log);
+        why = xasprintf("make SCHED=%s%s failed (log %s)", r->sched, b->caches == 1 ? " CACHES=1" : "", log);
     else {
         char *elf = xasprintf("%s/kernel.elf", dir), *cache = xasprintf("%s.list", elf);
         char *path = bench_list_file(elf, cache);
@@ -289,14 +308,26 @@ static int call_scorecard(void *arg)
     return cmd_scorecard(c->argc, c->argv);
 }
 
+/* The memory model the rows of a scored table ran with (a recipe gives every row of a table one accelerator). */
+static const char *score_machine(const struct repro *R, const struct repro_score *s)
+{
+    for (size_t i = 0; i < R->nrows; i++)
+        if (!strcmp(R->rows[i].table, s->table) && !strcmp(R->rows[i].cost, s->cost))
+            return R->rows[i].machine;
+    return "none";
+}
+
 static int score_table(struct repro *R, const struct repro_score *s, const char *plotsdir)
 {
+    const char *machine = score_machine(R, s);
     struct argv a = { 0 };
     argv_add(&a, "scorecard");
     argv_add(&a, R->seed->name);
     argv_add(&a, s->table);
     argv_add(&a, "--cost");
     argv_add(&a, s->cost);
+    argv_add(&a, "--machine");
+    argv_add(&a, machine);
     argv_add(&a, "--csv");
     argv_addf(&a, "%s/scorecard.csv", R->out);
     argv_add(&a, "--html");
@@ -338,8 +369,10 @@ static int score_table(struct repro *R, const struct repro_score *s, const char 
     }
     size_t len;
     char *text = read_file(txt, &len);
-    char *head = xasprintf("== %s %s, cost=%s (quick=%d, accel=%s%s%s)\n", R->seed->name, s->table, s->cost, R->quick ? 1 : 0,
-                           R->accel, R->smp ? ", smp=" : "", R->smp ? R->smp : "");
+    char *head = xasprintf("== %s %s, cost=%s, machine=%s%s (quick=%d, accel=%s%s%s)\n", R->seed->name, s->table, s->cost,
+                           machine, R->machine && strcmp(R->machine, "none") && !strcmp(machine, "none")
+                                        ? " (the memory model needs vsmp; this table runs under tcg)" : "",
+                           R->quick ? 1 : 0, R->accel, R->smp ? ", smp=" : "", R->smp ? R->smp : "");
     char *sc = xasprintf("%s/scorecard.txt", R->out);
     FILE *f = fopen(sc, "a");
     fputs(head, stdout);
@@ -435,7 +468,7 @@ int cmd_reproduce(int argc, char **argv)
         command = n;
     }
     static const char *const flags[] = { "full", "quick", "quiet", "estimate", "out", "cost", "jobs", "timeout", "runs",
-                                         "only", "groups", "accel", "smp", "help", NULL };
+                                         "only", "groups", "accel", "smp", "machine", "help", NULL };
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         char *opt = NULL;
@@ -465,7 +498,8 @@ int cmd_reproduce(int argc, char **argv)
                 estimate = true;
         } else if (!strcmp(opt, "--out") || !strcmp(opt, "--cost") || !strcmp(opt, "-j") || !strcmp(opt, "--jobs") ||
                    !strcmp(opt, "--timeout") || !strcmp(opt, "--runs") || !strcmp(opt, "--only") ||
-                   !strcmp(opt, "--groups") || !strcmp(opt, "--accel") || !strcmp(opt, "--smp")) {
+                   !strcmp(opt, "--groups") || !strcmp(opt, "--accel") || !strcmp(opt, "--smp") ||
+                   !strcmp(opt, "--machine")) {
             if (!val) {
                 if (i + 1 >= argc)
                     rc = verb_usage_error("%s needs a value", opt);
@@ -481,6 +515,7 @@ int cmd_reproduce(int argc, char **argv)
                               : !strcmp(opt, "--groups") ? &R.groups
                               : !strcmp(opt, "--accel")  ? &R.accel
                               : !strcmp(opt, "--smp")    ? &R.smp
+                              : !strcmp(opt, "--machine") ? &R.machine
                                                          : NULL;
                 if (slot) {
                     free(*slot);
@@ -592,6 +627,45 @@ int cmd_reproduce(int argc, char **argv)
         return verb_usage_error("--accel %s: expected tcg, kvm, icount or vsmp%s%s%s", R.accel, near ? " (did you mean " : "",
                                 near ? near : "", near ? "?)" : "");
     }
+    /* --machine: a preset of the kernel's (make list-machines), and vsmp (the model's stalls are virtual time) */
+    if (!R.machine)
+        R.machine = xstrdup("none");
+    if (strcmp(R.machine, "none")) {
+        char **machines = list_machines();
+        if (!machines) {
+            errorf("make list-machines failed");
+            return 1;
+        }
+        bool found = false;
+        char *have = xstrdup("none");
+        const char *names2[16] = { "none" };
+        size_t nm = 1;
+        for (size_t i = 0; machines[i]; i++) {
+            found |= !strcmp(machines[i], R.machine);
+            char *n = xasprintf("%s, %s", have, machines[i]);
+            free(have);
+            have = n;
+            if (nm + 1 < sizeof(names2) / sizeof(names2[0]))
+                names2[nm++] = machines[i];
+        }
+        names2[nm] = NULL;
+        int rc = -1;
+        if (!found) {
+            const char *near = suggest(R.machine, names2);
+            rc = near ? verb_usage_error("--machine %s: no such preset (did you mean %s? make list-machines: %s)", R.machine,
+                                         near, have)
+                      : verb_usage_error("--machine %s: no such preset (make list-machines: %s)", R.machine, have);
+        } else if (strcmp(R.accel, "vsmp")) {
+            rc = verb_usage_error("--machine %s needs --accel vsmp (the model's stalls are the logical CPUs' virtual time; "
+                                  "docs/caches.md)", R.machine);
+        }
+        free(have);
+        for (size_t i = 0; machines[i]; i++)
+            free(machines[i]);
+        free(machines);
+        if (rc >= 0)
+            return rc;
+    }
     /* Under vsmp one run per cell unless --runs says otherwise: a vsmp boot's numbers are the same every time. */
     if (R.runs < 0 && !strcmp(R.accel, "vsmp"))
         R.runs = 1;
@@ -629,7 +703,8 @@ int cmd_reproduce(int argc, char **argv)
     }
     if (!R.out)
         R.out = xasprintf("%s/build/reproduce/%s", root, R.seed->name);
-    char *label = xasprintf("reproduce %s (%s, %s)", R.seed->name, R.accel, R.quick ? "quick sizes" : "the post's sizes");
+    char *label = xasprintf("reproduce %s (%s, %s%s%s)", R.seed->name, R.accel, R.quick ? "quick sizes" : "the post's sizes",
+                            strcmp(R.machine, "none") ? ", machine=" : "", strcmp(R.machine, "none") ? R.machine : "");
     long slots = host_cores();
     if (R.jobs && R.jobs < slots)
         slots = R.jobs;
@@ -766,8 +841,10 @@ int cmd_reproduce(int argc, char **argv)
         snprintf(runs_text, sizeof(runs_text), "%ld", R.runs);
     else
         snprintf(runs_text, sizeof(runs_text), "table-default");
-    char *config = xasprintf("configuration: accel=%s sizes=%s cost=%s runs=%s timeout=%ld%s (%s)", R.accel,
-                             R.quick ? "quick" : "full", R.costs, runs_text, R.timeout, build_word ? build_word : "", why);
+    char *config = xasprintf("configuration: accel=%s sizes=%s cost=%s machine=%s%s runs=%s timeout=%ld%s (%s)", R.accel,
+                             R.quick ? "quick" : "full", R.costs, R.machine,
+                             strcmp(R.machine, "none") ? " (CACHES=1 images)" : "", runs_text, R.timeout,
+                             build_word ? build_word : "", why);
     fprintf(stderr, "reproduce: %s %s\n", R.seed->name, config);
     char *sc = xasprintf("%s/scorecard.txt", R.out);
     FILE *scf = fopen(sc, "w");

@@ -534,13 +534,13 @@ int write_html(const char *path, const char *seed, const char *table, const char
 
 /* The cost= word of the runs' result lines ("none" when they have none); NULL if they differ;
  * dflt when no row has runs. */
-const char *runs_cost(const char *dflt)
+static const char *runs_column(const char *col, const char *dflt)
 {
     const char *found = NULL;
     for (size_t i = 0; i < nrows; i++) {
         if (!rows[i].loaded)
             continue;
-        int c = table_col(&rows[i].t, "cost");
+        int c = table_col(&rows[i].t, col);
         for (size_t j = 0; j < rows[i].t.nrows; j++) {
             const char *v = c >= 0 ? table_get(&rows[i].t, j, c) : NULL;
             v = v ? v : "none";
@@ -551,6 +551,16 @@ const char *runs_cost(const char *dflt)
         }
     }
     return found ? found : dflt;
+}
+
+const char *runs_cost(const char *dflt)
+{
+    return runs_column("cost", dflt);
+}
+
+const char *runs_machine(const char *dflt)
+{
+    return runs_column("boot_machine", dflt);
 }
 
 
