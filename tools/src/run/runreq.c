@@ -595,6 +595,10 @@ static const struct bl_key *param_key(const struct lists *L, const char *bench, 
         k = bench_list_key(&L->kernel, "kernel", key);
         *owner = "kernel";
     }
+    if (!k) {   /* the memory model's keys (kernel/machine/memhooks.c registers them as "machine") */
+        k = bench_list_key(&L->kernel, "machine", key);
+        *owner = "machine";
+    }
     return k;
 }
 
@@ -767,7 +771,8 @@ static int check_params(const struct run_req *r, const struct lists *L)
             /* the kernel's keys a run may give (bench, runs and the trace keys have flags of their own) */
             for (size_t j = 0; j < L->kernel.nkeys; j++) {
                 const char *n = L->kernel.keys[j].name;
-                if (!strcmp(L->kernel.keys[j].owner, "kernel") && strcmp(n, "bench") && strcmp(n, "runs") &&
+                if ((!strcmp(L->kernel.keys[j].owner, "kernel") || !strcmp(L->kernel.keys[j].owner, "machine")) &&
+                    strcmp(n, "bench") && strcmp(n, "runs") &&
                     strcmp(n, "trace") && strcmp(n, "trace_events") && strcmp(n, "trace_buf_kib"))
                     append(&kernel, "%s%s", kernel ? " " : "", n);
             }
