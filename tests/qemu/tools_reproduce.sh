@@ -8,7 +8,7 @@
 # anything is built, its estimate, and in make test-long one tiny
 # reproduction with the model (a CACHES=1 build costs minutes of CPU).
 . "$(dirname "$0")/../lib.sh"
-plan $((50 + 4 * $(long)))
+plan $((51 + 5 * $(long)))
 
 SL="$ROOT/tools/schedlab"
 TOOL="$ROOT/build/tools/schedlab"
@@ -42,6 +42,7 @@ usage groups-wrong-seed "goes with seed000" seed003 --groups 25:200
 # --machine: a preset of make list-machines (kernel/machine/presets.c), under vsmp
 usage machine-unknown "--machine core2-du: no such preset (did you mean core2-duo?" seed001 --machine core2-du
 usage machine-needs-vsmp "--machine core2-duo needs --accel vsmp" seed001 --machine core2-duo --accel tcg
+usage machine-twice "--machine none,none: none twice" seed001 --machine none,none
 "$SL" run --sched rr --bench pipe --caches 2 --engine none --out "$D/caches2" >"$D/last.log" 2>&1
 rc=$?
 ok_if run-caches-bad "run --caches 2 exited $rc (want 2 with 'expected 0 or 1')" sh -c "[ $rc = 2 ] && grep -q -- '--caches 2: expected 0 or 1' '$D/last.log'"
@@ -212,15 +213,19 @@ else
     skip reproduce-stop-stops-rows "no setsid(1)"
 fi
 # ---- the memory model in a reproduction (make test-long): seed001's pipe
-# tables with the Core 2 Duo's caches; every row a CACHES=1 image, the
-# machine on every boot line, result row, table header and scorecard line
-if long_only "reproduce --machine core2-duo (CACHES=1 builds)"; then
-    "$SL" reproduce seed001 --only pipe --machine core2-duo --out "$D/rm" >"$D/rm.out" 2>"$D/rm.err"
+# tables without and with the Core 2 Duo's caches, side by side; every row
+# of the second a CACHES=1 image, the machine on every boot line, result
+# row, table header and scorecard line
+if long_only "reproduce --machine none,core2-duo (CACHES=1 builds)"; then
+    "$SL" reproduce seed001 --only pipe --machine none,core2-duo --out "$D/rm0" >"$D/rm.out" 2>"$D/rm.err"
     rc=$?
     cat "$D/rm.out" "$D/rm.err" >"$D/last.log"
     ok_if reproduce-machine-exit0 "exit $rc (want 0)" [ $rc = 0 ]
     ok_if reproduce-machine-lines "not two scorecard lines ending in machine=core2-duo" \
         sh -c "[ \$(grep -c '^scorecard seed=seed001 table=pipe.* machine=core2-duo\$' '$D/rm.out') = 2 ]"
+    ok_if reproduce-machine-side-by-side "no side-by-side line of pipe-bound with both machines' medians" \
+        grep -Eq '^  pipe-bound \(none\) +[0-9.]+ / +[0-9.]+  [0-9]/3 +[0-9.]+ / +[0-9.]+  [0-9]/3$' "$D/rm0/side-by-side.txt"
+    ln -s "$D/rm0/machine-core2-duo" "$D/rm"
     ok_if reproduce-machine-header "the table's header or the configuration does not name the machine" \
         sh -c "grep -q '^== seed001 pipe, cost=none, machine=core2-duo ' '$D/rm/scorecard.txt' &&
                head -1 '$D/rm/scorecard.txt' | grep -q 'machine=core2-duo (CACHES=1 images)'"

@@ -42,7 +42,9 @@ static const char usage[] =
     "                      PRESET one of make list-machines (piii-xeon-1m, piii-xeon-2m, core2-duo), or\n"
     "                      none: the plain images, no model.  Needs vsmp; rows the recipe runs under\n"
     "                      tcg (seed000's maxgroups) run without it and say machine=none.  A CACHES=1\n"
-    "                      boot costs 7-10x the host time of a plain one: --estimate first    [none]\n"
+    "                      boot costs several times a plain one's host time (docs/caches.md): --estimate\n"
+    "                      first.  A comma list (none,core2-duo): one reproduction per machine, each into\n"
+    "                      DIR/machine-M/, then their scorecards side by side (DIR/side-by-side.txt) [none]\n"
     "  --only TABLES       only these tables (seed000: hackbench,maxgroups,nick;\n"
     "                      seed001: lat_ctx,hackbench,pipe; seed003: tbench,aim7,volano) [all]\n"
     "  --runs R, --timeout S, -j N   override runs per cell (the table's; 1 under vsmp, whose boots\n"
@@ -451,6 +453,130 @@ static int plot_row(void *arg)
     return cmd_plot(2, av);
 }
 
+/* The value of KEY= in a line of words (allocated), NULL when it has none. */
+static char *word_value(const char *line, const char *key)
+{
+    size_t kl = strlen(key);
+    for (const char *p = line; (p = strstr(p, key)); p++)
+        if ((p == line || p[-1] == ' ') && p[kl] == '=')
+            return xstrndup(p + kl + 1, strcspn(p + kl + 1, " \n"));
+    return NULL;
+}
+
+/* --machine A,B,...: one reproduction per machine, each into OUT/machine-M/ (its own scorecard.txt,
+ * scorecard.csv and report.html), then their scorecard lines side by side in OUT/side-by-side.txt. */
+static int side_by_side(const struct repro *R, int argc, char **argv, bool estimate)
+{
+    char *list = xstrdup(R->machine);
+    char **ms = NULL;
+    size_t nm = 0;
+    for (char *save = NULL, *m = strtok_r(list, ",", &save); m; m = strtok_r(NULL, ",", &save)) {
+        ms = xrealloc(ms, (nm + 1) * sizeof(*ms));
+        ms[nm++] = m;
+    }
+    if (!estimate && !mkdirs(R->out)) {
+        errorf("cannot create the directory %s", R->out);
+        return 1;
+    }
+    int worst = 0;
+    for (size_t k = 0; k < nm; k++) {
+        struct argv a = { 0 };
+        argv_add(&a, self_exe());
+        argv_add(&a, "reproduce");
+        for (int i = 1; i < argc; i++) {
+            const char *w = argv[i];
+            bool pair = !strcmp(w, "--machine") || !strcmp(w, "--out");
+            if (pair || !strncmp(w, "--machine=", 10) || !strncmp(w, "--out=", 6)) {
+                i += pair;
+                continue;
+            }
+            argv_add(&a, w);
+        }
+        argv_add(&a, "--machine");
+        argv_add(&a, ms[k]);
+        argv_add(&a, "--out");
+        argv_addf(&a, "%s/machine-%s", R->out, ms[k]);
+        fprintf(stderr, "reproduce: %s --machine %s (%zu of %zu) into %s/machine-%s\n", R->seed->name, ms[k], k + 1, nm,
+                R->out, ms[k]);
+        int rc = spawn_run(a.v, NULL);
+        argv_free(&a);
+        if (rc == 130 || rc == 143 || rc == 2) {
+            free(ms), free(list);
+            return rc;
+        }
+        if (rc > worst)
+            worst = rc;
+    }
+    if (estimate) {
+        free(ms), free(list);
+        return worst;
+    }
+    /* every table's line of each machine: median / worst |dev|, orderings */
+    char *path = xasprintf("%s/side-by-side.txt", R->out);
+    FILE *f = fopen(path, "w");
+    if (!f) {
+        errorf("cannot write %s", path);
+        return 1;
+    }
+    fprintf(f, "%s: the scorecards side by side, each machine's median / worst |dev| %% and orderings agree\n"
+               "(each from OUT/machine-M/scorecard.txt; a table with no line there: -)\n", R->seed->name);
+    fprintf(f, "  %-24s", "table (cost)");
+    for (size_t k = 0; k < nm; k++)
+        fprintf(f, k + 1 < nm ? " %-20s" : " %s", ms[k]);
+    fputc('\n', f);
+    char **texts = xcalloc(nm, sizeof(*texts));
+    for (size_t k = 0; k < nm; k++) {
+        char *sc = xasprintf("%s/machine-%s/scorecard.txt", R->out, ms[k]);
+        size_t len;
+        texts[k] = read_file(sc, &len);
+        free(sc);
+    }
+    /* the tables in the first machine's order (every run has the same tables) */
+    char *first = texts[0] ? xstrdup(texts[0]) : NULL;
+    for (char *save = NULL, *l = first ? strtok_r(first, "\n", &save) : NULL; l; l = strtok_r(NULL, "\n", &save)) {
+        if (strncmp(l, "scorecard seed=", 15))
+            continue;
+        char *table = word_value(l, "table"), *cost = word_value(l, "cost");
+        char *key = xasprintf("%s (%s)", table ? table : "?", cost ? cost : "?");
+        fprintf(f, "  %-24s", key);
+        for (size_t k = 0; k < nm; k++) {
+            char *found = NULL;
+            for (char *p = texts[k]; p && *p; p = strchr(p, '\n') ? strchr(p, '\n') + 1 : NULL) {
+                if (strncmp(p, "scorecard seed=", 15))
+                    continue;
+                char *line = xstrndup(p, strcspn(p, "\n"));
+                char *t = word_value(line, "table"), *c = word_value(line, "cost");
+                bool same = t && c && table && cost && !strcmp(t, table) && !strcmp(c, cost);
+                free(t), free(c);
+                if (same) {
+                    found = line;
+                    break;
+                }
+                free(line);
+            }
+            char *med = found ? word_value(found, "median_dev_pct") : NULL, *wst = found ? word_value(found, "worst_dev_pct") : NULL,
+                 *ord = found ? word_value(found, "orderings_agree") : NULL;
+            char *cell = found ? xasprintf("%5s / %5s  %s", med ? med : "?", wst ? wst : "?", ord ? ord : "?") : xstrdup("-");
+            fprintf(f, k + 1 < nm ? " %-20s" : " %s", cell);
+            free(cell), free(med), free(wst), free(ord), free(found);
+        }
+        fputc('\n', f);
+        free(table), free(cost), free(key);
+    }
+    fclose(f);
+    free(first);
+    size_t len;
+    char *text = read_file(path, &len);
+    fputs(text ? text : "", stdout);
+    free(text);
+    fprintf(stderr, "reproduce: %s side by side in %s (each machine's reproduction under %s/machine-*/)\n", R->seed->name,
+            path, R->out);
+    for (size_t k = 0; k < nm; k++)
+        free(texts[k]);
+    free(texts), free(path), free(ms), free(list);
+    return worst;
+}
+
 int cmd_reproduce(int argc, char **argv)
 {
     cli_set_verb("reproduce", &spec);
@@ -630,7 +756,23 @@ int cmd_reproduce(int argc, char **argv)
     /* --machine: a preset of the kernel's (make list-machines), and vsmp (the model's stalls are virtual time) */
     if (!R.machine)
         R.machine = xstrdup("none");
-    if (strcmp(R.machine, "none")) {
+    bool machine_list = strchr(R.machine, ',') != NULL;
+    if (machine_list && (*R.machine == ',' || R.machine[strlen(R.machine) - 1] == ',' || strstr(R.machine, ",,")))
+        return verb_usage_error("--machine %s: an empty name in the list", R.machine);
+    char *mcopy = xstrdup(R.machine);
+    for (char *msave = NULL, *m = strtok_r(mcopy, ",", &msave); m; m = strtok_r(NULL, ",", &msave)) {
+        {
+            char *pad = xasprintf(",%s,", R.machine), *w = xasprintf(",%s,", m);
+            bool twice = strstr(strstr(pad, w) + 1, w) != NULL;
+            free(pad), free(w);
+            if (twice) {
+                int rc = verb_usage_error("--machine %s: %s twice", R.machine, m);
+                free(mcopy);
+                return rc;
+            }
+        }
+        if (!strcmp(m, "none"))
+            continue;
         char **machines = list_machines();
         if (!machines) {
             errorf("make list-machines failed");
@@ -641,7 +783,7 @@ int cmd_reproduce(int argc, char **argv)
         const char *names2[16] = { "none" };
         size_t nm = 1;
         for (size_t i = 0; machines[i]; i++) {
-            found |= !strcmp(machines[i], R.machine);
+            found |= !strcmp(machines[i], m);
             char *n = xasprintf("%s, %s", have, machines[i]);
             free(have);
             have = n;
@@ -651,21 +793,24 @@ int cmd_reproduce(int argc, char **argv)
         names2[nm] = NULL;
         int rc = -1;
         if (!found) {
-            const char *near = suggest(R.machine, names2);
-            rc = near ? verb_usage_error("--machine %s: no such preset (did you mean %s? make list-machines: %s)", R.machine,
+            const char *near = suggest(m, names2);
+            rc = near ? verb_usage_error("--machine %s: no such preset (did you mean %s? make list-machines: %s)", m,
                                          near, have)
-                      : verb_usage_error("--machine %s: no such preset (make list-machines: %s)", R.machine, have);
+                      : verb_usage_error("--machine %s: no such preset (make list-machines: %s)", m, have);
         } else if (strcmp(R.accel, "vsmp")) {
             rc = verb_usage_error("--machine %s needs --accel vsmp (the model's stalls are the logical CPUs' virtual time; "
-                                  "docs/caches.md)", R.machine);
+                                  "docs/caches.md)", m);
         }
         free(have);
         for (size_t i = 0; machines[i]; i++)
             free(machines[i]);
         free(machines);
-        if (rc >= 0)
+        if (rc >= 0) {
+            free(mcopy);
             return rc;
+        }
     }
+    free(mcopy);
     /* Under vsmp one run per cell unless --runs says otherwise: a vsmp boot's numbers are the same every time. */
     if (R.runs < 0 && !strcmp(R.accel, "vsmp"))
         R.runs = 1;
@@ -703,6 +848,8 @@ int cmd_reproduce(int argc, char **argv)
     }
     if (!R.out)
         R.out = xasprintf("%s/build/reproduce/%s", root, R.seed->name);
+    if (machine_list)
+        return side_by_side(&R, argc, argv, estimate);
     char *label = xasprintf("reproduce %s (%s, %s%s%s)", R.seed->name, R.accel, R.quick ? "quick sizes" : "the post's sizes",
                             strcmp(R.machine, "none") ? ", machine=" : "", strcmp(R.machine, "none") ? R.machine : "");
     long slots = host_cores();
