@@ -69,7 +69,7 @@ SCHED_OBJ   := $(BUILD)/sched/$(SCHED).o
 # (link order as before the split: C objects, the scheduler, then assembly)
 KERNEL_OBJS := $(patsubst %.c,$(COMMON)/%.o,$(COMMON_SRCS)) $(SCHED_OBJ) $(patsubst %.S,$(COMMON)/%.o,$(COMMON_ASMS))
 
-.PHONY: install all kernel iso run run-iso gdb test test-long check test-host test-qemu deps check-deps check-sched clean help list-scheds tools seed-table \
+.PHONY: install all kernel iso run run-iso gdb test test-long check test-host test-qemu deps check-deps check-sched clean help list-scheds list-machines tools seed-table \
         print-build print-default-sched iso-all run-iso-all stress docs-check bench-vsmp
 
 all: kernel
@@ -85,6 +85,11 @@ check-sched:
 
 list-scheds:
 	@echo $(SCHEDS)
+
+# The memory model's machine presets (kernel/machine/presets.c, machine= on
+# the boot line; tools/schedlab reproduce --machine checks against it).
+list-machines:
+	@sed -n 's/^ *{ *\.name *= *"\([^"]*\)".*/\1/p' kernel/machine/presets.c | tr '\n' ' ' | sed 's/ $$//'; echo
 
 # Where this configuration is built (tools/schedlab asks).
 print-build:
@@ -264,6 +269,7 @@ help:
 	@echo "  docs-check    re-run the command behind every figure of README.md and docs/ (UPDATE=1 rewrites them)"
 	@echo "  stress        N random boots from SEED (make stress N=1000 SEED=7; docs/testing.md)"
 	@echo "  list-scheds   the schedulers (one sched/<name>.c each)"
+	@echo "  list-machines the memory model's machine presets (machine= with CACHES=1)"
 	@echo "  deps          install the Debian packages everything needs (as root)"
 	@echo "  clean         remove build/"
 	@echo "variables: SCHED=<$(SCHEDS)> (default o1) SMP=<n> (2) MEM=<MiB> (256)"

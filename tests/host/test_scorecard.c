@@ -74,7 +74,7 @@ static void test_summary(void **state)
     char buf[512] = { 0 };
     FILE *f = fmemopen(buf, sizeof(buf) - 1, "w");
     assert_non_null(f);
-    sc_print_line(f, "seed000", "hackbench", "none", &s);
+    sc_print_line(f, "seed000", "hackbench", "none", NULL, &s);
     fclose(f);
     assert_string_equal(buf, "scorecard seed=seed000 table=hackbench cost=none cells=4 median_dev_pct=17.5 "
                              "worst_dev_pct=50.0 orderings_agree=2/3 cells_missing=1\n");
@@ -90,7 +90,7 @@ static void test_summary_empty(void **state)
     assert_true(isnan(s.median_abs) && isnan(s.worst_abs));
     char buf[512] = { 0 };
     FILE *f = fmemopen(buf, sizeof(buf) - 1, "w");
-    sc_print_line(f, "seed003", "tbench", "linux61", &s);
+    sc_print_line(f, "seed003", "tbench", "linux61", NULL, &s);
     fclose(f);
     assert_string_equal(buf, "scorecard seed=seed003 table=tbench cost=linux61 cells=0 median_dev_pct=NA "
                              "worst_dev_pct=NA orderings_agree=0/0 cells_missing=1\n");

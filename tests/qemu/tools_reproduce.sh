@@ -3,9 +3,12 @@
 # is not in the tree), the scorecard of fixed fake runs (the fixture
 # tests/tools/run-a: its cells, deviations and machine-readable line are
 # known), the cost= key, and one tiny real reproduction (seed001 pipe, 2
-# runs of 20,000 round trips: seconds, and no assertion on its speed).
+# runs of 20,000 round trips: seconds, and no assertion on its speed);
+# --machine PRESET (the memory model, docs/caches.md): its checks before
+# anything is built, its estimate, and in make test-long one tiny
+# reproduction with the model (a CACHES=1 build costs minutes of CPU).
 . "$(dirname "$0")/../lib.sh"
-plan 45
+plan $((51 + 5 * $(long)))
 
 SL="$ROOT/tools/schedlab"
 TOOL="$ROOT/build/tools/schedlab"
@@ -36,6 +39,17 @@ usage groups-order "INCREMENT:MAXIMUM" seed000 --groups 50:25
 usage groups-junk "INCREMENT:MAXIMUM" seed000 --groups 25:x
 usage groups-too-many "at most 64" seed000 --groups 1:100
 usage groups-wrong-seed "goes with seed000" seed003 --groups 25:200
+# --machine: a preset of make list-machines (kernel/machine/presets.c), under vsmp
+usage machine-unknown "--machine core2-du: no such preset (did you mean core2-duo?" seed001 --machine core2-du
+usage machine-needs-vsmp "--machine core2-duo needs --accel vsmp" seed001 --machine core2-duo --accel tcg
+usage machine-twice "--machine none,none: none twice" seed001 --machine none,none
+"$SL" run --sched rr --bench pipe --caches 2 --engine none --out "$D/caches2" >"$D/last.log" 2>&1
+rc=$?
+ok_if run-caches-bad "run --caches 2 exited $rc (want 2 with 'expected 0 or 1')" sh -c "[ $rc = 2 ] && grep -q -- '--caches 2: expected 0 or 1' '$D/last.log'"
+"$SL" reproduce seed001 --only pipe --machine core2-duo --estimate >"$D/last.log" 2>&1
+rc=$?
+ok_if reproduce-machine-estimate "--machine core2-duo --estimate exited $rc or does not name the machine" \
+    sh -c "[ $rc = 0 ] && grep -q '^reproduce seed001 (vsmp, quick sizes, machine=core2-duo): 6 boots' '$D/last.log'"
 
 # ---- groups=INC:MAX in run (the STP form), checked before any boot
 "$SL" run --sched o1 --bench hackbench --groups 25:200 --engine none --out "$D/inc" >"$D/last.log" 2>&1
@@ -77,6 +91,10 @@ ok_if scorecard-not-available "the row without a kernel has no 'not available' l
 rc=$?
 ok_if scorecard-cost-checked "--cost linux61 over runs without cost= exited $rc (want 1: the runs say none)" \
     sh -c "[ $rc = 1 ] && grep -q 'recorded cost=none' '$D/last.log'"
+"$TOOL" scorecard seed000 hackbench "goodness=$A#goodness" "o1=$A#o1" --machine core2-duo >"$D/last.log" 2>&1
+rc=$?
+ok_if scorecard-machine-checked "--machine core2-duo over runs without machine= exited $rc (want 1: the runs booted none)" \
+    sh -c "[ $rc = 1 ] && grep -q 'booted machine=none' '$D/last.log'"
 "$TOOL" scorecard seed009 hackbench "o1=$A" >"$D/last.log" 2>&1
 rc=$?
 ok_if scorecard-unknown-seed "exit $rc (want 2)" [ $rc = 2 ]
@@ -103,7 +121,7 @@ cat "$D/r001.out" "$D/r001.err" >"$D/last.log"
 ok_if reproduce-lines "not one scorecard line per table (pipe, pipe-bound)" \
     sh -c "[ \$(grep '^scorecard seed=seed001 table=pipe' '$D/r001.out' | sort -u | wc -l) = 2 ]"
 ok_if reproduce-default-config-said "no 'configuration: accel=vsmp sizes=quick ... runs=2' line (the default accel, runs given)" \
-    sh -c "grep -q '^reproduce: seed001 configuration: accel=vsmp sizes=quick cost=none runs=2 timeout=480 (the default: ' '$D/r001.err' &&
+    sh -c "grep -q '^reproduce: seed001 configuration: accel=vsmp sizes=quick cost=none machine=none runs=2 timeout=480 (the default: ' '$D/r001.err' &&
            head -1 '$D/r001/scorecard.txt' | grep -q '^# seed001 configuration: accel=vsmp '"
 ok_if reproduce-files "no scorecard.txt, scorecard.csv, report.html or plots" \
     sh -c "[ -s '$D/r001/scorecard.txt' ] && [ -s '$D/r001/scorecard.csv' ] && grep -q '<svg' '$D/r001/report.html' &&
@@ -193,5 +211,26 @@ if command -v setsid >/dev/null 2>&1; then
     pkill -f "$D/rint" 2>/dev/null
 else
     skip reproduce-stop-stops-rows "no setsid(1)"
+fi
+# ---- the memory model in a reproduction (make test-long): seed001's pipe
+# tables without and with the Core 2 Duo's caches, side by side; every row
+# of the second a CACHES=1 image, the machine on every boot line, result
+# row, table header and scorecard line
+if long_only "reproduce --machine none,core2-duo (CACHES=1 builds)"; then
+    "$SL" reproduce seed001 --only pipe --machine none,core2-duo --out "$D/rm0" >"$D/rm.out" 2>"$D/rm.err"
+    rc=$?
+    cat "$D/rm.out" "$D/rm.err" >"$D/last.log"
+    ok_if reproduce-machine-exit0 "exit $rc (want 0)" [ $rc = 0 ]
+    ok_if reproduce-machine-lines "not two scorecard lines ending in machine=core2-duo" \
+        sh -c "[ \$(grep -c '^scorecard seed=seed001 table=pipe.* machine=core2-duo\$' '$D/rm.out') = 2 ]"
+    ok_if reproduce-machine-side-by-side "no side-by-side line of pipe-bound with both machines' medians" \
+        grep -Eq '^  pipe-bound \(none\) +[0-9.]+ / +[0-9.]+  [0-9]/3 +[0-9.]+ / +[0-9.]+  [0-9]/3$' "$D/rm0/side-by-side.txt"
+    ln -s "$D/rm0/machine-core2-duo" "$D/rm"
+    ok_if reproduce-machine-header "the table's header or the configuration does not name the machine" \
+        sh -c "grep -q '^== seed001 pipe, cost=none, machine=core2-duo ' '$D/rm/scorecard.txt' &&
+               head -1 '$D/rm/scorecard.txt' | grep -q 'machine=core2-duo (CACHES=1 images)'"
+    ok_if reproduce-machine-rows "a result row or boot of the pipe table lacks machine=core2-duo, or a row ran a plain image" \
+        sh -c "for r in '$D'/rm/cost-none/pipe/*/; do grep -q 'machine=core2-duo' \"\$r\"logs/*.log &&
+               grep -q 'CACHES=1' \"\$r\"kernels/*.flags && head -1 \"\$r\"results.csv | grep -q boot_machine || exit 1; done"
 fi
 rm -rf "$D"

@@ -15,10 +15,11 @@
 
 void build_settings_init(struct build_settings *b)
 {
-    const char *hz = getenv("HZ"), *lock = getenv("LOCK"), *cx = getenv("CFLAGS_EXTRA");
+    const char *hz = getenv("HZ"), *lock = getenv("LOCK"), *cx = getenv("CFLAGS_EXTRA"), *caches = getenv("CACHES");
     b->hz = BUILD_HZ_DEFAULT;
     if (hz && *hz && !parse_long(hz, &b->hz))
         b->hz = -1;
+    b->caches = !caches || !*caches || !strcmp(caches, "0") ? 0 : !strcmp(caches, "1") ? 1 : -1;
     b->lock = xstrdup(lock && *lock ? lock : BUILD_LOCK_DEFAULT);
     b->cflags_extra = xstrdup(cx ? cx : "");
 }
@@ -32,13 +33,14 @@ void build_settings_free(struct build_settings *b)
 
 bool build_is_default(const struct build_settings *b)
 {
-    return b->hz == BUILD_HZ_DEFAULT && !strcmp(b->lock, BUILD_LOCK_DEFAULT) && !b->cflags_extra[0];
+    return b->hz == BUILD_HZ_DEFAULT && !strcmp(b->lock, BUILD_LOCK_DEFAULT) && !b->cflags_extra[0] && !b->caches;
 }
 
 char *build_settings_text(const struct build_settings *b)
 {
-    return b->cflags_extra[0] ? xasprintf("HZ=%ld LOCK=%s CFLAGS_EXTRA=%s", b->hz, b->lock, b->cflags_extra)
-                              : xasprintf("HZ=%ld LOCK=%s", b->hz, b->lock);
+    const char *caches = b->caches == 1 ? " CACHES=1" : "";
+    return b->cflags_extra[0] ? xasprintf("HZ=%ld LOCK=%s%s CFLAGS_EXTRA=%s", b->hz, b->lock, caches, b->cflags_extra)
+                              : xasprintf("HZ=%ld LOCK=%s%s", b->hz, b->lock, caches);
 }
 
 int tree_lock(void)
@@ -76,6 +78,7 @@ static void make_argv(struct argv *a, const struct build_settings *b, const char
         argv_addf(a, "HZ=%ld", b->hz);
         argv_addf(a, "LOCK=%s", b->lock);
         argv_addf(a, "CFLAGS_EXTRA=%s", b->cflags_extra);
+        argv_addf(a, "CACHES=%d", b->caches == 1 ? 1 : 0);
     }
     argv_add(a, target);
 }
@@ -109,9 +112,9 @@ static char *make_line(const struct build_settings *b, const char *sched, const 
     return out;
 }
 
-char **list_scheds(void)
+static char **list_words(const char *target)
 {
-    char *line = make_line(NULL, NULL, "list-scheds");
+    char *line = make_line(NULL, NULL, target);
     if (!line)
         return NULL;
     char **v = NULL;
@@ -124,6 +127,16 @@ char **list_scheds(void)
     v[n] = NULL;
     free(line);
     return v;
+}
+
+char **list_scheds(void)
+{
+    return list_words("list-scheds");
+}
+
+char **list_machines(void)
+{
+    return list_words("list-machines");
 }
 
 char *build_dir(const struct build_settings *b, const char *sched)

@@ -16,20 +16,23 @@ struct build_settings {
     long hz;                 /* make HZ= (the Makefile's default 1000) */
     char *lock;              /* make LOCK= (tas) */
     char *cflags_extra;      /* make CFLAGS_EXTRA= ("") */
+    int caches;              /* make CACHES= (0; 1: the memory model's instrumented build, docs/caches.md) */
 };
 #define BUILD_HZ_DEFAULT 1000
 #define BUILD_LOCK_DEFAULT "tas"
 
-/* The environment's HZ, LOCK and CFLAGS_EXTRA, else the Makefile's defaults (HZ not a number: -1). */
+/* The environment's HZ, LOCK, CFLAGS_EXTRA and CACHES, else the Makefile's defaults (HZ or CACHES not a number: -1). */
 void build_settings_init(struct build_settings *b);
 void build_settings_free(struct build_settings *b);
 bool build_is_default(const struct build_settings *b);
-/* "HZ=1000 LOCK=tas" and " CFLAGS_EXTRA=..." when there are any (allocated). */
+/* "HZ=1000 LOCK=tas", " CACHES=1" when it is, " CFLAGS_EXTRA=..." when there are any (allocated). */
 char *build_settings_text(const struct build_settings *b);
 
 /* The tree's schedulers (make list-scheds), NULL-terminated, allocated; NULL after an error. */
 char **list_scheds(void);
-/* make -s -C ROOT SCHED=s HZ= LOCK= CFLAGS_EXTRA= TARGET, its output into log
+/* The memory model's machine presets (make list-machines: kernel/machine/presets.c), as list_scheds. */
+char **list_machines(void);
+/* make -s -C ROOT SCHED=s HZ= LOCK= CFLAGS_EXTRA= CACHES= TARGET, its output into log
  * (NULL: captured and returned in *out when out is given); its exit status. */
 int make_config(const struct build_settings *b, const char *sched, const char *target, const char *log);
 /* ROOT/<make print-build> for sched (allocated), NULL after an error. */

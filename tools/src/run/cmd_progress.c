@@ -200,7 +200,7 @@ static int plan_row(const char *dir, int argc, char **argv)
             words[nw++] = xstrdup(val);
         } else if (!strcmp(opt, "--out") || !strcmp(opt, "--timeout") || !strcmp(opt, "-j") || !strcmp(opt, "--jobs") ||
                    !strcmp(opt, "--engine") || !strcmp(opt, "--hosts") || !strcmp(opt, "--sbatch-args") ||
-                   !strcmp(opt, "--hz") || !strcmp(opt, "--lock") || !strcmp(opt, "--cflags-extra") ||
+                   !strcmp(opt, "--hz") || !strcmp(opt, "--lock") || !strcmp(opt, "--cflags-extra") || !strcmp(opt, "--caches") ||
                    !strncmp(opt, "--trace", 7)) {
             /* not words of the kernel's command line */
         } else {

@@ -266,7 +266,7 @@ static int add_param(struct run_req *r, const char *key, const char *val, const 
 
 const char *const run_flags[] = {
     "sched", "smp", "bench", "runs", "boots", "jobs", "accel", "mem", "timeout", "hz", "lock", "cflags-extra",
-    "engine", "hosts", "sbatch-args", "force", "out", "quiet", "groups", "set", "trace-boot", "trace-events",
+    "caches", "engine", "hosts", "sbatch-args", "force", "out", "quiet", "groups", "set", "trace-boot", "trace-events",
     "trace-buf-kib", "resume", "retry-failed", "help", NULL,
 };
 
@@ -379,6 +379,12 @@ int run_req_parse(struct run_req *r, int argc, char **argv, bool *help)
                 set_str(&r->build.lock, val);
             else if (!strcmp(opt, "--cflags-extra"))
                 set_str(&r->build.cflags_extra, val);
+            else if (!strcmp(opt, "--caches")) {
+                if (strcmp(val, "0") && strcmp(val, "1"))
+                    rc = verb_usage_error("--caches %s: expected 0 or 1 (1: the memory model's build, docs/caches.md)", val);
+                else
+                    r->build.caches = val[0] - '0';
+            }
             else if (!strcmp(opt, "--runs") || !strcmp(opt, "--boots") || !strcmp(opt, "--mem") ||
                      !strcmp(opt, "--timeout") || !strcmp(opt, "--hz")) {
                 long *slot = !strcmp(opt, "--runs") ? &r->runs : !strcmp(opt, "--boots") ? &r->boots
@@ -530,6 +536,8 @@ static int check_request(struct run_req *r)
     }
     if (strcmp(r->build.lock, "tas") && strcmp(r->build.lock, "ticket"))
         return verb_usage_error("--lock %s: expected tas or ticket", r->build.lock);
+    if (r->build.caches < 0)
+        return verb_usage_error("CACHES=%s in the environment: expected 0 or 1", getenv("CACHES"));
     if (!strcmp(r->accel, "kvm")) {
         const char *dev = getenv("SCHEDLAB_KVM_DEV") ? getenv("SCHEDLAB_KVM_DEV") : "/dev/kvm";
         if (access(dev, R_OK | W_OK) != 0) {
@@ -586,6 +594,10 @@ static const struct bl_key *param_key(const struct lists *L, const char *bench, 
     if (!k) {
         k = bench_list_key(&L->kernel, "kernel", key);
         *owner = "kernel";
+    }
+    if (!k) {   /* the memory model's keys (kernel/machine/memhooks.c registers them as "machine") */
+        k = bench_list_key(&L->kernel, "machine", key);
+        *owner = "machine";
     }
     return k;
 }
@@ -759,7 +771,8 @@ static int check_params(const struct run_req *r, const struct lists *L)
             /* the kernel's keys a run may give (bench, runs and the trace keys have flags of their own) */
             for (size_t j = 0; j < L->kernel.nkeys; j++) {
                 const char *n = L->kernel.keys[j].name;
-                if (!strcmp(L->kernel.keys[j].owner, "kernel") && strcmp(n, "bench") && strcmp(n, "runs") &&
+                if ((!strcmp(L->kernel.keys[j].owner, "kernel") || !strcmp(L->kernel.keys[j].owner, "machine")) &&
+                    strcmp(n, "bench") && strcmp(n, "runs") &&
                     strcmp(n, "trace") && strcmp(n, "trace_events") && strcmp(n, "trace_buf_kib"))
                     append(&kernel, "%s%s", kernel ? " " : "", n);
             }
@@ -1318,7 +1331,8 @@ bool write_meta_start(const struct run_req *r, const struct run_dir *d, const ch
     const char *engines[] = { "local", "parallel", "slurm", "none" };
     long jobs = r->jobs ? r->jobs : host_cores();
     fprintf(f, "date: %s\ncommand: %s\ngit_revision: %s\nqemu: %s\naccel: %s\n", date, r->command, rev, qemu, r->accel);
-    fprintf(f, "build: HZ=%ld LOCK=%s CFLAGS_EXTRA=%s\n", r->build.hz, r->build.lock, r->build.cflags_extra);
+    fprintf(f, "build: HZ=%ld LOCK=%s CFLAGS_EXTRA=%s%s\n", r->build.hz, r->build.lock, r->build.cflags_extra,
+            r->build.caches == 1 ? " CACHES=1" : "");
     fprintf(f, "host: %s\nhost_cpu_model: %s\nhost_cpus: %ld\nhost_kernel: %s\nhost_loadavg_start: %s\n", host, model,
             host_cores(), uname, la);
     fprintf(f, "engine: %s%s%s%s\n", engines[r->engine], r->hosts ? " (hosts: " : "", r->hosts ? r->hosts : "",

@@ -65,7 +65,7 @@ static const char css[] =
 
 /* One scorecard line of scorecard.txt. */
 struct line {
-    char *table, *cost;
+    char *table, *cost, *machine;   /* machine: the memory model's preset, NULL without one */
     long cells, missing, agree, orderings;
     double median, worst;
 };
@@ -253,6 +253,7 @@ int cmd_repro_report(int argc, char **argv)
             struct line *x = &lines[nl++];
             x->table = word(l, "table");
             x->cost = word(l, "cost");
+            x->machine = word(l, "machine");
             x->cells = (long)word_num(l, "cells");
             x->missing = (long)word_num(l, "cells_missing");
             x->median = word_num(l, "median_dev_pct");
@@ -337,7 +338,7 @@ int cmd_repro_report(int argc, char **argv)
     /* the overview */
     struct htable *ov = ht_new("overview", "Every table's scorecard (the sections below have each cell)", 6);
     ht_head(ov, 0, "table", NULL);
-    ht_head(ov, 1, "cost model", NULL);
+    ht_head(ov, 1, "cost model (memory model)", NULL);
     ht_head(ov, 2, "cells measured", "num");
     ht_head(ov, 3, "median |deviation|", "num");
     ht_head(ov, 4, "worst |deviation|", "num");
@@ -345,7 +346,9 @@ int cmd_repro_report(int argc, char **argv)
     for (size_t i = 0; i < nl; i++) {
         ht_row(ov);
         ht_cell(ov, lines[i].table, NULL);
-        ht_cell(ov, lines[i].cost, NULL);
+        char *cm = lines[i].machine ? xasprintf("%s (machine=%s)", lines[i].cost, lines[i].machine) : xstrdup(lines[i].cost);
+        ht_cell(ov, cm, NULL);
+        free(cm);
         char b[64], cls[48];
         snprintf(b, sizeof(b), "%ld of %ld", lines[i].cells, lines[i].cells + lines[i].missing);
         ht_cell(ov, b, lines[i].missing ? "num dev-mid" : "num");
@@ -452,6 +455,7 @@ int cmd_repro_report(int argc, char **argv)
     for (size_t i = 0; i < nl; i++) {
         free(lines[i].table);
         free(lines[i].cost);
+        free(lines[i].machine);
     }
     free(lines);
     free(config);

@@ -21,7 +21,8 @@
 #include <string.h>
 
 static const char usage[] =
-    "usage: schedlab scorecard SEED TABLE [--cost MODEL] [--csv FILE] [--html FILE] [--plots DIR] [--notes FILE]\n"
+    "usage: schedlab scorecard SEED TABLE [--cost MODEL] [--machine PRESET] [--csv FILE] [--html FILE] [--plots DIR]\n"
+    "                               [--notes FILE]\n"
     "                               ROW=DIR[#SCHED]|ROW=!WHY ...\n"
     "  SEED TABLE: seed000 hackbench|maxgroups|nick, seed001 lat_ctx|hackbench|pipe|lat_ctx-bound|hackbench-bound|\n"
     "  pipe-bound, seed003 tbench|aim7|volano.  ROW: a kernel of that table (seed000: goodness o1 [nick]; seed001: rc1 rc6 cfs;\n"
@@ -29,7 +30,9 @@ static const char usage[] =
     "  the bound/unbound ratios) and the results directory of its run (#SCHED: only that\n"
     "  scheduler's rows, when DIR holds several), or !WHY when it cannot be\n"
     "  measured (its cells are counted as missing, with WHY).  --cost: the cost model the runs used (cost=,\n"
-    "  checked against the cost= of the runs' result lines).  --csv FILE: append the cells as CSV rows.\n"
+    "  checked against the cost= of the runs' result lines).  --machine: the memory model's preset the runs\n"
+    "  booted with (machine= of their boot lines, checked; none: no model) [none]; named in the scorecard's\n"
+    "  title and at the end of its scorecard line.  --csv FILE: append the cells as CSV rows.\n"
     "  --html FILE: the table as an HTML section (what ran, the scorecard with its cells coloured by\n"
     "  deviation, the notes, the post's table beside ours, the plots inline) for report.html.\n"
     "  --plots DIR: one plot per normalised quantity, ours (solid) and the post's (dashed) on one axis,\n"
@@ -41,9 +44,9 @@ static const char usage[] =
 
 int cmd_scorecard(int argc, char **argv)
 {
-    const char *cost = "none", *csv = NULL, *seed = NULL, *tname = NULL, *html = NULL, *plotdir = NULL, *notes_file = NULL;
+    const char *cost = "none", *machine = "none", *csv = NULL, *seed = NULL, *tname = NULL, *html = NULL, *plotdir = NULL, *notes_file = NULL;
     nrows = ncells = nords = nplots = 0;
-    static const char *const names[] = { "cost", "csv", "html", "plots", "notes", "help", NULL };
+    static const char *const names[] = { "cost", "machine", "csv", "html", "plots", "notes", "help", NULL };
     cli_set_usage(usage);
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
@@ -51,11 +54,11 @@ int cmd_scorecard(int argc, char **argv)
             printf("%s", usage);
             return 0;
         }
-        if (!strcmp(a, "--cost") || !strcmp(a, "--csv") || !strcmp(a, "--html") || !strcmp(a, "--plots") ||
+        if (!strcmp(a, "--cost") || !strcmp(a, "--machine") || !strcmp(a, "--csv") || !strcmp(a, "--html") || !strcmp(a, "--plots") ||
             !strcmp(a, "--notes")) {
             if (i + 1 >= argc)
                 return usage_error("%s needs a value", a);
-            const char **dst = !strcmp(a, "--cost") ? &cost : !strcmp(a, "--csv") ? &csv : !strcmp(a, "--html") ? &html
+            const char **dst = !strcmp(a, "--cost") ? &cost : !strcmp(a, "--machine") ? &machine : !strcmp(a, "--csv") ? &csv : !strcmp(a, "--html") ? &html
                                : !strcmp(a, "--plots") ? &plotdir : &notes_file;
             *dst = argv[++i];
             continue;
@@ -145,11 +148,20 @@ int cmd_scorecard(int argc, char **argv)
         errorf("--cost %s, but the runs recorded cost=%s", cost, rcost);
         return 1;
     }
+    const char *rmachine = runs_machine(machine);
+    if (!rmachine) {
+        errorf("the runs of %s %s booted different machines (their boot lines' machine= differ)", seed, tname);
+        return 1;
+    }
+    if (strcmp(rmachine, machine)) {
+        errorf("--machine %s, but the runs booted machine=%s", machine, rmachine);
+        return 1;
+    }
     for (size_t i = 0; i < nrows; i++)
         if (rows[i].t.ncols)
             lost_ticks_warn(stdout, &rows[i].t, NULL, false);
     printf("\n");
-    sc_print(stdout, seed, tname, cost, cells, ncells, ords, nords);
+    sc_print(stdout, seed, tname, cost, machine, cells, ncells, ords, nords);
     char **notes;
     size_t nnotes = read_notes(notes_file, seed, tname, &notes);
     const char *nf = notes_file ? strrchr(notes_file, '/') : NULL;

@@ -22,13 +22,14 @@
 #include <unistd.h>
 
 static const char usage[] =
-    "usage: schedlab reproduce SEED [--full] [--out DIR] [--cost LIST] [-j N] [--timeout S] [--runs R] [--only TABLES]\n"
-    "                          [--groups LIST] [--smp LIST] [--accel A] [--quiet] [--estimate]\n"
+    "usage: schedlab reproduce SEED [--full] [--out DIR] [--cost LIST] [--machine PRESET] [-j N] [--timeout S] [--runs R]\n"
+    "                          [--only TABLES] [--groups LIST] [--smp LIST] [--accel A] [--quiet] [--estimate]\n"
     "  one seed post's experiment end to end: every table of the post measured here,\n"
     "  printed beside the seed's in the post's layout, then its fidelity scorecard\n"
     "  (normalised cells: ratios between kernels in one cell, growth along a row,\n"
     "  orderings; docs/reproduce.md) ending in one machine-readable line per table:\n"
     "    scorecard seed=S table=T cost=C cells=N median_dev_pct=X worst_dev_pct=Y orderings_agree=A/B cells_missing=M\n"
+    "  (and machine=PRESET at its end when the memory model measured it).\n"
     "  SEED: seed000 (hackbench, max groups, Nick's 8-way series), seed001 (lat_ctx,\n"
     "  hackbench 50, pipe-test; unbound and bound to one CPU; rc1, rc6, cfs-devel),\n"
     "  seed003 (tbench 64 and 192 clients on 4 CPUs; 2.4, dyn-sched, O(1) backport, MQ; and the\n"
@@ -36,6 +37,14 @@ static const char usage[] =
     "  --full              the post's own sizes (default: quick sizes, minutes on 2 cores)\n"
     "  --cost LIST         cost models to measure, comma separated: none, linux61, era2003, era2007\n"
     "                      (kernel/chan_cost.h, docs/cost-model.md)    [none]\n"
+    "  --machine PRESET    the memory model (docs/caches.md): every row boots its scheduler's CACHES=1\n"
+    "                      image (make CACHES=1, build/SCHED-caches) with machine=PRESET on the boot line;\n"
+    "                      PRESET one of make list-machines (piii-xeon-1m, piii-xeon-2m, core2-duo), or\n"
+    "                      none: the plain images, no model.  Needs vsmp; rows the recipe runs under\n"
+    "                      tcg (seed000's maxgroups) run without it and say machine=none.  A CACHES=1\n"
+    "                      boot costs several times a plain one's host time (docs/caches.md): --estimate\n"
+    "                      first.  A comma list (none,core2-duo): one reproduction per machine, each into\n"
+    "                      DIR/machine-M/, then their scorecards side by side (DIR/side-by-side.txt) [none]\n"
     "  --only TABLES       only these tables (seed000: hackbench,maxgroups,nick;\n"
     "                      seed001: lat_ctx,hackbench,pipe; seed003: tbench,aim7,volano) [all]\n"
     "  --runs R, --timeout S, -j N   override runs per cell (the table's; 1 under vsmp, whose boots\n"
@@ -118,6 +127,15 @@ void repro_row(struct repro *R, const char *table, const char *row, const char *
     if (strcmp(R->cost, "none")) {
         argv_add(&r->flags, "--cost");
         argv_add(&r->flags, R->cost);
+    }
+    /* the memory model: vsmp's virtual time only (a recipe's tcg rows run without it) */
+    r->machine = R->machine && strcmp(R->machine, "none") && !strcmp(R->row_accel ? R->row_accel : R->accel, "vsmp")
+                     ? R->machine : "none";
+    if (strcmp(r->machine, "none")) {
+        argv_add(&r->flags, "--caches");
+        argv_add(&r->flags, "1");
+        argv_add(&r->flags, "--set");
+        argv_addf(&r->flags, "machine=%s", r->machine);
     }
 }
 
@@ -216,6 +234,9 @@ static char *row_unavailable(const struct repro_row *r, char **known, const stru
     free(have);
     if (!r->preset)
         return NULL;
+    struct build_settings rb = *b;   /* the row's image: CACHES=1 with a machine */
+    rb.caches = strcmp(r->machine, "none") ? 1 : b->caches;
+    b = &rb;
     char *dir = build_dir(b, r->sched);
     if (!dir)
         return xasprintf("make print-build failed for %s", r->sched);
@@ -225,7 +246,7 @@ static char *row_unavailable(const struct repro_row *r, char **known, const stru
     tree_unlock(fd);
     char *why = NULL;
     if (mrc != 0)
-        why = xasprintf("make SCHED=%s failed (log %s)", r->sched, log);
+        why = xasprintf("make SCHED=%s%s failed (log %s)", r->sched, b->caches == 1 ? " CACHES=1" : "", log);
     else {
         char *elf = xasprintf("%s/kernel.elf", dir), *cache = xasprintf("%s.list", elf);
         char *path = bench_list_file(elf, cache);
@@ -289,14 +310,26 @@ static int call_scorecard(void *arg)
     return cmd_scorecard(c->argc, c->argv);
 }
 
+/* The memory model the rows of a scored table ran with (a recipe gives every row of a table one accelerator). */
+static const char *score_machine(const struct repro *R, const struct repro_score *s)
+{
+    for (size_t i = 0; i < R->nrows; i++)
+        if (!strcmp(R->rows[i].table, s->table) && !strcmp(R->rows[i].cost, s->cost))
+            return R->rows[i].machine;
+    return "none";
+}
+
 static int score_table(struct repro *R, const struct repro_score *s, const char *plotsdir)
 {
+    const char *machine = score_machine(R, s);
     struct argv a = { 0 };
     argv_add(&a, "scorecard");
     argv_add(&a, R->seed->name);
     argv_add(&a, s->table);
     argv_add(&a, "--cost");
     argv_add(&a, s->cost);
+    argv_add(&a, "--machine");
+    argv_add(&a, machine);
     argv_add(&a, "--csv");
     argv_addf(&a, "%s/scorecard.csv", R->out);
     argv_add(&a, "--html");
@@ -338,8 +371,10 @@ static int score_table(struct repro *R, const struct repro_score *s, const char 
     }
     size_t len;
     char *text = read_file(txt, &len);
-    char *head = xasprintf("== %s %s, cost=%s (quick=%d, accel=%s%s%s)\n", R->seed->name, s->table, s->cost, R->quick ? 1 : 0,
-                           R->accel, R->smp ? ", smp=" : "", R->smp ? R->smp : "");
+    char *head = xasprintf("== %s %s, cost=%s, machine=%s%s (quick=%d, accel=%s%s%s)\n", R->seed->name, s->table, s->cost,
+                           machine, R->machine && strcmp(R->machine, "none") && !strcmp(machine, "none")
+                                        ? " (the memory model needs vsmp; this table runs under tcg)" : "",
+                           R->quick ? 1 : 0, R->accel, R->smp ? ", smp=" : "", R->smp ? R->smp : "");
     char *sc = xasprintf("%s/scorecard.txt", R->out);
     FILE *f = fopen(sc, "a");
     fputs(head, stdout);
@@ -418,6 +453,130 @@ static int plot_row(void *arg)
     return cmd_plot(2, av);
 }
 
+/* The value of KEY= in a line of words (allocated), NULL when it has none. */
+static char *word_value(const char *line, const char *key)
+{
+    size_t kl = strlen(key);
+    for (const char *p = line; (p = strstr(p, key)); p++)
+        if ((p == line || p[-1] == ' ') && p[kl] == '=')
+            return xstrndup(p + kl + 1, strcspn(p + kl + 1, " \n"));
+    return NULL;
+}
+
+/* --machine A,B,...: one reproduction per machine, each into OUT/machine-M/ (its own scorecard.txt,
+ * scorecard.csv and report.html), then their scorecard lines side by side in OUT/side-by-side.txt. */
+static int side_by_side(const struct repro *R, int argc, char **argv, bool estimate)
+{
+    char *list = xstrdup(R->machine);
+    char **ms = NULL;
+    size_t nm = 0;
+    for (char *save = NULL, *m = strtok_r(list, ",", &save); m; m = strtok_r(NULL, ",", &save)) {
+        ms = xrealloc(ms, (nm + 1) * sizeof(*ms));
+        ms[nm++] = m;
+    }
+    if (!estimate && !mkdirs(R->out)) {
+        errorf("cannot create the directory %s", R->out);
+        return 1;
+    }
+    int worst = 0;
+    for (size_t k = 0; k < nm; k++) {
+        struct argv a = { 0 };
+        argv_add(&a, self_exe());
+        argv_add(&a, "reproduce");
+        for (int i = 1; i < argc; i++) {
+            const char *w = argv[i];
+            bool pair = !strcmp(w, "--machine") || !strcmp(w, "--out");
+            if (pair || !strncmp(w, "--machine=", 10) || !strncmp(w, "--out=", 6)) {
+                i += pair;
+                continue;
+            }
+            argv_add(&a, w);
+        }
+        argv_add(&a, "--machine");
+        argv_add(&a, ms[k]);
+        argv_add(&a, "--out");
+        argv_addf(&a, "%s/machine-%s", R->out, ms[k]);
+        fprintf(stderr, "reproduce: %s --machine %s (%zu of %zu) into %s/machine-%s\n", R->seed->name, ms[k], k + 1, nm,
+                R->out, ms[k]);
+        int rc = spawn_run(a.v, NULL);
+        argv_free(&a);
+        if (rc == 130 || rc == 143 || rc == 2) {
+            free(ms), free(list);
+            return rc;
+        }
+        if (rc > worst)
+            worst = rc;
+    }
+    if (estimate) {
+        free(ms), free(list);
+        return worst;
+    }
+    /* every table's line of each machine: median / worst |dev|, orderings */
+    char *path = xasprintf("%s/side-by-side.txt", R->out);
+    FILE *f = fopen(path, "w");
+    if (!f) {
+        errorf("cannot write %s", path);
+        return 1;
+    }
+    fprintf(f, "%s: the scorecards side by side, each machine's median / worst |dev| %% and orderings agree\n"
+               "(each from OUT/machine-M/scorecard.txt; a table with no line there: -)\n", R->seed->name);
+    fprintf(f, "  %-24s", "table (cost)");
+    for (size_t k = 0; k < nm; k++)
+        fprintf(f, k + 1 < nm ? " %-20s" : " %s", ms[k]);
+    fputc('\n', f);
+    char **texts = xcalloc(nm, sizeof(*texts));
+    for (size_t k = 0; k < nm; k++) {
+        char *sc = xasprintf("%s/machine-%s/scorecard.txt", R->out, ms[k]);
+        size_t len;
+        texts[k] = read_file(sc, &len);
+        free(sc);
+    }
+    /* the tables in the first machine's order (every run has the same tables) */
+    char *first = texts[0] ? xstrdup(texts[0]) : NULL;
+    for (char *save = NULL, *l = first ? strtok_r(first, "\n", &save) : NULL; l; l = strtok_r(NULL, "\n", &save)) {
+        if (strncmp(l, "scorecard seed=", 15))
+            continue;
+        char *table = word_value(l, "table"), *cost = word_value(l, "cost");
+        char *key = xasprintf("%s (%s)", table ? table : "?", cost ? cost : "?");
+        fprintf(f, "  %-24s", key);
+        for (size_t k = 0; k < nm; k++) {
+            char *found = NULL;
+            for (char *p = texts[k]; p && *p; p = strchr(p, '\n') ? strchr(p, '\n') + 1 : NULL) {
+                if (strncmp(p, "scorecard seed=", 15))
+                    continue;
+                char *line = xstrndup(p, strcspn(p, "\n"));
+                char *t = word_value(line, "table"), *c = word_value(line, "cost");
+                bool same = t && c && table && cost && !strcmp(t, table) && !strcmp(c, cost);
+                free(t), free(c);
+                if (same) {
+                    found = line;
+                    break;
+                }
+                free(line);
+            }
+            char *med = found ? word_value(found, "median_dev_pct") : NULL, *wst = found ? word_value(found, "worst_dev_pct") : NULL,
+                 *ord = found ? word_value(found, "orderings_agree") : NULL;
+            char *cell = found ? xasprintf("%5s / %5s  %s", med ? med : "?", wst ? wst : "?", ord ? ord : "?") : xstrdup("-");
+            fprintf(f, k + 1 < nm ? " %-20s" : " %s", cell);
+            free(cell), free(med), free(wst), free(ord), free(found);
+        }
+        fputc('\n', f);
+        free(table), free(cost), free(key);
+    }
+    fclose(f);
+    free(first);
+    size_t len;
+    char *text = read_file(path, &len);
+    fputs(text ? text : "", stdout);
+    free(text);
+    fprintf(stderr, "reproduce: %s side by side in %s (each machine's reproduction under %s/machine-*/)\n", R->seed->name,
+            path, R->out);
+    for (size_t k = 0; k < nm; k++)
+        free(texts[k]);
+    free(texts), free(path), free(ms), free(list);
+    return worst;
+}
+
 int cmd_reproduce(int argc, char **argv)
 {
     cli_set_verb("reproduce", &spec);
@@ -435,7 +594,7 @@ int cmd_reproduce(int argc, char **argv)
         command = n;
     }
     static const char *const flags[] = { "full", "quick", "quiet", "estimate", "out", "cost", "jobs", "timeout", "runs",
-                                         "only", "groups", "accel", "smp", "help", NULL };
+                                         "only", "groups", "accel", "smp", "machine", "help", NULL };
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         char *opt = NULL;
@@ -465,7 +624,8 @@ int cmd_reproduce(int argc, char **argv)
                 estimate = true;
         } else if (!strcmp(opt, "--out") || !strcmp(opt, "--cost") || !strcmp(opt, "-j") || !strcmp(opt, "--jobs") ||
                    !strcmp(opt, "--timeout") || !strcmp(opt, "--runs") || !strcmp(opt, "--only") ||
-                   !strcmp(opt, "--groups") || !strcmp(opt, "--accel") || !strcmp(opt, "--smp")) {
+                   !strcmp(opt, "--groups") || !strcmp(opt, "--accel") || !strcmp(opt, "--smp") ||
+                   !strcmp(opt, "--machine")) {
             if (!val) {
                 if (i + 1 >= argc)
                     rc = verb_usage_error("%s needs a value", opt);
@@ -481,6 +641,7 @@ int cmd_reproduce(int argc, char **argv)
                               : !strcmp(opt, "--groups") ? &R.groups
                               : !strcmp(opt, "--accel")  ? &R.accel
                               : !strcmp(opt, "--smp")    ? &R.smp
+                              : !strcmp(opt, "--machine") ? &R.machine
                                                          : NULL;
                 if (slot) {
                     free(*slot);
@@ -592,6 +753,64 @@ int cmd_reproduce(int argc, char **argv)
         return verb_usage_error("--accel %s: expected tcg, kvm, icount or vsmp%s%s%s", R.accel, near ? " (did you mean " : "",
                                 near ? near : "", near ? "?)" : "");
     }
+    /* --machine: a preset of the kernel's (make list-machines), and vsmp (the model's stalls are virtual time) */
+    if (!R.machine)
+        R.machine = xstrdup("none");
+    bool machine_list = strchr(R.machine, ',') != NULL;
+    if (machine_list && (*R.machine == ',' || R.machine[strlen(R.machine) - 1] == ',' || strstr(R.machine, ",,")))
+        return verb_usage_error("--machine %s: an empty name in the list", R.machine);
+    char *mcopy = xstrdup(R.machine);
+    for (char *msave = NULL, *m = strtok_r(mcopy, ",", &msave); m; m = strtok_r(NULL, ",", &msave)) {
+        {
+            char *pad = xasprintf(",%s,", R.machine), *w = xasprintf(",%s,", m);
+            bool twice = strstr(strstr(pad, w) + 1, w) != NULL;
+            free(pad), free(w);
+            if (twice) {
+                int rc = verb_usage_error("--machine %s: %s twice", R.machine, m);
+                free(mcopy);
+                return rc;
+            }
+        }
+        if (!strcmp(m, "none"))
+            continue;
+        char **machines = list_machines();
+        if (!machines) {
+            errorf("make list-machines failed");
+            return 1;
+        }
+        bool found = false;
+        char *have = xstrdup("none");
+        const char *names2[16] = { "none" };
+        size_t nm = 1;
+        for (size_t i = 0; machines[i]; i++) {
+            found |= !strcmp(machines[i], m);
+            char *n = xasprintf("%s, %s", have, machines[i]);
+            free(have);
+            have = n;
+            if (nm + 1 < sizeof(names2) / sizeof(names2[0]))
+                names2[nm++] = machines[i];
+        }
+        names2[nm] = NULL;
+        int rc = -1;
+        if (!found) {
+            const char *near = suggest(m, names2);
+            rc = near ? verb_usage_error("--machine %s: no such preset (did you mean %s? make list-machines: %s)", m,
+                                         near, have)
+                      : verb_usage_error("--machine %s: no such preset (make list-machines: %s)", m, have);
+        } else if (strcmp(R.accel, "vsmp")) {
+            rc = verb_usage_error("--machine %s needs --accel vsmp (the model's stalls are the logical CPUs' virtual time; "
+                                  "docs/caches.md)", m);
+        }
+        free(have);
+        for (size_t i = 0; machines[i]; i++)
+            free(machines[i]);
+        free(machines);
+        if (rc >= 0) {
+            free(mcopy);
+            return rc;
+        }
+    }
+    free(mcopy);
     /* Under vsmp one run per cell unless --runs says otherwise: a vsmp boot's numbers are the same every time. */
     if (R.runs < 0 && !strcmp(R.accel, "vsmp"))
         R.runs = 1;
@@ -629,7 +848,10 @@ int cmd_reproduce(int argc, char **argv)
     }
     if (!R.out)
         R.out = xasprintf("%s/build/reproduce/%s", root, R.seed->name);
-    char *label = xasprintf("reproduce %s (%s, %s)", R.seed->name, R.accel, R.quick ? "quick sizes" : "the post's sizes");
+    if (machine_list)
+        return side_by_side(&R, argc, argv, estimate);
+    char *label = xasprintf("reproduce %s (%s, %s%s%s)", R.seed->name, R.accel, R.quick ? "quick sizes" : "the post's sizes",
+                            strcmp(R.machine, "none") ? ", machine=" : "", strcmp(R.machine, "none") ? R.machine : "");
     long slots = host_cores();
     if (R.jobs && R.jobs < slots)
         slots = R.jobs;
@@ -766,8 +988,10 @@ int cmd_reproduce(int argc, char **argv)
         snprintf(runs_text, sizeof(runs_text), "%ld", R.runs);
     else
         snprintf(runs_text, sizeof(runs_text), "table-default");
-    char *config = xasprintf("configuration: accel=%s sizes=%s cost=%s runs=%s timeout=%ld%s (%s)", R.accel,
-                             R.quick ? "quick" : "full", R.costs, runs_text, R.timeout, build_word ? build_word : "", why);
+    char *config = xasprintf("configuration: accel=%s sizes=%s cost=%s machine=%s%s runs=%s timeout=%ld%s (%s)", R.accel,
+                             R.quick ? "quick" : "full", R.costs, R.machine,
+                             strcmp(R.machine, "none") ? " (CACHES=1 images)" : "", runs_text, R.timeout,
+                             build_word ? build_word : "", why);
     fprintf(stderr, "reproduce: %s %s\n", R.seed->name, config);
     char *sc = xasprintf("%s/scorecard.txt", R.out);
     FILE *scf = fopen(sc, "w");

@@ -22,6 +22,7 @@ struct repro_row {
     struct argv flags;                    /* run's flags */
     char *why;                            /* not available here: why (the row's cells are missing) */
     char *cost;
+    const char *machine;                  /* the memory model it runs with ("none"; a preset under vsmp only) */
     /* when it runs */
     struct run_req req;
     struct run_dir rd;
@@ -40,6 +41,7 @@ struct repro {
     const struct seed *seed;
     bool quick, accel_default, planning;
     char *out, *costs, *only, *groups, *smp, *accel;
+    char *machine;                        /* --machine: a preset of the memory model, or "none" */
     long jobs, timeout, runs;             /* runs: -1 when not given (each table's own) */
     const char *cost, *cdir;              /* while a recipe runs: the cost model, OUT/cost-COST */
     const char *row_accel;                /* while a recipe runs: an accelerator for the rows it adds (NULL: accel) */

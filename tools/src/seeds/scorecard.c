@@ -84,13 +84,17 @@ static void print_num(FILE *f, double x)
         fputs("NA", f);
 }
 
-void sc_print_line(FILE *f, const char *seed, const char *table, const char *cost, const struct sc_summary *s)
+void sc_print_line(FILE *f, const char *seed, const char *table, const char *cost, const char *machine,
+                   const struct sc_summary *s)
 {
     fprintf(f, "scorecard seed=%s table=%s cost=%s cells=%zu median_dev_pct=", seed, table, cost, s->measured);
     print_num(f, s->median_abs);
     fputs(" worst_dev_pct=", f);
     print_num(f, s->worst_abs);
-    fprintf(f, " orderings_agree=%zu/%zu cells_missing=%zu\n", s->agree, s->orderings_measured, s->cells - s->measured);
+    fprintf(f, " orderings_agree=%zu/%zu cells_missing=%zu", s->agree, s->orderings_measured, s->cells - s->measured);
+    if (machine && strcmp(machine, "none"))
+        fprintf(f, " machine=%s", machine);
+    fputc('\n', f);
 }
 
 static const char *sign_text(int s)
@@ -98,13 +102,14 @@ static const char *sign_text(int s)
     return s == 2 ? "-" : s < 0 ? "<" : s > 0 ? ">" : "=";
 }
 
-void sc_print(FILE *f, const char *seed, const char *table, const char *cost, const struct sc_cell *c, size_t nc,
-              const struct sc_order *o, size_t no)
+void sc_print(FILE *f, const char *seed, const char *table, const char *cost, const char *machine, const struct sc_cell *c,
+              size_t nc, const struct sc_order *o, size_t no)
 {
     struct sc_summary s;
     sc_summarize(c, nc, o, no, &s);
-    fprintf(f, "scorecard of %s %s (cost=%s): normalised cells, seed beside ours; dev = ours/seed - 1\n", seed, table,
-            cost);
+    bool model = machine && strcmp(machine, "none");
+    fprintf(f, "scorecard of %s %s (cost=%s%s%s): normalised cells, seed beside ours; dev = ours/seed - 1\n", seed, table,
+            cost, model ? ", machine=" : "", model ? machine : "");
     fprintf(f, "  %-44s %10s %10s %9s\n", "cell", "seed", "ours", "dev %");
     for (size_t i = 0; i < nc; i++) {
         fprintf(f, "  %-44s %10.3f ", c[i].label, c[i].seed);
@@ -125,7 +130,7 @@ void sc_print(FILE *f, const char *seed, const char *table, const char *cost, co
     fputs("%, worst ", f);
     print_num(f, s.worst_abs);
     fprintf(f, "%%; orderings agree %zu of %zu measured (%zu in all)\n", s.agree, s.orderings_measured, s.orderings);
-    sc_print_line(f, seed, table, cost, &s);
+    sc_print_line(f, seed, table, cost, machine, &s);
 }
 
 static void csv_text(FILE *f, const char *s)

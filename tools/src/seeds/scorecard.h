@@ -47,10 +47,12 @@ double sc_median(const double *x, size_t n);
 void sc_summarize(const struct sc_cell *c, size_t nc, const struct sc_order *o, size_t no, struct sc_summary *s);
 /* The machine-readable line:
  * scorecard seed=S table=T cost=C cells=N median_dev_pct=X worst_dev_pct=Y orderings_agree=A/B cells_missing=M */
-void sc_print_line(FILE *f, const char *seed, const char *table, const char *cost, const struct sc_summary *s);
+/* machine: the memory model's preset (NULL or "none": no model, and no machine= word) */
+void sc_print_line(FILE *f, const char *seed, const char *table, const char *cost, const char *machine,
+                   const struct sc_summary *s);
 /* Every cell (seed, ours, deviation) and ordering, then the summary and the line. */
-void sc_print(FILE *f, const char *seed, const char *table, const char *cost, const struct sc_cell *c, size_t nc,
-              const struct sc_order *o, size_t no);
+void sc_print(FILE *f, const char *seed, const char *table, const char *cost, const char *machine, const struct sc_cell *c,
+              size_t nc, const struct sc_order *o, size_t no);
 /* The cells as CSV rows (seed,table,cost,kind,label,seed_value,ours,dev_pct,note); header when header is true. */
 void sc_write_csv(FILE *f, bool header, const char *seed, const char *table, const char *cost, const struct sc_cell *c,
                   size_t nc, const struct sc_order *o, size_t no);

@@ -44,6 +44,9 @@ double cell_here(struct row *r, const char *bench, const char *metric, int smp, 
                  const char **why);
 /* The cost= word of the runs' result lines ("none" when they have none); NULL if they differ; dflt when no row has runs. */
 const char *runs_cost(const char *dflt);
+/* The boot line's machine= of the runs' result lines (boot_machine; "none" when they have none); NULL if they differ;
+ * dflt when no row has runs. */
+const char *runs_machine(const char *dflt);
 
 /* ---- the scorecard being collected ---- */
 extern struct sc_cell cells[MAXCELLS];
