@@ -537,6 +537,34 @@ __switch_path bool wake_up_task(struct task *p, int wake_flags)
     return true;
 }
 
+/*
+ * bench=deadlock kind=lostwake (workloads/selftest.c): a wake-up whose kick
+ * is lost.  p, asleep, is queued on its own CPU as wake_up_task() would
+ * queue it, but no CPU is told: that CPU's need_resched is held at 1 while
+ * the scheduler's enqueue runs, so any sched_resched_cpu() it makes finds
+ * a reschedule pending and sends nothing, then put back to what it was.
+ * An idle CPU never looks at its queue by itself, so p stays queued while
+ * every CPU idles: what the watchdog's lost wake-up check must report.
+ * False if p is not asleep yet, or its CPU has a reschedule pending (it
+ * would find p by itself).  Never called by a measured path.
+ */
+bool sched_test_wake_unkicked(struct task *p)
+{
+    unsigned long f = irq_save();
+    int cpu = task_rq_lock(p);
+    struct cpu *c = &cpus[cpu];
+    bool ok = p->state == TASK_SLEEPING && !p->on_rq && !p->on_cpu && cpu != this_cpu_id() && !c->need_resched;
+    if (ok) {
+        c->need_resched = 1;
+        p->state = TASK_RUNNING;
+        cpus[cpu].stats.wakeups++;
+        do_enqueue(cpu, p, ENQUEUE_WAKEUP);
+        c->need_resched = 0;
+    }
+    spin_unlock_irqrestore(rq_lock(cpu), f);
+    return ok;
+}
+
 /* The first wake-up of a task that sched_fork() prepared (2.6's wake_up_new_task). */
 void wake_up_new_task(struct task *p)
 {

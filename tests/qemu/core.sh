@@ -1,7 +1,7 @@
 # The kernel core: SMP bring-up and ticks, wait-queue ping-pong across CPUs,
 # affinity changes of running tasks, panics, the watchdog, the timeout, the ISO.
 . "$(dirname "$0")/../lib.sh"
-plan 62
+plan 67
 
 # Every CPU comes up and ticks; tasks hand a token across CPUs through wait queues.
 for smp in 1 2 3 4 8; do
@@ -57,6 +57,19 @@ expect "watchdog-cpu1" '^watchdog: cpu=1 current='
 boot rr 1 'bench=deadlock kind=notick watchdog=2'
 check "notick-exit3" [ "$RC" = 3 ]
 expect "notick-message" '^watchdog: cpu=0 took no timer tick for [0-9.]+ s while notick-hog \(pid [0-9]+\) ran \(ticks=[0-9]+\): nothing there could preempt it'
+
+# A wake-up whose kick is lost (the task queued on an idle CPU that is never
+# told: sched_test_wake_unkicked): every CPU idles while a task is runnable
+# and ticks keep coming; the watchdog's lost wake-up check names it (exit 3)
+# instead of the plain "no progress".  goodness, whose 2.4 wake-up path
+# (reschedule_idle) is where such a hang was suspected.
+boot goodness 2 'bench=deadlock kind=lostwake watchdog=2'
+check "lostwake-exit3" [ "$RC" = 3 ]
+expect "lostwake-message" '^watchdog: every cpu idle for [0-9.]+ s while 1 task is runnable: a lost wake-up'
+expect "lostwake-cpu1" '^watchdog: cpu=1 current=idle/1 need_resched=0 idle_for=[0-9.]+ s runqueue=1 last_tick='
+boot rr 1 'bench=deadlock kind=lostwake'
+check "lostwake-smp1-exit1" [ "$RC" = 1 ]
+expect "lostwake-smp1-error" '^error: kind=lostwake: a lost wake-up needs 2 or more CPUs'
 
 # With the watchdog off, the wrapper's timeout still ends a stuck guest (status 124).
 boot rr 1 'bench=deadlock watchdog=0' 256 =4
