@@ -1,7 +1,7 @@
 # The kernel core: SMP bring-up and ticks, wait-queue ping-pong across CPUs,
 # affinity changes of running tasks, panics, the watchdog, the timeout, the ISO.
 . "$(dirname "$0")/../lib.sh"
-plan 67
+plan 68
 
 # Every CPU comes up and ticks; tasks hand a token across CPUs through wait queues.
 for smp in 1 2 3 4 8; do
@@ -75,6 +75,7 @@ expect "lostwake-smp1-error" '^error: kind=lostwake: a lost wake-up needs 2 or m
 boot rr 1 'bench=deadlock watchdog=0' 256 =4
 check "timeout-exit124" [ "$RC" = 124 ]
 check "timeout-message" grep -q 'timeout' "$OUT.err"
+check "timeout-silence" grep -q 'no console output for [0-9]* s, since: deadlock: two tasks' "$OUT.err"
 
 # The GRUB ISO boots the default workload at once.
 if ( flock 9; make -s -C "$ROOT" SCHED=rr iso CMDLINE='bench=pingpong pairs=1 rounds=10' >"$TMP/iso.log" 2>&1 ) 9>"$ROOT/build/.lock"; then
