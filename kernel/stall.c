@@ -7,6 +7,8 @@
 #include "x86.h"
 #include "lib.h"
 #include "vsmp.h"
+#include "task.h"
+#include "protocol.h"
 
 #define NMI_WAIT_US 200000         /* how long the reporter waits for the other CPUs' lines */
 
@@ -40,8 +42,49 @@ bool stall_nmi(const struct trapframe *tf)
     halt_forever();
 }
 
+/*
+ * Every CPU idle while the core counts runnable tasks on their queues: a
+ * wake-up that queued a task and told no CPU that may run it (a lost
+ * reschedule IPI, a need_resched cleared too early, a scheduler that
+ * strands a task).  Ticks keep coming and nothing switches in, since an
+ * idle CPU never looks at its queue by itself, so the watchdog's "no
+ * progress" comes at its limit; this says why, with what each CPU knows.
+ * Here, in the report, and not in the tick: the tick's code, which vsmp's
+ * and icount's figures count instruction by instruction, stays as it was.
+ * Read racily: idle CPUs change nothing, and one that just took a task is
+ * not idle.
+ */
+static void report_lost_wakeup(const char *who)
+{
+    int runnable = 0;
+    uint64_t idle_from = 0, now = clock_ns();
+    for (int i = 0; i < ncpus_online; i++) {
+        if (!cpus[i].curr || cpus[i].curr != cpus[i].idle)
+            return;
+        idle_from = MAX(idle_from, cpus[i].idle_since_ns);
+        runnable += cpus[i].nr_queued;
+    }
+    if (runnable <= 0)
+        return;
+    char s[32], t[32];
+    kprintf("%s: every cpu idle for %s s while %d task%s runnable: a lost wake-up (queued, and no cpu that may run it "
+            "was told to reschedule)\n",
+            who, fmt_fixed(s, now > idle_from ? now - idle_from : 0, NSEC_PER_SEC, 1), runnable,
+            runnable == 1 ? " is" : "s are");
+    for (int i = 0; i < ncpus_online; i++) {
+        struct cpu *c = &cpus[i];
+        uint64_t tick = c->stats.last_tick_ns;
+        kprintf("%s: cpu=%d idle need_resched=%d idle_for=%s s runqueue=%d last_tick=%s s ago ticks=%llu "
+                "resched_ipis=%llu\n",
+                who, i, c->need_resched, fmt_fixed(s, now > c->idle_since_ns ? now - c->idle_since_ns : 0, NSEC_PER_SEC, 1),
+                c->nr_queued, tick ? fmt_fixed(t, now > tick ? now - tick : 0, NSEC_PER_SEC, 3) : "never",
+                (unsigned long long)c->stats.ticks, (unsigned long long)c->stats.resched_ipis);
+    }
+}
+
 void stall_report_cpus(const char *who)
 {
+    report_lost_wakeup(who);
     report_tag = who;
     nmi_answered = 0;
     int me = this_cpu_id();

@@ -20,12 +20,6 @@ static spinlock_t timer_lock = SPINLOCK_INIT("timers");
 
 volatile uint32_t watchdog_progress;
 static uint64_t watchdog_ns = (uint64_t)DEFAULT_WATCHDOG_S * NSEC_PER_SEC;
-/* No progress for this long (at most watchdog_ns) and the tick looks
- * closer: every CPU idle while tasks are runnable is a lost wake-up
- * (lost_wakeup_check).  Compared where watchdog_ns was before, so the
- * tick's common path is as long as it was. */
-#define LOST_WAKEUP_S 5
-static uint64_t stall_look_ns = (uint64_t)LOST_WAKEUP_S * NSEC_PER_SEC;
 
 /* ---- sleep timers ---- */
 
@@ -74,11 +68,9 @@ static void run_timers(uint64_t now)
 void watchdog_set_timeout(uint32_t seconds)
 {
     watchdog_ns = (uint64_t)seconds * NSEC_PER_SEC;
-    stall_look_ns = MIN(watchdog_ns, (uint64_t)LOST_WAKEUP_S * NSEC_PER_SEC);
     spin_set_stall_limit_ns(watchdog_ns);
 }
 
-static volatile int watchdog_fired;   /* one report: the first CPU to find a stall writes it */
 static void watchdog_fire(uint64_t stalled_ns);
 static void tick_stall_fire(int cpu, uint64_t since_ns);
 
@@ -107,7 +99,8 @@ void watchdog_touch(void)
 
 static void tick_stall_fire(int cpu, uint64_t since_ns)
 {
-    if (xchg(&watchdog_fired, 1))
+    static volatile int fired;
+    if (xchg(&fired, 1))
         return;
     console_panic_mode();
     char s[32];
@@ -122,7 +115,8 @@ static void tick_stall_fire(int cpu, uint64_t since_ns)
 
 static void watchdog_fire(uint64_t stalled_ns)
 {
-    if (xchg(&watchdog_fired, 1))
+    static volatile int fired;
+    if (xchg(&fired, 1))
         return;             /* another CPU is already reporting */
     console_panic_mode();
     char s[32];
@@ -137,64 +131,11 @@ static void watchdog_fire(uint64_t stalled_ns)
     machine_exit(EXIT_WATCHDOG);
 }
 
-/*
- * Every CPU idle for stall_look_ns while the core counts runnable tasks on
- * their queues: a wake-up that queued a task and kicked no CPU that may run
- * it (a lost reschedule IPI, a need_resched cleared too early, a scheduler
- * that strands a task).  Ticks keep coming and nothing switches in; an idle
- * CPU never looks at its queue by itself, so this would otherwise last
- * until the watchdog's "no progress", which does not say why.  Read racily
- * (idle CPUs change nothing; a CPU that just took a task is not idle).
- * Called only after no progress for stall_look_ns: off the common path.
- */
-static void lost_wakeup_check(uint64_t now, uint64_t stalled_ns)
-{
-    int runnable = 0;
-    uint64_t idle_from = 0;
-    for (int i = 0; i < ncpus_online; i++) {
-        if (cpus[i].curr != cpus[i].idle)
-            return;
-        idle_from = MAX(idle_from, cpus[i].idle_since_ns);
-        runnable += cpus[i].nr_queued;
-    }
-    /* At the watchdog's limit it is this report, whatever the idle time. */
-    if (runnable <= 0 || now <= idle_from || (now - idle_from < stall_look_ns && stalled_ns <= watchdog_ns))
-        return;
-    if (xchg(&watchdog_fired, 1))
-        return;
-    console_panic_mode();
-    char s[32], t[32];
-    kprintf(PROTO_WORD_WATCHDOG " every cpu idle for %s s while %d task%s runnable: a lost wake-up (queued, and no cpu "
-            "that may run it was told to reschedule) (watchdog=%llu)\n",
-            fmt_fixed(s, now - idle_from, NSEC_PER_SEC, 1), runnable, runnable == 1 ? " is" : "s are",
-            (unsigned long long)(watchdog_ns / NSEC_PER_SEC));
-    for (int i = 0; i < ncpus_online; i++) {
-        struct cpu *c = &cpus[i];
-        uint64_t tick = c->stats.last_tick_ns;
-        kprintf(PROTO_WORD_WATCHDOG " cpu=%d current=%s need_resched=%d idle_for=%s s runqueue=%d last_tick=%s s ago "
-                "ticks=%llu resched_ipis=%llu\n",
-                i, c->curr ? c->curr->name : "?", c->need_resched,
-                fmt_fixed(s, now > c->idle_since_ns ? now - c->idle_since_ns : 0, NSEC_PER_SEC, 1), c->nr_queued,
-                tick ? fmt_fixed(t, now > tick ? now - tick : 0, NSEC_PER_SEC, 3) : "never",
-                (unsigned long long)c->stats.ticks, (unsigned long long)c->stats.resched_ipis);
-    }
-    stall_report_cpus("watchdog");
-    machine_exit(EXIT_WATCHDOG);
-}
-
-/* No progress for stall_look_ns: a lost wake-up, or, after watchdog_ns, a stall. */
-static __attribute__((noinline, cold)) void watchdog_look(uint64_t now, uint64_t stalled_ns)
-{
-    lost_wakeup_check(now, stalled_ns);
-    if (stalled_ns > watchdog_ns)
-        watchdog_fire(stalled_ns);
-}
-
 static void watchdog_check(uint64_t now)
 {
     uint64_t last = (uint64_t)watchdog_progress << PROGRESS_SHIFT;
-    if (watchdog_ns && now > last && now - last > stall_look_ns)
-        watchdog_look(now, now - last);
+    if (watchdog_ns && now > last && now - last > watchdog_ns)
+        watchdog_fire(now - last);
 }
 
 /* ---- the tick ---- */
