@@ -66,7 +66,7 @@ static void report_lost_wakeup(const char *who)
     }
     if (runnable <= 0)
         return;
-    char s[32], t[32];
+    char s[32];
     kprintf("%s: every cpu idle for %s s while %d task%s runnable: a lost wake-up (queued, and no cpu that may run it "
             "was told to reschedule)\n",
             who, fmt_fixed(s, now > idle_from ? now - idle_from : 0, NSEC_PER_SEC, 1), runnable,
@@ -74,10 +74,8 @@ static void report_lost_wakeup(const char *who)
     for (int i = 0; i < ncpus_online; i++) {
         struct cpu *c = &cpus[i];
         uint64_t tick = c->stats.last_tick_ns;
-        kprintf("%s: cpu=%d idle need_resched=%d idle_for=%s s runqueue=%d last_tick=%s s ago ticks=%llu "
-                "resched_ipis=%llu\n",
-                who, i, c->need_resched, fmt_fixed(s, now > c->idle_since_ns ? now - c->idle_since_ns : 0, NSEC_PER_SEC, 1),
-                c->nr_queued, tick ? fmt_fixed(t, now > tick ? now - tick : 0, NSEC_PER_SEC, 3) : "never",
+        kprintf("%s: cpu=%d idle need_resched=%d runqueue=%d last_tick=%s s ago ticks=%llu resched_ipis=%llu\n", who, i,
+                c->need_resched, c->nr_queued, fmt_fixed(s, now > tick ? now - tick : 0, NSEC_PER_SEC, 3),
                 (unsigned long long)c->stats.ticks, (unsigned long long)c->stats.resched_ipis);
     }
 }

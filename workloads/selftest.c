@@ -280,23 +280,16 @@ static void notick_entry(void *arg)
     irq_restore(f);
 }
 
-/* kind=lostwake: lostwake-sleeper, bound to cpu 1, sleeps; lostwake-waker,
- * bound to cpu 0, queues it there without telling cpu 1
- * (sched_test_wake_unkicked: a lost reschedule IPI) and sleeps for good.
- * Every CPU then idles with one task runnable: the watchdog's lost
- * wake-up check must end the run. */
-static void lostwake_sleeper_entry(void *arg)
-{
-    (void)arg;
-    wait_event(deadlock_wq, never);
-}
-
+/* kind=lostwake: lostwake-sleeper, bound to cpu 1, waits forever;
+ * lostwake-waker, bound to cpu 0, queues it there without telling cpu 1
+ * (sched_test_wake_unkicked: a lost reschedule IPI) and waits forever too.
+ * Every CPU then idles with one task runnable: the watchdog's report must
+ * name a lost wake-up. */
 static void lostwake_waker_entry(void *arg)
 {
-    struct task *sleeper = arg;
-    while (!sched_test_wake_unkicked(sleeper))
+    while (!sched_test_wake_unkicked(arg))
         task_sleep_ns(NSEC_PER_SEC / 100);   /* not asleep yet */
-    wait_event(deadlock_wq, never);
+    deadlock_entry(NULL);
 }
 
 static int deadlock_run(int run_index)
@@ -307,7 +300,7 @@ static int deadlock_run(int run_index)
         struct task_attr attr = TASK_ATTR_DEFAULT;
         attr.name = "lostwake-sleeper";
         attr.cpus_allowed = CPU_BIT(1);
-        struct task *sleeper = task_create(lostwake_sleeper_entry, NULL, &attr);
+        struct task *sleeper = task_create(deadlock_entry, NULL, &attr);
         attr.name = "lostwake-waker";
         attr.cpus_allowed = CPU_BIT(0);
         if (sleeper)
