@@ -57,27 +57,20 @@ bool stall_nmi(const struct trapframe *tf)
 static void report_lost_wakeup(const char *who)
 {
     int runnable = 0;
-    uint64_t idle_from = 0, now = clock_ns();
     for (int i = 0; i < ncpus_online; i++) {
-        if (!cpus[i].curr || cpus[i].curr != cpus[i].idle)
+        if (cpus[i].curr != cpus[i].idle)
             return;
-        idle_from = MAX(idle_from, cpus[i].idle_since_ns);
         runnable += cpus[i].nr_queued;
     }
     if (runnable <= 0)
         return;
-    char s[32];
-    kprintf("%s: every cpu idle for %s s while %d task%s runnable: a lost wake-up (queued, and no cpu that may run it "
-            "was told to reschedule)\n",
-            who, fmt_fixed(s, now > idle_from ? now - idle_from : 0, NSEC_PER_SEC, 1), runnable,
-            runnable == 1 ? " is" : "s are");
-    for (int i = 0; i < ncpus_online; i++) {
-        struct cpu *c = &cpus[i];
-        uint64_t tick = c->stats.last_tick_ns;
-        kprintf("%s: cpu=%d idle need_resched=%d runqueue=%d last_tick=%s s ago ticks=%llu resched_ipis=%llu\n", who, i,
-                c->need_resched, c->nr_queued, fmt_fixed(s, now > tick ? now - tick : 0, NSEC_PER_SEC, 3),
-                (unsigned long long)c->stats.ticks, (unsigned long long)c->stats.resched_ipis);
-    }
+    kprintf("%s: every cpu idle while %d task(s) runnable: a lost wake-up (queued, and no cpu that may run it was told "
+            "to reschedule)\n", who, runnable);
+    uint64_t now = clock_ns();
+    for (int i = 0; i < ncpus_online; i++)
+        kprintf("%s: cpu=%d idle need_resched=%d runqueue=%d idle_for_ns=%lld last_tick_ns_ago=%lld resched_ipis=%llu\n",
+                who, i, cpus[i].need_resched, cpus[i].nr_queued, (long long)(now - cpus[i].idle_since_ns),
+                (long long)(now - cpus[i].stats.last_tick_ns), (unsigned long long)cpus[i].stats.resched_ipis);
 }
 
 void stall_report_cpus(const char *who)

@@ -20,8 +20,8 @@ void stall_report_lock_why(const char *lock_name, int waiter_cpu, int holder_cpu
                            const char *why) __attribute__((noreturn));
 /* Every CPU's current task and backtrace (NMIs to the others); then the caller exits.
  * First, if every CPU is idle while tasks are runnable: "who: every cpu idle
- * for S s while K tasks are runnable: a lost wake-up", and each CPU's
- * need_resched, idle time, queue length and last tick. */
+ * while K task(s) runnable: a lost wake-up", and each CPU's need_resched,
+ * queue length, idle time and time since its last tick. */
 void stall_report_cpus(const char *who);
 /* The NMI handler: true if it was a stall report's NMI (it then halts this CPU). */
 bool stall_nmi(const struct trapframe *tf);

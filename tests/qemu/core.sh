@@ -66,8 +66,8 @@ expect "notick-message" '^watchdog: cpu=0 took no timer tick for [0-9.]+ s while
 # dropped kick is deterministic there.
 boot goodness 2 'bench=deadlock kind=lostwake watchdog=2' 256 60 vsmp
 check "lostwake-exit3" [ "$RC" = 3 ]
-expect "lostwake-message" '^watchdog: every cpu idle for [0-9.]+ s while 1 task is runnable: a lost wake-up'
-expect "lostwake-cpu1" '^watchdog: cpu=1 idle need_resched=0 runqueue=1 last_tick='
+expect "lostwake-message" '^watchdog: every cpu idle while 1 task\(s\) runnable: a lost wake-up'
+expect "lostwake-cpu1" '^watchdog: cpu=1 idle need_resched=0 runqueue=1 idle_for_ns=[0-9]+ last_tick_ns_ago=[0-9]+ '
 boot rr 1 'bench=deadlock kind=lostwake'
 check "lostwake-smp1-exit1" [ "$RC" = 1 ]
 expect "lostwake-smp1-error" '^error: kind=lostwake: a lost wake-up needs 2 or more CPUs'
