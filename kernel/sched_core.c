@@ -537,6 +537,30 @@ __switch_path bool wake_up_task(struct task *p, int wake_flags)
     return true;
 }
 
+/*
+ * bench=deadlock kind=lostwake (workloads/selftest.c): a wake-up whose kick
+ * is lost.  p, asleep, is woken by wake_up_task() while its CPU's
+ * need_resched is held at 1, so every sched_resched_cpu() of the wake-up
+ * finds a reschedule pending and sends nothing; then it is put back to 0.
+ * An idle CPU never looks at its queue by itself, so p stays queued while
+ * every CPU idles: what the watchdog's report must name a lost wake-up.
+ * Deterministic under vsmp (the idle target does not run meanwhile); under
+ * TCG a tick of the target inside the window can still find p.  False if
+ * p is not asleep, or is on the caller's CPU, or its CPU has a reschedule
+ * pending.  Small and called by nothing else: the kernel's layout, which
+ * vsmp's figures see, moves as little as possible.
+ */
+bool sched_test_wake_unkicked(struct task *p)
+{
+    struct cpu *c = &cpus[p->cpu];
+    if (p->state != TASK_SLEEPING || p->on_rq || p->cpu == this_cpu_id() || c->need_resched)
+        return false;
+    c->need_resched = 1;
+    bool ok = wake_up_task(p, 0);
+    c->need_resched = 0;
+    return ok;
+}
+
 /* The first wake-up of a task that sched_fork() prepared (2.6's wake_up_new_task). */
 void wake_up_new_task(struct task *p)
 {

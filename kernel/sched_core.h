@@ -18,6 +18,7 @@ void schedule(void);
 void preempt_schedule(void);            /* involuntary: a sleeping-to-be task stays runnable */
 void sched_tick(void);                  /* this CPU's tick: the scheduler's tick, then its balance */
 bool wake_up_task(struct task *p, int wake_flags);   /* false if it was not asleep */
+bool sched_test_wake_unkicked(struct task *p);         /* a wake-up whose kick is lost: tests only (bench=deadlock) */
 void sched_fork(struct task *parent, struct task *child);  /* a new task, before wake_up_new_task */
 void wake_up_new_task(struct task *p);
 void sched_exit(void);                  /* the running task's last switch (never returns in the kernel) */

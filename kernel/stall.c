@@ -7,6 +7,8 @@
 #include "x86.h"
 #include "lib.h"
 #include "vsmp.h"
+#include "task.h"
+#include "protocol.h"
 
 #define NMI_WAIT_US 200000         /* how long the reporter waits for the other CPUs' lines */
 
@@ -40,8 +42,40 @@ bool stall_nmi(const struct trapframe *tf)
     halt_forever();
 }
 
+/*
+ * Every CPU idle while the core counts runnable tasks on their queues: a
+ * wake-up that queued a task and told no CPU that may run it (a lost
+ * reschedule IPI, a need_resched cleared too early, a scheduler that
+ * strands a task).  Ticks keep coming and nothing switches in, since an
+ * idle CPU never looks at its queue by itself, so the watchdog's "no
+ * progress" comes at its limit; this says why, with what each CPU knows.
+ * Here, in the report, and not in the tick: the tick's code, which vsmp's
+ * and icount's figures count instruction by instruction, stays as it was.
+ * Read racily: idle CPUs change nothing, and one that just took a task is
+ * not idle.
+ */
+static void report_lost_wakeup(const char *who)
+{
+    int runnable = 0;
+    for (int i = 0; i < ncpus_online; i++) {
+        if (cpus[i].curr != cpus[i].idle)
+            return;
+        runnable += cpus[i].nr_queued;
+    }
+    if (runnable <= 0)
+        return;
+    kprintf("%s: every cpu idle while %d task(s) runnable: a lost wake-up (queued, and no cpu that may run it was told "
+            "to reschedule)\n", who, runnable);
+    uint64_t now = clock_ns();
+    for (int i = 0; i < ncpus_online; i++)
+        kprintf("%s: cpu=%d idle need_resched=%d runqueue=%d idle_for_ns=%lld last_tick_ns_ago=%lld resched_ipis=%llu\n",
+                who, i, cpus[i].need_resched, cpus[i].nr_queued, (long long)(now - cpus[i].idle_since_ns),
+                (long long)(now - cpus[i].stats.last_tick_ns), (unsigned long long)cpus[i].stats.resched_ipis);
+}
+
 void stall_report_cpus(const char *who)
 {
+    report_lost_wakeup(who);
     report_tag = who;
     nmi_answered = 0;
     int me = this_cpu_id();

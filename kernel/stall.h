@@ -18,7 +18,10 @@ void stall_report_lock(const char *lock_name, int holder_cpu, uint64_t waited_ns
  * CPU that waits in the dispatcher), with the reason in parentheses. */
 void stall_report_lock_why(const char *lock_name, int waiter_cpu, int holder_cpu, uint64_t waited_ns,
                            const char *why) __attribute__((noreturn));
-/* Every CPU's current task and backtrace (NMIs to the others); then the caller exits. */
+/* Every CPU's current task and backtrace (NMIs to the others); then the caller exits.
+ * First, if every CPU is idle while tasks are runnable: "who: every cpu idle
+ * while K task(s) runnable: a lost wake-up", and each CPU's need_resched,
+ * queue length, idle time and time since its last tick. */
 void stall_report_cpus(const char *who);
 /* The NMI handler: true if it was a stall report's NMI (it then halts this CPU). */
 bool stall_nmi(const struct trapframe *tf);

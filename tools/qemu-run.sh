@@ -239,8 +239,23 @@ fi
 # that does not work here can be recognised and explained.
 [ -n "$LINKDIR" ] || LINKDIR=$(mktemp -d "${TMPDIR:-/tmp}/qemu-run.XXXXXX") || die "cannot create a temporary directory"
 # (the subshell's stderr too: the shell's own "Aborted" when QEMU dies of SIGABRT)
-( timeout -k 5 "$TIMEOUT" qemu-system-i386 "$@" </dev/null 2>"$LINKDIR/qemu.err"; exit $? ) 2>>"$LINKDIR/qemu.err"
-rc=$?
+# The console goes through tee into console.txt as well: a timeout then says
+# how long the guest had been silent and what it printed last (a guest
+# whose CPUs all halted and took no tick again prints nothing, and no check
+# inside it can run; docs/notebook/2026-12-07-lost-wakeup-or-lost-tick.md).
+( timeout -k 5 "$TIMEOUT" qemu-system-i386 "$@" </dev/null 2>"$LINKDIR/qemu.err"; echo $? >"$LINKDIR/rc" ) 2>>"$LINKDIR/qemu.err" |
+    tee "$LINKDIR/console.txt"
+rc=$(cat "$LINKDIR/rc" 2>/dev/null) || rc=6
+# silence: ", no console output for N s, since: LAST LINE" (or none at all)
+silence() {
+    if [ ! -s "$LINKDIR/console.txt" ]; then
+        printf '; no console output at all'
+        return
+    fi
+    quiet=$(( $(date +%s) - $(stat -c %Y "$LINKDIR/console.txt") ))
+    last=$(tail -n 1 "$LINKDIR/console.txt" | tr -d '\r' | cut -c1-200)
+    printf '; no console output for %s s, since: %s' "$quiet" "$last"
+}
 [ -z "$TRACE_OUT" ] || echo "run: trace channel: $(wc -c <"$TRACE_OUT" 2>/dev/null || echo 0) bytes in $TRACE_OUT" >&2
 # /dev/kvm exists but KVM cannot run this guest: typically a virtual machine
 # whose nested virtualization is broken or limited (QEMU 7.2 then asserts:
@@ -256,7 +271,7 @@ if [ "$ACCEL" = kvm ] && [ $rc != 124 ] && [ $rc != 137 ] && kvm_broken; then
 fi
 cat "$LINKDIR/qemu.err" >&2
 case $rc in
-124|137) echo "run: timeout: the guest did not finish within $TIMEOUT s (TIMEOUT=)" >&2; exit 124 ;;
+124|137) echo "run: timeout: the guest did not finish within $TIMEOUT s (TIMEOUT=)$(silence)" >&2; exit 124 ;;
 0) echo "run: the guest stopped without an exit code (triple fault or reset)${ACCEL:+$([ "$ACCEL" = kvm ] && echo '; under KVM at once after the start this often means nested KVM does not work here: try ACCEL=tcg')}" >&2; exit 5 ;;
 esac
 if [ $rc -ge 33 ] && [ $(( (rc - 33) % 2 )) -eq 0 ]; then

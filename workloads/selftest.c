@@ -10,7 +10,7 @@
  *       arrived in order and reports the CPUs used.
  *   bench=fault kind=<pagefault|divide|ud>
  *       a deliberate CPU exception: must end in a panic report (exit 2).
- *   bench=deadlock [kind=wait|spin]
+ *   bench=deadlock [kind=wait|spin|notick|lostwake]
  *       wait: two tasks each wait for the other forever: the watchdog must
  *       fire; spin: every CPU spins on a spinlock cycle with interrupts off:
  *       the spinlock stall check must report it.
@@ -220,11 +220,12 @@ BENCH(fault_bench);
 static struct waitqueue deadlock_wq = { SPINLOCK_INIT("deadlock"), LIST_HEAD_INIT(deadlock_wq.waiters) };
 static volatile int never;
 static int deadlock_kind;
-static const char *const deadlock_kinds[] = { "wait", "spin", "notick", NULL };
+static const char *const deadlock_kinds[] = { "wait", "spin", "notick", "lostwake", NULL };
 static const struct cmdline_key deadlock_keys[] = {
     CMDLINE_KEY_CHOICE("kind", "wait", deadlock_kinds,
                        "wait: on a wait queue (the watchdog); spin: a spinlock cycle, interrupts off (the stall check); "
-                       "notick: a task that keeps the watchdog quiet on a CPU that takes no tick (the tick check)"),
+                       "notick: a task that keeps the watchdog quiet on a CPU that takes no tick (the tick check); "
+                       "lostwake: a task queued on an idle CPU that is never told (the lost wake-up check)"),
 };
 static spinlock_t deadlock_locks[MAX_CPUS];
 static volatile int deadlock_holding;
@@ -234,6 +235,8 @@ static void deadlock_setup(void)
     deadlock_kind = cmdline_key_choice(&deadlock_keys[0]);
     if (deadlock_kind == 1 && ncpus_online < 2)
         cmdline_error("kind", "a spinlock cycle needs 2 or more CPUs");
+    if (deadlock_kind == 3 && ncpus_online < 2)
+        cmdline_error("kind", "a lost wake-up needs 2 or more CPUs (the waker's and the sleeper's)");
 }
 
 static void deadlock_entry(void *arg)
@@ -277,8 +280,33 @@ static void notick_entry(void *arg)
     irq_restore(f);
 }
 
+/* kind=lostwake: lostwake-sleeper, bound to cpu 1, waits forever;
+ * lostwake-waker, bound to cpu 0, queues it there without telling cpu 1
+ * (sched_test_wake_unkicked: a lost reschedule IPI) and waits forever too.
+ * Every CPU then idles with one task runnable: the watchdog's report must
+ * name a lost wake-up. */
+static void lostwake_waker_entry(void *arg)
+{
+    while (!sched_test_wake_unkicked(arg))
+        task_sleep_ns(NSEC_PER_SEC / 100);   /* not asleep yet */
+    deadlock_entry(NULL);
+}
+
 static int deadlock_run(int run_index)
 {
+    if (deadlock_kind == 3) {
+        kprintf("deadlock: a task is queued on an idle cpu that is never told; the lost wake-up check must end this "
+                "run\n");
+        struct task_attr attr = TASK_ATTR_DEFAULT;
+        attr.name = "lostwake-sleeper";
+        attr.cpus_allowed = CPU_BIT(1);
+        struct task *sleeper = task_create(deadlock_entry, NULL, &attr);
+        attr.name = "lostwake-waker";
+        attr.cpus_allowed = CPU_BIT(0);
+        if (sleeper)
+            task_wait(task_create(lostwake_waker_entry, sleeper, &attr));
+        return EXIT_ERROR;   /* not reached */
+    }
     if (deadlock_kind == 2) {
         kprintf("deadlock: a task spins with no tick on its cpu and touches the watchdog; the tick check must end "
                 "this run\n");
@@ -316,7 +344,8 @@ static int deadlock_run(int run_index)
 
 static const struct bench deadlock_bench = {
     .name = "deadlock",
-    .summary = "tasks that wait forever (kind=wait: the watchdog must fire; kind=spin: the spinlock stall check)",
+    .summary = "tasks that wait forever (kind=wait: the watchdog must fire; kind=spin: the spinlock stall check; "
+               "kind=notick: the tick check; kind=lostwake: the lost wake-up check)",
     BENCH_KEYS(deadlock_keys),
     .setup = deadlock_setup,
     .run = deadlock_run,
