@@ -103,14 +103,17 @@ print-default-sched:
 # its directory's record (COMMON's without SCHED=, which it does not use).
 # Two makes of two schedulers may build COMMON at once (tools/schedlab -j,
 # the test suite): every file there is written beside and renamed into place.
+# Two makes of the same scheduler that both find the flags changed write the
+# same .new file; the second's mv then finds it gone (the first renamed it
+# into place), which is success, not "mv: cannot stat" and a failed build.
 KERNEL_FLAGS_TEXT = KCFLAGS=$(KCFLAGS) KASFLAGS=$(KASFLAGS) SCHED=$(SCHED) LOCK=$(LOCK) HZ=$(HZ) CACHES=$(CACHES) MEMHOOK=$(if $(filter 1,$(CACHES)),$(MEMHOOK_FLAGS) SKIP=$(MEMHOOK_SKIP)) CFLAGS_EXTRA=$(CFLAGS_EXTRA)
 COMMON_FLAGS_TEXT = KCFLAGS=$(KCFLAGS) KASFLAGS=$(KASFLAGS) LOCK=$(LOCK) HZ=$(HZ) CACHES=$(CACHES) MEMHOOK=$(if $(filter 1,$(CACHES)),$(MEMHOOK_FLAGS) SKIP=$(MEMHOOK_SKIP)) CFLAGS_EXTRA=$(CFLAGS_EXTRA)
 $(BUILD)/kernel.flags: FORCE | check-sched check-deps
 	$(shell mkdir -p $(dir $@))$(file >$@.new,$(KERNEL_FLAGS_TEXT))
-	@if cmp -s $@.new $@; then rm -f $@.new; else mv $@.new $@; fi
+	@if cmp -s $@.new $@; then rm -f $@.new; else mv $@.new $@ 2>/dev/null || test -f $@; fi
 $(COMMON)/kernel.flags: FORCE | check-sched check-deps
 	$(shell mkdir -p $(dir $@))$(file >$@.new-$(SCHED),$(COMMON_FLAGS_TEXT))
-	@if cmp -s $@.new-$(SCHED) $@; then rm -f $@.new-$(SCHED); else mv $@.new-$(SCHED) $@; fi
+	@if cmp -s $@.new-$(SCHED) $@; then rm -f $@.new-$(SCHED); else mv $@.new-$(SCHED) $@ 2>/dev/null || test -f $@; fi
 
 $(COMMON)/%.o: %.c $(COMMON)/kernel.flags $(if $(filter 1,$(CACHES)),$(MEMHOOK_PLUGIN))
 	@mkdir -p $(dir $@)

@@ -68,7 +68,7 @@ static int preemption_goodness(struct task *curr, struct task *p, int cpu)
  * smp_send_reschedule(best_cpu)"): two tasks can be sent to the same idle
  * CPU, which takes one, and the other waits on the run queue until some CPU
  * schedules, while other CPUs idle.  An oddity of 2.4 that costs it latency;
- * kept (docs/testing.md: "goodness strands a runnable task").
+ * kept (docs/notebook/2026-12-01-stress-long-runs-and-fuzzing.md: "goodness strands a runnable task").
  */
 static bool cpu_idle_now(int cpu, int self, struct task *self_next)
 {
