@@ -499,10 +499,8 @@ static int compare_bench(const struct opts *o, const struct table *t, const char
 {
     struct view v;
     struct view_options vo = view_opts(o);
-    char *err = view_build(&v, t, bench, &vo);
     char *note = NULL;
-    if (!err && v.metric)
-        err = comparability_check(&v, t, o->ndirs > 1 ? "source" : "sched", o->allow_diff, &note);
+    char *err = view_build_comparable(&v, t, bench, &vo, o->ndirs > 1, o->allow_diff, &note);
     int rc = 0;
     if (err) {
         errorf("%s", err);

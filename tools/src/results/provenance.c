@@ -405,3 +405,12 @@ char *comparability_check(const struct view *v, const struct table *t, const cha
     sb_free(&allowed);
     return err;
 }
+
+char *view_build_comparable(struct view *v, const struct table *t, const char *bench, const struct view_options *o,
+                            bool several_dirs, const char *allow, char **note)
+{
+    char *err = view_build(v, t, bench, o);
+    if (!err && v->metric)
+        err = comparability_check(v, t, several_dirs ? "source" : "sched", allow, note);
+    return err;
+}

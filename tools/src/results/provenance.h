@@ -59,4 +59,11 @@ void table_set_kvlist(struct table *t, size_t r, const struct kvlist *l);
 char *comparability_check(const struct view *v, const struct table *t, const char *series_col, const char *allow,
                           char **note);
 
+/* What table, compare and plot do first for each workload: view_build, then,
+ * when the view found a metric, comparability_check of its series ("source"
+ * across several results directories, "sched" within one).  Returns NULL or
+ * the first message of the two; *note as comparability_check's. */
+char *view_build_comparable(struct view *v, const struct table *t, const char *bench, const struct view_options *o,
+                            bool several_dirs, const char *allow, char **note);
+
 #endif
