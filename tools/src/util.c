@@ -201,3 +201,18 @@ bool no_such_dir(const char *dir, const char *kind, const char *makes)
     errorf("%s: no such %s (%s makes one)", dir, kind, makes);
     return true;
 }
+
+bool copy_file(const char *from, const char *to)
+{
+    size_t len;
+    char *buf = read_file(from, &len);
+    if (!buf)
+        return false;
+    FILE *f = fopen(to, "wb");
+    bool ok = f && fwrite(buf, 1, len, f) == len;
+    if (f && fclose(f) != 0)
+        ok = false;
+    free(buf);
+    return ok;
+}
+

@@ -33,6 +33,8 @@ void sb_free(struct strbuf *b);
 /* Reads a whole file; returns NULL (errno set) when it cannot be read.
  * The buffer is NUL-terminated one byte past *len. */
 char *read_file(const char *path, size_t *len);
+/* Copies the file FROM to TO (created or truncated) whole; false on any error. */
+bool copy_file(const char *from, const char *to);
 
 /* Strict parsers: the whole string must be a number (no trailing junk). */
 bool parse_double(const char *s, double *out);   /* finite values only */

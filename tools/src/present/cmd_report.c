@@ -219,7 +219,7 @@ static void meta_tables(FILE *f, const char *dir, bool provenance)
 }
 
 /* A file's text into f (false when it cannot be read). */
-static bool copy_file(FILE *f, const char *path)
+static bool append_file(FILE *f, const char *path)
 {
     size_t len;
     char *buf = read_file(path, &len);
@@ -365,7 +365,7 @@ static int trace_sections(FILE *f, const char *dir, int *n)
         inline_timeline(f, svg, *n);
         if (stat(heat, &st) == 0) {   /* per-CPU utilisation over time (trace_heatmap.c) */
             fputs("<figure class=\"heatmap\">", f);
-            copy_file(f, heat);
+            append_file(f, heat);
             fputs("</figure>\n", f);
         }
         if (stat(csv, &st) == 0) {   /* a table as a table; perf sched latency's text stays in its file */
@@ -621,7 +621,7 @@ int cmd_report(int argc, char **argv)
     if (!inline_plots(f, pdir))
         fputs("<p>No plots (no successful runs with a metric, or gnuplot is missing).</p>\n", f);
     for (size_t i = 0; i < nincl; i++)
-        if (!copy_file(f, incl[i])) {
+        if (!append_file(f, incl[i])) {
             fputs("<p class=\"bad\">missing section: ", f);
             html_text(f, incl[i]);
             fputs("</p>\n", f);
@@ -683,7 +683,7 @@ int cmd_report(int argc, char **argv)
     bool sc = false;
     for (size_t d = 0; d < ndirs; d++) {
         char *h = xasprintf("%s/scorecard.html", dirs[d]), *csv = xasprintf("%s/scorecard.csv", dirs[d]);
-        if (copy_file(f, h)) {   /* a row of a reproduction: its table's section */
+        if (append_file(f, h)) {   /* a row of a reproduction: its table's section */
             sc = true;
         } else if (access(csv, R_OK) == 0) {
             av = verb_argv("html-table", NULL, 0, (const char *const *)&csv, 1);

@@ -149,20 +149,6 @@ char *build_dir(const struct build_settings *b, const char *sched)
     return dir;
 }
 
-static bool copy_file(const char *from, const char *to)
-{
-    size_t len;
-    char *buf = read_file(from, &len);
-    if (!buf)
-        return false;
-    FILE *f = fopen(to, "wb");
-    bool ok = f && fwrite(buf, 1, len, f) == len;
-    if (f && fclose(f) != 0)
-        ok = false;
-    free(buf);
-    return ok;
-}
-
 bool build_image(const struct build_settings *b, const char *sched, const char *dest, const char *log)
 {
     char *settings = build_settings_text(b);

@@ -144,20 +144,6 @@ static bool same_file(const char *a, const char *b)
     return same;
 }
 
-static bool copy(const char *from, const char *to)
-{
-    size_t len;
-    char *buf = read_file(from, &len);
-    if (!buf)
-        return false;
-    FILE *f = fopen(to, "wb");
-    bool ok = f && fwrite(buf, 1, len, f) == len;
-    if (f && fclose(f) != 0)
-        ok = false;
-    free(buf);
-    return ok;
-}
-
 int cmd_merge(int argc, char **argv)
 {
     cli_set_verb("merge", &merge_spec);
@@ -259,7 +245,7 @@ int cmd_merge(int argc, char **argv)
     char *md = xasprintf("%s/matrix.txt", out), *jd = xasprintf("%s/jobs.txt", out);
     char *ks = xasprintf("%s/kernels", first);
     int rc = 0;
-    if (!copy(ms, md) || !copy(js, jd)) {
+    if (!copy_file(ms, md) || !copy_file(js, jd)) {
         errorf("cannot copy into %s", out);
         rc = 1;
     }
@@ -317,7 +303,7 @@ int cmd_merge(int argc, char **argv)
             static const char *const exts[] = { "log", "err", "rc", NULL };
             for (int e = 0; exts[e] && !rc; e++) {
                 char *a = xasprintf("%s/logs/%s.%s", pick, name, exts[e]), *b = xasprintf("%s/logs/%s.%s", out, name, exts[e]);
-                if (stat(a, &st) == 0 && !copy(a, b)) {
+                if (stat(a, &st) == 0 && !copy_file(a, b)) {
                     errorf("cannot copy %s", a);
                     rc = 1;
                 }

@@ -134,20 +134,6 @@ static int rm_rf(const char *path)
     return spawn_run(argv, NULL);
 }
 
-static bool copy_file(const char *from, const char *to)
-{
-    size_t len;
-    char *buf = read_file(from, &len);
-    if (!buf)
-        return false;
-    FILE *f = fopen(to, "wb");
-    bool ok = f && fwrite(buf, 1, len, f) == len;
-    if (f && fclose(f) != 0)
-        ok = false;
-    free(buf);
-    return ok;
-}
-
 static bool move_file(const char *from, const char *to)
 {
     if (rename(from, to) == 0)

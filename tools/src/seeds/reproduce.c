@@ -167,20 +167,6 @@ static bool mkdirs(const char *path)
     return spawn_run(argv, NULL) == 0;
 }
 
-static bool copy_file(const char *from, const char *to)
-{
-    size_t len;
-    char *buf = read_file(from, &len);
-    if (!buf)
-        return false;
-    FILE *f = fopen(to, "wb");
-    bool ok = f && fwrite(buf, 1, len, f) == len;
-    if (f && fclose(f) != 0)
-        ok = false;
-    free(buf);
-    return ok;
-}
-
 /* Runs fn with stdout and stderr into files (NULL: as they are); its return. */
 static int redirected(const char *out, const char *err, bool append, int (*fn)(void *), void *arg)
 {
