@@ -58,9 +58,7 @@ int cmd_bench_vsmp(int argc, char **argv)
         for (int k = 0; flags[k]; k++)
             known |= !strncmp(opt, "--", 2) && !strcmp(opt + 2, flags[k]);
         if (!known) {
-            const char *near = suggest(opt + strspn(opt, "-"), flags);
-            int rc = near ? verb_usage_error("unknown flag '%s' (did you mean --%s?)", opt, near)
-                          : verb_usage_error("unknown flag '%s'", opt);
+            int rc = unknown_flag_error(opt, flags);
             free(opt);
             return rc;
         }

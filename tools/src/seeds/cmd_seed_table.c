@@ -241,9 +241,7 @@ int cmd_seed_table(int argc, char **argv)
         for (int k = 0; flags[k]; k++)
             known |= (!strncmp(opt, "--", 2) && !strcmp(opt + 2, flags[k])) || !strcmp(opt, "-j");
         if (!known) {
-            const char *near = suggest(opt + strspn(opt, "-"), flags);
-            int rc = near ? verb_usage_error("unknown flag '%s' (did you mean --%s?)", opt, near)
-                          : verb_usage_error("unknown flag '%s'", opt);
+            int rc = unknown_flag_error(opt, flags);
             free(opt);
             return rc;
         }
