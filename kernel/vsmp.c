@@ -674,13 +674,35 @@ static void redeliver(void)
  * "What the dispatcher costs", has the counts.  The price is lateness: a
  * due event waits for the next hook (vsmpstat event_late_ns_avg).
  *
- * hw_due: the local time at which the timer delivers to this CPU (the
+ * hw_due(): the local time at which the timer delivers to this CPU (the
  * backstop, or the exact deadline); the timer is written by the hook's exit
  * when the one armed would fire later than that (an earlier one fires, finds
  * nothing due, and arms again), so it never fires late.  Called at the end
- * of every hook, with the clock the CPU goes on from.
+ * of every hook, with the clock the CPU goes on from.  What hw_due() needs
+ * is kept (hw_local, hw_cycles) and it is worked out only when a timer
+ * interrupt asks: most dispatches arm nothing, and the interrupts are few.
  */
-static uint64_t hw_due;
+static uint64_t hw_local;        /* the clock arm_timer() worked from */
+static uint32_t hw_cycles;       /* ... and the cycles from it to the timer's target; 0: none (NEVER) */
+
+/* The count that makes the timer fire `cycles` on, and at least
+ * MIN_TIMER_COUNT: QEMU takes the interrupt at a translation block's
+ * boundary, so a count shorter than the exit's own tail fired before the
+ * interrupted code ran an instruction, found nothing due (the clock had
+ * not moved) and armed the same count again, for ever (cfs, vsmp=2
+ * bench=wakeup seconds=1: a quiet-interrupt loop at a hook's popf).  With
+ * the floor the code runs on at least that far first; a deadline that
+ * close is delivered up to that many cycles late. */
+static inline int64_t timer_count(uint32_t cycles)
+{
+    int64_t count = (int64_t)cycles - timer_fire_err;
+    return count < MIN_TIMER_COUNT ? MIN_TIMER_COUNT : count;
+}
+
+static inline uint64_t hw_due(void)
+{
+    return hw_cycles ? hw_local + (uint64_t)(timer_count(hw_cycles) + timer_fire_err) : NEVER;
+}
 
 /* The current CPU's deadline, kept whenever its events or min_other change
  * (the hooks compare its clock with it, and arm() works from it). */
@@ -695,39 +717,28 @@ static inline void refresh_deadline(const struct vcpu *v)
 static void arm_timer(struct vcpu *v, bool may_raise)
 {
     arm_dirty = false;
+    uint64_t local = v->local;
     if (deadline == NEVER) {
-        hw_due = NEVER;
+        hw_cycles = 0;
         return;
     }
-    if (deadline <= v->local && may_raise) {
+    if (deadline <= local && may_raise) {
         raise_event();              /* due already (a halted CPU woken for it) */
-        hw_due = NEVER;             /* its interrupt delivers it and arms again */
+        hw_cycles = 0;              /* its interrupt delivers it and arms again */
         return;
     }
     /* (A quiet interrupt raises nothing: where it comes is the host's
      * doing.  What is due waits for the next hook, or the timer.) */
     uint64_t target = deadline + (v->hookless ? 0 : backstop);   /* the hooks see the deadline first */
-    uint64_t cycles = target > v->local ? target - v->local : 1;
-    if (cycles > 0xfffffff0u)
-        cycles = 0xfffffff0u;
-    /* The count that makes it fire `cycles` on, and at least
-     * MIN_TIMER_COUNT: QEMU takes the interrupt at a translation block's
-     * boundary, so a count shorter than the exit's own tail fired before
-     * the interrupted code ran an instruction, found nothing due (the
-     * clock had not moved) and armed the same count again, for ever (cfs,
-     * vsmp=2 bench=wakeup seconds=1: a quiet-interrupt loop at a hook's
-     * popf).  With the floor the code runs on at least that far first; a
-     * deadline that close is delivered up to that many cycles late. */
-    int64_t count = (int64_t)cycles - timer_fire_err;
-    if (count < MIN_TIMER_COUNT)
-        count = MIN_TIMER_COUNT;
-    hw_due = v->local + (uint64_t)(count + timer_fire_err);
+    uint32_t cycles = target <= local ? 1 : target - local > 0xfffffff0u ? 0xfffffff0u : (uint32_t)(target - local);
+    hw_local = local;
+    hw_cycles = cycles;
     /* (vsmp_armed_at is the exit's RDTSC plus the count; the write comes
      * a few instructions later, so the timer fires a little after it.) */
     if (vsmp_armed_at != NEVER && vsmp_armed_at + 32 <= phys_lb + cycles)
         return;                     /* it fires first (or has fired: the interrupt is pending) */
     hw_timer_arms++;
-    vsmp_exit_count = (uint32_t)count;
+    vsmp_exit_count = (uint32_t)timer_count(cycles);
 }
 
 /* The end of every hook: usually nothing changed since the last time, the
@@ -788,7 +799,10 @@ static void reschedule(struct vcpu *v)
 {
     int x = cur;
     TEST_BURN();
-    queue_set(x, eff(v));
+    uint64_t ex = eff(v);           /* x ran: it is not on the list */
+    queued_eff[x] = ex;
+    if (ex != NEVER)
+        queue_insert(x, ex);
     uint64_t rest;
     int y = pick(x, &rest);
     struct vcpu *w = &vcpus[y];
@@ -799,7 +813,8 @@ static void reschedule(struct vcpu *v)
     w->ran_from = w->local;
     w->hooked = false;
     w->stats.dispatches++;
-    queue_set(y, NEVER);
+    queue_remove(y);                /* it was on the list: its eff was the smallest */
+    queued_eff[y] = NEVER;
     set_min_other(rest);
     if (y == x) {
         refresh_deadline(v);
@@ -1166,7 +1181,7 @@ BODY int irq_body(uint64_t local, uint32_t vector)
             calibrating_timer = false;
             calibration_fire_local = v->local;
         }
-        if (v->local >= hw_due) {
+        if (v->local >= hw_due()) {
             if (v->local >= MIN(v->next_tick, v->ipi_at)) {
                 timer_caught = true;
                 deliver = 1;
@@ -1289,7 +1304,7 @@ static void calibrate(bool multi)
 
     /* The timer's lateness: armed by an exit for 5,000 cycles on, taken in
      * a loop with interrupts on. */
-    hw_due = NEVER;
+    hw_cycles = 0;
     calibrating_timer = true;
     vsmp_exit_count = 5000;
     vsmp_null_hook();
@@ -1347,7 +1362,7 @@ int vsmp_setup(int ncpus, uint32_t quantum_ns, uint32_t ipi_ns, uint32_t slack_n
     slack_ns_ = slack_ns;
     slack = (uint64_t)slack_ns * tsc_khz / 1000000;
     vsmp_armed_at = NEVER;
-    hw_due = NEVER;
+    hw_cycles = 0;
     for (int i = 0; i < MAX_CPUS; i++) {
         vcpus[i].state = VCPU_OFF;
         vcpus[i].next_tick = NEVER;
