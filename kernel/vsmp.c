@@ -179,19 +179,17 @@ _Static_assert(PERCPU_TSC_BASE_HI == PERCPU_TSC_BASE + 4, "the stubs read tsc_ba
 /* The cycles in LAPIC counts (1 each under -icount shift=0: checked at boot). */
 static int64_t timer_fire_err;   /* measured: how many cycles after count the timer fires (may be < 0) */
 
-extern void vsmp_switch(uint32_t *save_esp, uint32_t next_esp, uint32_t next_gs);
+extern void __attribute__((regparm(3))) vsmp_switch(uint32_t *save_esp, uint32_t next_esp, uint32_t next_gs);
 extern void vsmp_first_entry(void);
 
-/* void vsmp_switch(save_esp, next_esp, next_gs): save the callee-saved
- * registers and the stack pointer, switch %gs to the next logical CPU's
+/* void vsmp_switch(save_esp, next_esp, next_gs) (regparm: in %eax, %edx,
+ * %ecx): save the callee-saved registers and the stack pointer, switch %gs
+ * to the next logical CPU's
  * struct cpu and resume it where it called vsmp_switch (or, the first
  * time, at vsmp_first_entry). */
 __asm__(".text\n\t"
         ".globl vsmp_switch\n"
         "vsmp_switch:\n\t"
-        "movl 4(%esp), %eax\n\t"
-        "movl 8(%esp), %edx\n\t"
-        "movl 12(%esp), %ecx\n\t"
         "pushl %ebp\n\t"
         "pushl %ebx\n\t"
         "pushl %esi\n\t"
@@ -545,15 +543,30 @@ static uint64_t stall_limit_cycles(void);
 static void lock_report(int waiter, const char *why) __attribute__((noreturn));
 
 /* A lock waiter that has waited past the stall limit (watchdog=) while the
- * rest ran on to `now`: the same report as spinlock.c's stall check. */
+ * rest ran on to `now`: the same report as spinlock.c's stall check.
+ * Looked at on every dispatch while some CPU waits (goodness's one run-queue
+ * lock has waiters nearly all the time), so the CPUs are gone through only
+ * when `now` has passed waiters_ok_until: the earliest time at which a
+ * waiter of the last look would pass the limit (0 after a new waiter came,
+ * NEVER when there was none).  Waiting CPUs keep their wait_since, so until
+ * then none of them has passed it: the same reports, at the same times. */
+static uint64_t waiters_ok_until, waiters_ok_limit;
 static void check_lock_waiters(uint64_t now)
 {
     uint64_t limit = stall_limit_cycles();
     if (!limit || now == NEVER)
         return;
+    if (now <= waiters_ok_until && limit == waiters_ok_limit)
+        return;
+    uint64_t ok = NEVER;
     for (int i = 0; i < nvcpus; i++)
-        if (vcpus[i].state == VCPU_LOCKWAIT && now > vcpus[i].wait_since + limit)
-            lock_report(i, "limit: watchdog= seconds");
+        if (vcpus[i].state == VCPU_LOCKWAIT) {
+            if (now > vcpus[i].wait_since + limit)
+                lock_report(i, "limit: watchdog= seconds");
+            ok = MIN(ok, vcpus[i].wait_since + limit);
+        }
+    waiters_ok_until = ok;
+    waiters_ok_limit = limit;
 }
 
 /* The stall limit (watchdog=) in cycles, converted when it changes, not at
@@ -936,6 +949,7 @@ BODY void lock_block_body(uint64_t local, const uint32_t *args)
     }
     v->wait_lock = lock;            /* before the check: its report names the lock */
     v->wait_since = v->local;
+    waiters_ok_until = 0;           /* check_lock_waiters looks at it too */
     /* A cycle of waiters, each holding what the next wants: a deadlock,
      * seen at once (hardware would spin until the stall limit). */
     struct spinlock *l = lock;
