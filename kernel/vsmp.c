@@ -139,6 +139,7 @@ static uint64_t min_other;       /* the smallest eff of the CPUs other than cur 
  * of its clock (a lock wait, a spin-wait step) sets it. */
 static bool arm_dirty = true;
 static uint64_t order_limit;     /* min_other + slack, NEVER when min_other is */
+static uint64_t quantum_end;     /* min_other + quantum + 1 (end_quantum's first yield), NEVER when min_other is */
 static uint64_t deadline;        /* local time of cur's next event or quantum end (the hooks check it) */
 static uint64_t backstop;        /* how late the timer may fire for a CPU that calls hooks */
 static int lock_waiters;         /* CPUs in LOCKWAIT (the stall check runs only when there are some) */
@@ -619,7 +620,8 @@ static inline int pick(int x, uint64_t *rest)
 static inline void set_min_other(uint64_t m)
 {
     min_other = m;
-    order_limit = m == NEVER || m + slack < m ? NEVER : m + slack;
+    order_limit = m + slack < m ? NEVER : m + slack;   /* (NEVER + 0 is NEVER) */
+    quantum_end = m == NEVER ? NEVER : m + quantum + 1;
 }
 
 static inline void refresh_deadline(const struct vcpu *v);
@@ -722,8 +724,7 @@ static inline uint64_t hw_due(void)
 static inline void refresh_deadline(const struct vcpu *v)
 {
     uint64_t ev = MIN(v->next_tick, v->ipi_at);
-    uint64_t q = min_other == NEVER ? NEVER : min_other + quantum + 1;   /* end_quantum's first yield */
-    deadline = MIN(ev, q);
+    deadline = MIN(ev, quantum_end);
     arm_dirty = true;
 }
 
@@ -808,12 +809,11 @@ static void after_switch(bool irqs_on, bool hook)
  * smallest time, which may be x itself.  Returns when x runs again, its
  * local time moved on to when it could run (its event, or a release).
  */
-static void reschedule(struct vcpu *v)
+static inline __attribute__((always_inline)) void switch_to_smallest(struct vcpu *v, uint64_t ex)
 {
     int x = cur;
     TEST_BURN();
-    uint64_t ex = eff(v);           /* x ran: it is not on the list */
-    queued_eff[x] = ex;
+    queued_eff[x] = ex;             /* x ran: it is not on the list */
     if (ex != NEVER)
         queue_insert(x, ex);
     uint64_t rest;
@@ -847,6 +847,11 @@ static void reschedule(struct vcpu *v)
     after_switch(on, hook);
     if (on && !switch_irqs_on)
         irq_enable();
+}
+
+static void reschedule(struct vcpu *v)
+{
+    switch_to_smallest(v, eff(v));
 }
 
 /* ---- the hook bodies ---- */
@@ -889,7 +894,7 @@ BODY void lock_order_body(uint64_t local, const uint32_t *args)
             break;
         v->stats.order_yields++;
         v->state = VCPU_READY;
-        reschedule(v);
+        switch_to_smallest(v, v->local);   /* reschedule(v), inline: most dispatches come here */
     }
     hook_check(v);
     v->local -= order_residue;
