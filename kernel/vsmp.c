@@ -922,10 +922,11 @@ static void after_switch(bool irqs_on, bool hook)
  * smallest time, which may be x itself.  Returns when x runs again, its
  * local time moved on to when it could run (its event, or a release).
  */
-static inline __attribute__((always_inline)) void switch_to_smallest(struct vcpu *v, uint64_t ex)
+static void reschedule(struct vcpu *v)
 {
     int x = cur;
     TEST_BURN();
+    uint64_t ex = eff(v);
     queued_eff[x] = ex;             /* x ran: it is not on the list */
     if (ex != NEVER)
         queue_insert(x, ex);
@@ -960,11 +961,6 @@ static inline __attribute__((always_inline)) void switch_to_smallest(struct vcpu
     after_switch(on, hook);
     if (on && !switch_irqs_on)
         irq_enable();
-}
-
-static void reschedule(struct vcpu *v)
-{
-    switch_to_smallest(v, eff(v));
 }
 
 /* ---- the hook bodies ---- */
@@ -1007,7 +1003,7 @@ BODY void lock_order_body(uint64_t local, const uint32_t *args)
             break;
         v->stats.order_yields++;
         v->state = VCPU_READY;
-        switch_to_smallest(v, v->local);   /* reschedule(v), inline: most dispatches come here */
+        reschedule(v);
     }
     hook_check(v);
     v->local -= order_residue;
