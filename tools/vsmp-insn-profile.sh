@@ -6,24 +6,26 @@
 # without the plugin.
 #
 #   tools/vsmp-insn-profile.sh --kernel ELF [--smp N] [--accel vsmp|icount]
-#                              [--cmdline '...'] [--top K] [--out FILE]
+#                              [--cmdline '...'] [--mem MB] [--top K] [--out FILE]
 #
 # Prints the total instructions and block executions, then the K functions
 # (default 30) with the most instructions: share, instructions, block
 # executions, name ("?": outside the kernel's text, the firmware).
 # --out keeps the raw counts ("vaddr instructions executions" per
-# translation).  The boot's console goes to stderr.
+# translation).  --mem: the guest's memory (tools/qemu-run.sh's default
+# unless given; the figures depend on it, so give what the boot being
+# profiled had).  The boot's console goes to stderr.
 set -u
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 die() { echo "vsmp-insn-profile: error: $*" >&2; exit 2; }
-KERNEL= SMP=2 ACCEL=vsmp CMDLINE= TOP=30 OUT=
+KERNEL= SMP=2 ACCEL=vsmp CMDLINE= TOP=30 OUT= MEM=
 while [ $# -gt 0 ]; do
     case $1 in
-    --kernel|--smp|--accel|--cmdline|--top|--out)
+    --kernel|--smp|--accel|--cmdline|--top|--out|--mem)
         [ $# -ge 2 ] || die "$1 needs a value"
         case $1 in
         --kernel) KERNEL=$2 ;; --smp) SMP=$2 ;; --accel) ACCEL=$2 ;;
-        --cmdline) CMDLINE=$2 ;; --top) TOP=$2 ;; --out) OUT=$2 ;;
+        --cmdline) CMDLINE=$2 ;; --top) TOP=$2 ;; --out) OUT=$2 ;; --mem) MEM=$2 ;;
         esac
         shift ;;
     -h|--help) sed -n '2,/^set -u/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
@@ -35,6 +37,7 @@ done
 [ -f "$KERNEL" ] || die "--kernel $KERNEL: no such file"
 case $ACCEL in vsmp|icount) ;; *) die "--accel $ACCEL: expected vsmp or icount (deterministic counts)" ;; esac
 case $TOP in ''|*[!0-9]*) die "--top $TOP: expected a whole number" ;; esac
+case $MEM in *[!0-9]*) die "--mem $MEM: expected megabytes" ;; esac
 QEMU=$(command -v qemu-system-i386) || die "qemu-system-i386 not found (make deps)"
 TMP=$(mktemp -d "${TMPDIR:-/tmp}/insn-profile.XXXXXX") || exit 2
 trap 'rm -rf "$TMP"' EXIT
@@ -45,7 +48,8 @@ printf '#!/bin/sh\nexec "%s" -plugin "%s" "$@"\n' "$QEMU" "$TMP/plugin.so" >"$TM
 chmod +x "$TMP/bin/qemu-system-i386"
 [ -n "$OUT" ] || OUT=$TMP/counts
 INSN_PROFILE_OUT=$OUT PATH="$TMP/bin:$PATH" \
-    "$ROOT/tools/qemu-run.sh" --kernel "$KERNEL" --smp "$SMP" --accel "$ACCEL" --cmdline "$CMDLINE" >&2
+    "$ROOT/tools/qemu-run.sh" --kernel "$KERNEL" --smp "$SMP" --accel "$ACCEL" --cmdline "$CMDLINE" \
+    ${MEM:+--mem "$MEM"} >&2
 rc=$?
 [ -s "$OUT" ] || die "the boot wrote no counts (qemu-run.sh exit $rc)"
 # Each block to the function that holds its first address (nm -n order).

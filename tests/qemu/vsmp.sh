@@ -150,7 +150,7 @@ fi
 # instructions (printed a little before the boot ends: within 2%) ----
 vboot o1 2 'bench=pipe loops=2000'; plain=$(grep -E '^(result|schedstat|vsmpstat)' "$OUT")
 "$ROOT/tools/vsmp-insn-profile.sh" --kernel "$ROOT/build/o1/kernel.elf" --smp 2 --cmdline 'bench=pipe loops=2000' \
-    --top 40 >"$TMP/profile.out" 2>"$TMP/profile.err"
+    --mem 64 --top 40 >"$TMP/profile.out" 2>"$TMP/profile.err"
 prc=$?
 check "vsmp-insn-profile-same-figures" same_nonempty "$prc" "$plain" "$(grep -E '^(result|schedstat|vsmpstat)' "$TMP/profile.err")"
 phys=$(grep -o 'physical_us=[0-9]*' "$TMP/profile.err" | cut -d= -f2)
