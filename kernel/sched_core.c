@@ -78,6 +78,14 @@ static inline void do_enqueue(int cpu, struct task *p, int flags)
     sched_enqueue_call(cpu, p, flags);
 }
 
+/* The dequeue where the caller has just taken cpu's lock itself (schedule()). */
+static inline void do_dequeue_held(int cpu, struct task *p, int flags)
+{
+    scheduler.dequeue(cpu, p, flags);
+    cpus[cpu].nr_queued--;
+    p->on_rq = 0;
+}
+
 static inline void do_dequeue(int cpu, struct task *p, int flags)
 {
     assert_rq_held(cpu, "dequeue");
@@ -320,6 +328,16 @@ static inline void account_switch(struct cpu *c, struct task *prev, struct task 
     c->stats.context_switches++;
 }
 
+/* checks=1, at schedule()'s entry: not atomic, on the current task's stack, its canary intact. */
+static __attribute__((noinline, cold)) void check_schedule_entry(struct cpu *c, struct task *prev)
+{
+    if (c->preempt_count != 0)
+        sched_bug("schedule() called while atomic (preempt_count %d) by %s", c->preempt_count, prev->name);
+    env_check_own_stack(c, "schedule");
+    if (!prev->is_idle)
+        env_check_stack_canary(prev);
+}
+
 static void check_next(int cpu, struct task *prev, struct task *next)
 {
     if (!task_allowed_on(next, cpu))
@@ -390,20 +408,16 @@ __switch_path void schedule(void)
 {
     unsigned long flags = irq_save();
     struct cpu *c = this_cpu();
-    if (env_checks_on() && c->preempt_count != 0)
-        sched_bug("schedule() called while atomic (preempt_count %d) by %s", c->preempt_count, c->curr->name);
     int cpu = c->id;
     spinlock_t *lock = c->rq_lock;       /* in a register: see task_rq_lock_get */
     struct task *prev = c->curr;
-    env_check_own_stack(c, "schedule");
+    if (env_checks_on())
+        check_schedule_entry(c, prev);
     spin_lock(lock);
     c->stats.schedule_calls++;
     c->need_resched = 0;
-    if (!prev->is_idle) {
-        env_check_stack_canary(prev);
-        if (prev->state != TASK_RUNNING)
-            do_dequeue(cpu, prev, prev->state == TASK_DEAD ? DEQUEUE_EXIT : DEQUEUE_SLEEP);
-    }
+    if (!prev->is_idle && prev->state != TASK_RUNNING)
+        do_dequeue_held(cpu, prev, prev->state == TASK_DEAD ? DEQUEUE_EXIT : DEQUEUE_SLEEP);
     struct task *next;
     uint64_t t0, t1;
     for (;;) {
@@ -412,7 +426,6 @@ __switch_path void schedule(void)
             take_off_for_migration(cpu, prev);
             prev->migrate_after_switch = true;
         }
-        assert_rq_held(cpu, "pick_next");
         t0 = local_tsc();
         next = scheduler.pick_next(cpu, prev);
         t1 = local_tsc();                /* also the switch's timestamp: one RDTSC less */
@@ -424,9 +437,12 @@ __switch_path void schedule(void)
         if (likely(next != prev || task_allowed_on(prev, cpu) || prev->is_idle))
             break;
     }
-    if (!next->is_idle) {
-        if (env_checks_on())
+    if (env_checks_on()) {
+        assert_rq_held(cpu, "pick_next");    /* called with it, and returns with it */
+        if (!next->is_idle)
             check_next(cpu, prev, next);
+    }
+    if (!next->is_idle) {
         if (next->cpu != cpu)            /* only a shared-lock scheduler may hand over another CPU's task */
             move_to_cpu(next, cpu);
     }
