@@ -205,6 +205,10 @@ static struct {
     uint64_t cache_decay_ns;
     int credit_limit;             /* CREDIT_LIMIT */
     uint32_t on_runqueue_weight_128;   /* ON_RUNQUEUE_WEIGHT * 128 / 100, as 2.6.0 computes it */
+    /* JUST_INTERACTIVE_SLEEP(p) in ns for each static_prio - MAX_RT_PRIO (it
+     * depends on the nice level only): recalc_task_prio runs on every
+     * wake-up, and computed there it cost about 45 instructions each. */
+    uint64_t just_interactive_ns[MAX_PRIO - MAX_RT_PRIO];
 } k;
 
 #define MIN_TIMESLICE (k.min_timeslice)
@@ -297,10 +301,14 @@ static bool task_interactive(const struct o1_task *t)
     return t->prio <= t->static_prio - interactive_delta(t);
 }
 
-static uint64_t just_interactive_sleep(const struct o1_task *t)
+/* 2.6.0's JUST_INTERACTIVE_SLEEP for a task of this static_prio (derive_constants tabulates it). */
+static uint64_t just_interactive_sleep_of(int static_prio)
 {
-    return JIFFIES_TO_NS(MAX_SLEEP_AVG * (MAX_BONUS / 2 + interactive_delta(t) + 1) / MAX_BONUS - 1);
+    int delta = PRIO_TO_NICE(static_prio) * MAX_BONUS / 40 + INTERACTIVE_DELTA;   /* interactive_delta() */
+    return JIFFIES_TO_NS(MAX_SLEEP_AVG * (MAX_BONUS / 2 + delta + 1) / MAX_BONUS - 1);
 }
+
+static uint64_t just_interactive_sleep(const struct o1_task *t) { return k.just_interactive_ns[t->static_prio - MAX_RT_PRIO]; }
 
 static bool high_credit(const struct o1_task *t) { return t->interactive_credit > CREDIT_LIMIT; }
 static bool low_credit(const struct o1_task *t) { return t->interactive_credit < -CREDIT_LIMIT; }
@@ -415,6 +423,8 @@ static void derive_constants(void)
     k.cache_decay_ns = (uint64_t)tun.cache_decay_ticks * 1000000u;   /* ticks at 2.6.0's HZ = 1000: ms */
     k.credit_limit = tun.credit_limit;
     k.on_runqueue_weight_128 = tun.on_runqueue_weight * 128 / 100;
+    for (int prio = MAX_RT_PRIO; prio < MAX_PRIO; prio++)
+        k.just_interactive_ns[prio - MAX_RT_PRIO] = just_interactive_sleep_of(prio);
 }
 
 static const char *o1_check_tunables(const char **bad)
