@@ -352,8 +352,12 @@ __switch_path int pipe_read(struct pipe *p, void *buf, uint32_t n)
 
 __switch_path int pipe_read_full(struct pipe *p, void *buf, uint32_t n)
 {
+    /* Nearly always one read is all of it (a message written whole). */
+    int first = pipe_read(p, buf, n);
+    if (likely(first == (int)n) || first <= 0)
+        return first;
     char *dst = buf;
-    uint32_t done = 0;
+    uint32_t done = (uint32_t)first;
     while (done < n) {
         int r = pipe_read(p, dst + done, n - done);
         if (r < 0)

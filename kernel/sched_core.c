@@ -70,13 +70,15 @@ void sched_assert_locked(int cpu)
                   cpu, rq_lock(cpu)->holder_cpu);
 }
 
-static inline void do_enqueue(int cpu, struct task *p, int flags)
+static inline __attribute__((always_inline)) void do_enqueue_on(struct cpu *c, int cpu, struct task *p, int flags)
 {
     assert_rq_held(cpu, "enqueue");
     p->on_rq = 1;
-    cpus[cpu].nr_queued++;
+    c->nr_queued++;
     sched_enqueue_call(cpu, p, flags);
 }
+
+static inline void do_enqueue(int cpu, struct task *p, int flags) { do_enqueue_on(&cpus[cpu], cpu, p, flags); }
 
 /* The dequeue where the caller has just taken cpu's lock itself (schedule()). */
 static inline void do_dequeue_held(int cpu, struct task *p, int flags)
@@ -520,16 +522,19 @@ static inline int select_cpu(struct task *p, int waker_cpu, int flags)
 /* target's run-queue lock held: queue p there as runnable. */
 static inline __attribute__((always_inline)) void enqueue_woken(int target, struct task *p, int enqueue_flags)
 {
+    struct cpu *tc = &cpus[target];      /* once: the index is a multiply */
     p->state = TASK_RUNNING;
-    cpus[target].stats.wakeups++;
-    do_enqueue(target, p, enqueue_flags);
-    if (sched_cpu_is_idle(target))
+    tc->stats.wakeups++;
+    do_enqueue_on(tc, target, p, enqueue_flags);
+    if (tc->curr == tc->idle)            /* sched_cpu_is_idle(target) */
         sched_resched_cpu(target);
 }
 
+/* WAKE_SYNC and WAKE_IRQ shifted onto ENQUEUE_SYNC and ENQUEUE_IRQ: no branches. */
+_Static_assert(ENQUEUE_SYNC == WAKE_SYNC << 3 && ENQUEUE_IRQ == WAKE_IRQ << 2, "enqueue_flags_for's shifts");
 static inline int enqueue_flags_for(int wake_flags)
 {
-    return ENQUEUE_WAKEUP | ((wake_flags & WAKE_SYNC) ? ENQUEUE_SYNC : 0) | ((wake_flags & WAKE_IRQ) ? ENQUEUE_IRQ : 0);
+    return ENQUEUE_WAKEUP | ((wake_flags & WAKE_SYNC) << 3) | ((wake_flags & WAKE_IRQ) << 2);
 }
 
 /*
@@ -544,7 +549,7 @@ __switch_path bool wake_up_task(struct task *p, int wake_flags)
 {
     unsigned long f = irq_save();
     spinlock_t *lock;
-    task_rq_lock_get(p, &lock);
+    int cpu = task_rq_lock_get(p, &lock);
     if (p->state != TASK_SLEEPING) {
         spin_unlock_irqrestore(lock, f);
         return false;
@@ -566,7 +571,7 @@ __switch_path bool wake_up_task(struct task *p, int wake_flags)
         spin_lock(lock);
     }
     int target = select_cpu(p, this_cpu_id(), wake_flags);
-    spinlock_t *target_lock = rq_lock(target);
+    spinlock_t *target_lock = likely(target == cpu) ? lock : rq_lock(target);
     if (target_lock != lock) {
         spin_release(lock);
         spin_lock(target_lock);

@@ -26,6 +26,10 @@
 #include "x86.h"
 #include "cpu.h"
 #include "lib.h"
+#include "spinlock.h"
+
+/* cycles_to_ns's sites (kernel/time.h), patched when the TSC runs at 1 GHz. */
+extern const struct patch_site __start_clock_sites[] __attribute__((weak)), __stop_clock_sites[] __attribute__((weak));
 
 #define PIT_HZ 1193182u
 #define CALIBRATION_COUNTS 23864u      /* 20 ms of PIT counts */
@@ -136,6 +140,9 @@ void tsc_calibrate(void)
         tsc_khz = 1000;
     }
     ns_mult = (uint32_t)(((uint64_t)1000000 << 22) / tsc_khz);
+    /* A 1 GHz TSC (icount, vsmp): cycles are nanoseconds (kernel/time.h). */
+    if (ns_mult == 1u << 22)
+        patch_nop_sites(__start_clock_sites, __stop_clock_sites);
     tsc_at_boot = rdtsc();
     for (int i = 0; i < MAX_CPUS; i++)
         cpus[i].tsc_base = tsc_at_boot;     /* one clock for all (vsmp gives each its own) */
