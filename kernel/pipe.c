@@ -34,6 +34,8 @@
 #include "sched_core.h"
 #include "wait.h"
 
+_Static_assert(WAKE_SYNC == 1, "wake_waiters indexes woken[] by WAKE_SYNC");
+
 /* A task sleeping on a pipe; lives on its stack. */
 struct pipe_waiter {
     struct list_head entry;
@@ -163,7 +165,7 @@ __switch_path static void wake_waiters(struct pipe *p, int flags)
     while (!list_empty(list)) {
         struct pipe_waiter *w = list_first_entry(list, struct pipe_waiter, entry);
         if (wake_up_task(w->task, flags))
-            p->woken[(flags & WAKE_SYNC) ? 1 : 0]++;
+            p->woken[flags & WAKE_SYNC]++;      /* [1]: sync (WAKE_SYNC is 1) */
         list_del(&w->entry);
         w->queued = false;
     }

@@ -80,11 +80,11 @@ static inline __attribute__((always_inline)) void do_enqueue_on(struct cpu *c, i
 
 static inline void do_enqueue(int cpu, struct task *p, int flags) { do_enqueue_on(&cpus[cpu], cpu, p, flags); }
 
-/* The dequeue where the caller has just taken cpu's lock itself (schedule()). */
-static inline void do_dequeue_held(int cpu, struct task *p, int flags)
+/* The dequeue where the caller has just taken c's lock itself (schedule()). */
+static inline void do_dequeue_held(struct cpu *c, int cpu, struct task *p, int flags)
 {
     scheduler.dequeue(cpu, p, flags);
-    cpus[cpu].nr_queued--;
+    c->nr_queued--;
     p->on_rq = 0;
 }
 
@@ -315,11 +315,11 @@ void sched_setup_idle(int cpu, struct task *idle)
 
 static inline void account_switch(struct cpu *c, struct task *prev, struct task *next, uint64_t now)
 {
-    if (prev->is_idle)
+    if (unlikely(prev->is_idle))         /* the busy case falls through: no jmp back */
         c->stats.idle_ns += now - c->idle_since_ns;
     else
         prev->runtime_ns += now - prev->last_switch_in_ns;
-    if (next->is_idle) {
+    if (unlikely(next->is_idle)) {
         c->idle_since_ns = now;
     } else {
         next->last_switch_in_ns = now;
@@ -419,7 +419,7 @@ __switch_path void schedule(void)
     c->stats.schedule_calls++;
     c->need_resched = 0;
     if (!prev->is_idle && prev->state != TASK_RUNNING)
-        do_dequeue_held(cpu, prev, prev->state == TASK_DEAD ? DEQUEUE_EXIT : DEQUEUE_SLEEP);
+        do_dequeue_held(c, cpu, prev, prev->state == TASK_DEAD ? DEQUEUE_EXIT : DEQUEUE_SLEEP);
     struct task *next;
     uint64_t t0, t1;
     for (;;) {
@@ -431,7 +431,7 @@ __switch_path void schedule(void)
         t0 = local_tsc();
         next = scheduler.pick_next(cpu, prev);
         t1 = local_tsc();                /* also the switch's timestamp: one RDTSC less */
-        c->stats.pick_cycles += t1 - t0;
+        c->stats.pick_cycles += (uint32_t)t1 - (uint32_t)t0;   /* a pick is shorter than 2^32 cycles */
         c->stats.picks++;
         if (!next)
             next = c->idle;
