@@ -151,21 +151,18 @@ static inline void locked_dec_byte(volatile uint8_t *p) { __asm__ volatile("lock
 bool spin_pvspin_enabled(void) { return pvspin_on; }
 
 /* Every inlined release site becomes "jmp <its paravirtual release>". */
-struct pvspin_site {
-    uint32_t site, target;
-};
-extern const struct pvspin_site __start_pvspin_sites[], __stop_pvspin_sites[];
+extern const struct patch_site __start_pvspin_sites[], __stop_pvspin_sites[];
 
-extern const struct pvspin_site __start_vsmp_sites[], __stop_vsmp_sites[];
+extern const struct patch_site __start_vsmp_sites[], __stop_vsmp_sites[];
 
-static void patch_sites(const struct pvspin_site *start, const struct pvspin_site *stop)
+void patch_nop_sites(const struct patch_site *start, const struct patch_site *stop)
 {
     if (ncpus_online > 1)
-        panic("spinlock sites: the code is patched before the other CPUs start");
-    for (const struct pvspin_site *s = start; s < stop; s++) {
+        panic("patch sites: the code is patched before the other CPUs start");
+    for (const struct patch_site *s = start; s < stop; s++) {
         uint8_t *p = (uint8_t *)(uintptr_t)s->site;
         if (p[0] != 0x0f || p[1] != 0x1f || p[2] != 0x44 || p[3] != 0 || p[4] != 0)
-            panic("spinlock site %p is not the 5-byte NOP", (void *)p);
+            panic("patch site %p is not the 5-byte NOP", (void *)p);
         int32_t rel = (int32_t)(s->target - (s->site + 5));
         p[1] = (uint8_t)rel;
         p[2] = (uint8_t)(rel >> 8);
@@ -180,7 +177,7 @@ static void patch_sites(const struct pvspin_site *start, const struct pvspin_sit
 
 void spin_pvspin_enable(void)
 {
-    patch_sites(__start_pvspin_sites, __stop_pvspin_sites);
+    patch_nop_sites(__start_pvspin_sites, __stop_pvspin_sites);
     pvspin_on = true;
 }
 
@@ -203,8 +200,18 @@ void spin_vsmp_order(spinlock_t *lock)
         chan_cost_lock();
 }
 
-void spin_vsmp_enable_acquire(void) { patch_sites(__start_vsmp_sites, __stop_vsmp_sites); }
-void spin_vsmp_enable_release(void) { patch_sites(__start_pvspin_sites, __stop_pvspin_sites); }
+void spin_vsmp_enable_acquire(void) { patch_nop_sites(__start_vsmp_sites, __stop_vsmp_sites); }
+void spin_vsmp_enable_release(void) { patch_nop_sites(__start_pvspin_sites, __stop_pvspin_sites); }
+
+/* checks=1 (kernel/sched_env.h, env_checks_on): the core's invariant checks. */
+extern const struct patch_site __start_check_sites[] __attribute__((weak)), __stop_check_sites[] __attribute__((weak));
+static bool checks_on;
+void checks_enable(void)
+{
+    patch_nop_sites(__start_check_sites, __stop_check_sites);
+    checks_on = true;
+}
+bool checks_enabled(void) { return checks_on; }
 
 uint64_t spin_stall_limit_ns(void) { return stall_limit_ns; }
 

@@ -172,6 +172,16 @@ void spin_release_pv(spinlock_t *lock);
                  ".popsection"                                                \
                  : : : "memory" : label)
 #define PVSPIN_SITE(label) PATCH_SITE("pvspin_sites", label)
+/* A section's entries, as PATCH_SITE writes them; patch_nop_sites() turns each
+ * NOP into its jmp (kernel/spinlock.c; also the core's checks=1 sites,
+ * kernel/sched_env.h). */
+struct patch_site {
+    uint32_t site, target;
+};
+void patch_nop_sites(const struct patch_site *start, const struct patch_site *stop);
+/* checks=1: patch the core's check sites (kernel/sched_env.h, env_checks_on). */
+void checks_enable(void);
+bool checks_enabled(void);
 #define VSMP_SITE(label) PATCH_SITE("vsmp_sites", label)
 
 void vsmp_lock_order(spinlock_t *lock);
