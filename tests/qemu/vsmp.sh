@@ -150,8 +150,9 @@ fi
 # ---- tools/vsmp-insn-profile.sh: a boot's instructions by function (a
 # QEMU plugin), the boot's figures unmoved, the total the boot's physical
 # instructions (printed a little before the boot ends: within 2%) ----
-vboot o1 2 'bench=pipe loops=2000'; plain=$(grep -E '^(result|schedstat|vsmpstat)' "$OUT")
-"$ROOT/tools/vsmp-insn-profile.sh" --kernel "$ROOT/build/o1/kernel.elf" --smp 2 --cmdline 'bench=pipe loops=2000' \
+# (the same command line: a test boot adds checks=1 unless it has checks=)
+vboot o1 2 'bench=pipe loops=2000 checks=1'; plain=$(grep -E '^(result|schedstat|vsmpstat)' "$OUT")
+"$ROOT/tools/vsmp-insn-profile.sh" --kernel "$ROOT/build/o1/kernel.elf" --smp 2 --cmdline 'bench=pipe loops=2000 checks=1' \
     --mem 64 --top 40 >"$TMP/profile.out" 2>"$TMP/profile.err"
 prc=$?
 check "vsmp-insn-profile-same-figures" same_nonempty "$prc" "$plain" "$(grep -E '^(result|schedstat|vsmpstat)' "$TMP/profile.err")"
