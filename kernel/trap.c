@@ -14,6 +14,7 @@
 #include "stall.h"
 #include "spinlock.h"
 #include "vsmp.h"
+#include "machine/machine.h"
 
 static const char *const exception_names[32] = {
     "divide error", "debug", "NMI", "breakpoint", "overflow", "bound range", "invalid opcode",
@@ -57,7 +58,7 @@ void trap(struct trapframe *tf)
         lapic_eoi();
         /* vsmp: the logical CPU's tick or IPI (its stub kept the ones that
          * deliver nothing from here: the simulation's, not the machine's). */
-        if (!vsmp_on || vsmp_irq_deliver())
+        if (machine_timer_irq())
             timer_tick();
         break;
     case VECTOR_RESCHEDULE:

@@ -1,0 +1,76 @@
+/*
+ * The machine layer's static keys: which machine the kernel runs on, read
+ * at no cost on the plain one.  kernel/machine/machine.h is the layer's
+ * interface; this part is separate because kernel/x86.h (cpu_relax) needs
+ * it and must not pull in the rest.
+ *
+ * Two machines sit behind the layer (docs/ARCHITECTURE.md, "The machine
+ * layer"):
+ *   plain hardware  the CPUs QEMU (TCG, KVM, icount) or a PC gives: LAPIC
+ *                   timers and IPIs, INIT-SIPI-SIPI, HLT, PAUSE;
+ *   vsmp            vsmp=N logical CPUs in virtual time on one vCPU
+ *                   (kernel/vsmp.c, docs/vsmp.md).
+ *
+ * Each key is a boot-patched site (kernel/patch_site.h): a 5-byte NOP on
+ * plain hardware, a jump once vsmp_setup() has turned the key on, on the
+ * boot CPU before any other CPU runs.  So an `if (machine_vsmp())` costs a
+ * plain machine one NOP and no memory access; it replaced a load and a
+ * conditional branch of the flags vsmp_on and vsmp_multi, which only the
+ * machine layer reads now (kernel/machine/, kernel/vsmp.c; tests/qemu/
+ * boot.sh's layering-vsmp-flags check holds every other file to that).
+ *
+ * CFLAGS_EXTRA=-DMACHINE_KEYS_FLAGS builds the keys as the flag tests they
+ * replaced: the layer's code otherwise, the instructions of the kernel
+ * before it, so that its boots' figures under vsmp and icount can be
+ * compared bit for bit with that kernel's (docs/notebook/2026-12-07-
+ * machine-layer.md has the comparison).
+ */
+#ifndef KERNEL_MACHINE_KEYS_H
+#define KERNEL_MACHINE_KEYS_H
+
+#include "../patch_site.h"
+
+#ifdef MACHINE_KEYS_FLAGS
+/* The keys as the flag tests they replaced (a load and a branch). */
+extern bool vsmp_on, vsmp_multi;
+static inline __attribute__((always_inline)) bool machine_vsmp(void) { return vsmp_on; }
+static inline __attribute__((always_inline)) bool machine_vsmp_multi(void) { return vsmp_multi; }
+#else
+/* vsmp=N given, N >= 1: the CPUs are vsmp's logical CPUs. */
+static inline __attribute__((always_inline)) bool machine_vsmp(void)
+{
+    PATCH_KEY("machine_vsmp_sites", on);
+    return false;
+on:
+    return true;
+}
+
+/* vsmp=N, N >= 2: spinlock waits and spin-waits go through vsmp's
+ * dispatcher (another logical CPU must run for them to end). */
+static inline __attribute__((always_inline)) bool machine_vsmp_multi(void)
+{
+    PATCH_KEY("machine_vsmp_multi_sites", on);
+    return false;
+on:
+    return true;
+}
+#endif
+
+/* cpu_relax (kernel/x86.h): one spin-wait iteration.  Caller: any spin
+ * loop, any context.  Plain: PAUSE.  vsmp with 2+ CPUs: the spinning CPU
+ * must let the others run or it would wait for ever: vsmp_relax advances
+ * its clock and yields once it is ahead (kernel/vsmp.c). */
+void vsmp_relax(void);
+static inline __attribute__((always_inline)) void machine_relax(void)
+{
+    if (unlikely(machine_vsmp_multi()))
+        vsmp_relax();
+    else
+        __asm__ volatile("pause" ::: "memory");
+}
+
+/* vsmp_setup (kernel/vsmp.c), boot CPU, other CPUs not started: turn the
+ * keys on (machine_vsmp; machine_vsmp_multi too when multi). */
+void machine_keys_enable_vsmp(bool multi);
+
+#endif
