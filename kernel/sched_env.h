@@ -115,7 +115,7 @@ static inline __attribute__((always_inline)) void env_switch_mm(struct cpu *c, s
  */
 static inline __attribute__((always_inline)) void env_switch_in_cost(void)
 {
-    if (unlikely(cost_switch_on))
+    if (machine_cost_model() && unlikely(cost_switch_on))
         chan_cost_switch_in();
 }
 #endif

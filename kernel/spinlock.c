@@ -171,7 +171,7 @@ void spin_pvspin_enable(void)
  * of the lock's line from the releasing CPU. */
 void spin_vsmp_order(spinlock_t *lock)
 {
-    if (!cost_lock_on) {
+    if (!machine_cost_model() || !cost_lock_on) {
         vsmp_lock_order(lock);
         return;
     }
@@ -325,7 +325,7 @@ void spin_lock_contended(spinlock_t *lock, uint32_t ticket)
 {
     if (machine_vsmp_multi()) {
         vsmp_lock_contended(lock, ticket);
-        if (cost_lock_on)
+        if (machine_cost_model() && cost_lock_on)
             chan_cost_lock();            /* cost=: the line's transfer, in this CPU's local time */
         return;
     }
@@ -356,7 +356,7 @@ void spin_lock_contended(spinlock_t *lock, uint32_t ticket)
     c->stats.lock_waits++;
     /* cost=: the lock's cache line comes from the holder's cache (its
      * modified copy) before this CPU's acquisition completes. */
-    if (cost_lock_on)
+    if (machine_cost_model() && cost_lock_on)
         chan_cost_lock();
 }
 

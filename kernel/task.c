@@ -122,7 +122,7 @@ static bool idle_poll(struct cpu *c)
     irq_disable();
     if (xchg(&c->idle_polling, IDLE_NOT_POLLING) == IDLE_POLL_KICKED) {
         c->stats.poll_wakes++;
-        if (cost_ipi_on)
+        if (machine_cost_model() && cost_ipi_on)
             chan_cost_ipi(true);
     }
     c->preempt_count--;

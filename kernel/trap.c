@@ -65,7 +65,7 @@ void trap(struct trapframe *tf)
         lapic_eoi();
         c->stats.resched_ipis++;
         /* cost=: the era's delivery (an idle CPU waited for it) or its entry/exit (kernel/chan_cost.h) */
-        if (cost_ipi_on)
+        if (machine_cost_model() && cost_ipi_on)
             chan_cost_ipi(c->curr == c->idle);
         break;
     case VECTOR_VSMP_EVENT:

@@ -28,13 +28,24 @@
 #ifndef KERNEL_MACHINE_KEYS_H
 #define KERNEL_MACHINE_KEYS_H
 
+#include "../types.h"
+#ifndef HOST_TEST
 #include "../patch_site.h"
+#endif
 
-#ifdef MACHINE_KEYS_FLAGS
-/* The keys as the flag tests they replaced (a load and a branch). */
+#if defined(HOST_TEST)
+/* The host tests (tests/host/) link kernel files on a plain machine with
+ * no patching: no vsmp, and the cost model's own flags decide. */
+static inline bool machine_vsmp(void) { return false; }
+static inline bool machine_vsmp_multi(void) { return false; }
+static inline bool machine_cost_model(void) { return true; }
+#elif defined(MACHINE_KEYS_FLAGS)
+/* The keys as the flag tests they replaced (a load and a branch); the
+ * cost model's key as none (its flags are tested as before). */
 extern bool vsmp_on, vsmp_multi;
 static inline __attribute__((always_inline)) bool machine_vsmp(void) { return vsmp_on; }
 static inline __attribute__((always_inline)) bool machine_vsmp_multi(void) { return vsmp_multi; }
+static inline __attribute__((always_inline)) bool machine_cost_model(void) { return true; }
 #else
 /* vsmp=N given, N >= 1: the CPUs are vsmp's logical CPUs. */
 static inline __attribute__((always_inline)) bool machine_vsmp(void)
@@ -50,6 +61,17 @@ on:
 static inline __attribute__((always_inline)) bool machine_vsmp_multi(void)
 {
     PATCH_KEY("machine_vsmp_multi_sites", on);
+    return false;
+on:
+    return true;
+}
+
+/* cost= other than none: a cost model charges events (kernel/chan_cost.h;
+ * its cost_*_on flags then say which).  In front of each flag test, so
+ * that cost=none, the default, costs one NOP and no load there. */
+static inline __attribute__((always_inline)) bool machine_cost_model(void)
+{
+    PATCH_KEY("machine_cost_sites", on);
     return false;
 on:
     return true;
@@ -72,5 +94,8 @@ static inline __attribute__((always_inline)) void machine_relax(void)
 /* vsmp_setup (kernel/vsmp.c), boot CPU, other CPUs not started: turn the
  * keys on (machine_vsmp; machine_vsmp_multi too when multi). */
 void machine_keys_enable_vsmp(bool multi);
+/* chan_cost_set (kernel/chan_cost.c), boot CPU, before any task or other
+ * CPU runs, for a model other than none: machine_cost_model's sites. */
+void machine_keys_enable_cost(void);
 
 #endif
