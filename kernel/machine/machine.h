@@ -22,7 +22,8 @@
  *
  * The other parts of the layer: the memory model (CACHES=1, machine=:
  * kernel/machine/memhooks.h, cache.h, presets.c) and the cost models
- * (cost=: kernel/chan_cost.h, still outside this directory).
+ * (cost=: kernel/chan_cost.h, still outside this directory; their event
+ * flags are tested behind the key machine_cost_model, keys.h).
  *
  * For each hook: what it does, who calls it, in what state.
  */
