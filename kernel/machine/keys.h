@@ -4,7 +4,7 @@
  * interface; this part is separate because kernel/x86.h (cpu_relax) needs
  * it and must not pull in the rest.
  *
- * Two machines sit behind the layer (docs/ARCHITECTURE.md, "The machine
+ * Two machines sit behind the layer (docs/ARCHITECTURE.md, "the machine
  * layer"):
  *   plain hardware  the CPUs QEMU (TCG, KVM, icount) or a PC gives: LAPIC
  *                   timers and IPIs, INIT-SIPI-SIPI, HLT, PAUSE;
@@ -13,7 +13,9 @@
  *
  * Each key is a boot-patched site (kernel/patch_site.h): a 5-byte NOP on
  * plain hardware, a jump once vsmp_setup() has turned the key on, on the
- * boot CPU before any other CPU runs.  So an `if (machine_vsmp())` costs a
+ * boot CPU before any other CPU runs.  A third key, machine_cost_model(),
+ * stands in front of the cost model's event flags (kernel/chan_cost.h);
+ * chan_cost_set() turns it on for a model other than cost=none.  So an `if (machine_vsmp())` costs a
  * plain machine one NOP and no memory access; it replaced a load and a
  * conditional branch of the flags vsmp_on and vsmp_multi, which only the
  * machine layer reads now (kernel/machine/, kernel/vsmp.c; tests/qemu/
