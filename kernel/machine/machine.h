@@ -42,6 +42,11 @@
  * reports that must say or skip what only real hardware has (real IPIs to
  * time, an accelerator's name), and for the lock code's waits. */
 
+/* The clock needs no hook: kernel/time.h's local clock is RDTSC minus the
+ * CPU's tsc_base on both machines (one base for all CPUs on plain
+ * hardware; vsmp's dispatcher moves each logical CPU's base so that its
+ * clock runs only while it runs). */
+
 /* ---- start-up (boot CPU or a starting CPU, interrupts off, no lock) ---- */
 
 /* A CPU's own start (smp_cpu_start, on that CPU before it goes online).
