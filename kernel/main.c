@@ -21,6 +21,7 @@
 #include "spinlock.h"
 #include "mm.h"
 #include "vsmp.h"
+#include "machine/keys.h"
 #include "chan_cost.h"
 #include "machine/memhooks.h"
 
@@ -287,7 +288,7 @@ void kmain(uint32_t magic, uint32_t mbi)
         snprintf(trace_words + strlen(trace_words), sizeof(trace_words) - strlen(trace_words), " checks=1");
     /* What produced this run's numbers, so that tables can refuse to mix them. */
     char vsmp_words[96] = "";
-    if (vsmp_on)
+    if (machine_vsmp())
         snprintf(vsmp_words, sizeof(vsmp_words), " vsmp_quantum_ns=%u vsmp_ipi_ns=%u vsmp_slack_ns=%u",
                  vsmp_quantum_ns(), vsmp_ipi_ns(), vsmp_slack_ns());
     /* What is real and what is charged: charged= the cost model's events and
@@ -300,8 +301,8 @@ void kmain(uint32_t magic, uint32_t mbi)
     char charged[160];
     chan_cost_describe(charged, sizeof(charged));
     char real[48];
-    snprintf(real, sizeof(real), "%satomic,timer%s", mm_get_cr3_elide() ? "" : "cr3,", vsmp_on ? "" : ",hlt,ipi");
-    kprintf(PROTO_FORMAT(BOOT), ncpus_online, sched_name(), HZ, tsc_khz, vsmp_on ? "vsmp" : detect_accel(), mem_usable_mib(),
+    snprintf(real, sizeof(real), "%satomic,timer%s", mm_get_cr3_elide() ? "" : "cr3,", machine_vsmp() ? "" : ",hlt,ipi");
+    kprintf(PROTO_FORMAT(BOOT), ncpus_online, sched_name(), HZ, tsc_khz, machine_vsmp() ? "vsmp" : detect_accel(), mem_usable_mib(),
             mm_mode_names[mm_get_mode()], spin_pvspin_enabled() ? 1 : 0, SPINLOCK_KIND,
             mm_cr3_names[mm_get_cr3_elide()], idle_mode_names[idle_get_mode()], idle_words,
             chan_cost_names[chan_cost_model()], charged, real, vsmp_words, machine_words,

@@ -77,7 +77,7 @@ static inline void env_note_progress(uint64_t now) { watchdog_progress = (uint32
  * trace points are (kernel/trace.h), off unless the command line says
  * checks=1 (tests/lib.sh's boot() does).  Off, each site is one 5-byte NOP;
  * checks_enable() (kernel/main.c, before the other CPUs start) patches every
- * site into a jmp to its check (PATCH_SITE, kernel/spinlock.h).
+ * site into a jmp to its check (PATCH_SITE, kernel/patch_site.h).
  */
 static inline __attribute__((always_inline)) bool env_checks_on(void)
 {
@@ -140,7 +140,7 @@ static inline __attribute__((always_inline)) void env_switch_mm(struct cpu *c, s
  */
 static inline __attribute__((always_inline)) void env_switch_in_cost(void)
 {
-    if (unlikely(cost_switch_on))
+    if (machine_cost_model() && unlikely(cost_switch_on))
         chan_cost_switch_in();
 }
 #endif

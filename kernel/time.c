@@ -142,7 +142,7 @@ void tsc_calibrate(void)
     ns_mult = (uint32_t)(((uint64_t)1000000 << 22) / tsc_khz);
     /* A 1 GHz TSC (icount, vsmp): cycles are nanoseconds (kernel/time.h). */
     if (ns_mult == 1u << 22)
-        patch_nop_sites(__start_clock_sites, __stop_clock_sites);
+        patch_sites_enable(__start_clock_sites, __stop_clock_sites, "clock");
     tsc_at_boot = rdtsc();
     for (int i = 0; i < MAX_CPUS; i++)
         cpus[i].tsc_base = tsc_at_boot;     /* one clock for all (vsmp gives each its own) */

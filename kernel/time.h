@@ -22,7 +22,7 @@ extern uint32_t ns_mult;                   /* ns = cycles * ns_mult >> 22 (tsc_k
  * Under icount and vsmp (QEMU -icount shift=0) the TSC counts one cycle a
  * nanosecond: tsc_khz is 1000000 exactly and ns_mult 1 << 22, so the
  * conversion is the identity.  Its site is then patched (tsc_calibrate, as
- * kernel/spinlock.h's PATCH_SITE: a 5-byte NOP listed in clock_sites that
+ * kernel/patch_site.h's PATCH_SITE: a 5-byte NOP listed in clock_sites that
  * becomes a jmp) to return the cycles as they are: the same value without
  * the multiplies, on every clock read of the switch and wake-up paths where
  * instructions are time.  No "memory" clobber: it reads no memory.

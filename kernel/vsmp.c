@@ -1480,6 +1480,7 @@ int vsmp_setup(int ncpus, uint32_t quantum_ns, uint32_t ipi_ns, uint32_t slack_n
     nvcpus = ncpus;
     vsmp_on = true;
     vsmp_multi = ncpus > 1;
+    machine_keys_enable_vsmp(vsmp_multi);   /* the machine layer's static keys (kernel/machine/keys.h) */
     quantum_ns_ = quantum_ns;
     ipi_ns_ = ipi_ns;
     /* ns to TSC cycles (under icount shift=0 one each). */
