@@ -127,7 +127,9 @@ _Static_assert(offsetof(struct vcpu, local) == 0, "the hook exits read vcpu.loca
 bool vsmp_on, vsmp_multi;
 static struct vcpu vcpus[MAX_CPUS];
 static int nvcpus;
-static int cur;                  /* the logical CPU the physical CPU runs */
+/* (Some of the dispatcher's state has an assembler name: the spinlock hooks'
+ * fast paths below read it.) */
+int cur __asm__("vsmp_cur");     /* the logical CPU the physical CPU runs */
 struct vcpu *vsmp_curv;          /* &vcpus[cur] (the exits read it) */
 static uint16_t gs_selector[MAX_CPUS];
 static uint64_t quantum, ipi_latency, tick_period;
@@ -137,9 +139,10 @@ static uint64_t min_other;       /* the smallest eff of the CPUs other than cur 
 /* What arm_timer() last worked out still holds unless this is set: every
  * change of the current CPU, of its events, of min_other, and every jump
  * of its clock (a lock wait, a spin-wait step) sets it. */
-static bool arm_dirty = true;
-static uint64_t order_limit;     /* min_other + slack, NEVER when min_other is */
-static uint64_t deadline;        /* local time of cur's next event or quantum end (the hooks check it) */
+bool arm_dirty __asm__("vsmp_arm_dirty") = true;
+uint64_t order_limit __asm__("vsmp_order_limit");   /* min_other + slack, NEVER when min_other is */
+static uint64_t quantum_end;     /* min_other + quantum + 1 (end_quantum's first yield), NEVER when min_other is */
+uint64_t deadline __asm__("vsmp_deadline");   /* local time of cur's next event or quantum end (the hooks check it) */
 static uint64_t backstop;        /* how late the timer may fire for a CPU that calls hooks */
 static int lock_waiters;         /* CPUs in LOCKWAIT (the stall check runs only when there are some) */
 static bool event_sent;          /* a self-interrupt for a due event is on its way (raise_event) */
@@ -163,7 +166,7 @@ volatile uint8_t vsmp_deferred;
 uint32_t vsmp_exit_count;
 uint64_t vsmp_armed_at;
 volatile uint32_t *vsmp_timer_init_reg, *vsmp_icr_lo_reg;
-static uint64_t phys_lb;
+uint64_t phys_lb __asm__("vsmp_phys_lb");
 #define DEFER_TIMER 1u
 #define DEFER_EVENT 2u
 /* The exits' fixed instruction counts after their RDTSC, taken off when
@@ -179,19 +182,17 @@ _Static_assert(PERCPU_TSC_BASE_HI == PERCPU_TSC_BASE + 4, "the stubs read tsc_ba
 /* The cycles in LAPIC counts (1 each under -icount shift=0: checked at boot). */
 static int64_t timer_fire_err;   /* measured: how many cycles after count the timer fires (may be < 0) */
 
-extern void vsmp_switch(uint32_t *save_esp, uint32_t next_esp, uint32_t next_gs);
+extern void __attribute__((regparm(3))) vsmp_switch(uint32_t *save_esp, uint32_t next_esp, uint32_t next_gs);
 extern void vsmp_first_entry(void);
 
-/* void vsmp_switch(save_esp, next_esp, next_gs): save the callee-saved
- * registers and the stack pointer, switch %gs to the next logical CPU's
+/* void vsmp_switch(save_esp, next_esp, next_gs) (regparm: in %eax, %edx,
+ * %ecx): save the callee-saved registers and the stack pointer, switch %gs
+ * to the next logical CPU's
  * struct cpu and resume it where it called vsmp_switch (or, the first
  * time, at vsmp_first_entry). */
 __asm__(".text\n\t"
         ".globl vsmp_switch\n"
         "vsmp_switch:\n\t"
-        "movl 4(%esp), %eax\n\t"
-        "movl 8(%esp), %edx\n\t"
-        "movl 12(%esp), %ecx\n\t"
         "pushl %ebp\n\t"
         "pushl %ebx\n\t"
         "pushl %esi\n\t"
@@ -263,7 +264,7 @@ __asm__(".text\n\t"
 #else
 #define MACHINE_THAW ""
 #endif
-#define HOOK(name, body, exit)                                             \
+#define HOOK(name, body, exit, fast)                                           \
     ".globl " name "\n" name ":\n"                                         \
     "3:\trdtsc\n"                                                          \
     "4:\tsubl %gs:" STR(PERCPU_TSC_BASE) ", %eax\n"                        \
@@ -273,6 +274,7 @@ __asm__(".text\n\t"
     ".balign 4\n\t"                                                        \
     ".long 3b, 4b, 5b" CLOCK_READ_PAD ", 6b\n\t"                          \
     ".popsection\n\t"                                                      \
+    fast                                                                   \
     "leal 4(%esp), %ecx\n\t"                                               \
     "call " body "\n\t"                                                    \
     MACHINE_THAW                                                           \
@@ -342,10 +344,119 @@ __asm__(".text\n"
  * calibration takes them off with the rest. */
 
 
+/*
+ * The spinlock hooks' fast paths, in the stubs, for the usual hook: what
+ * lock_order_body and lock_release_body do when nothing is to be waited
+ * for or charged, nothing is due, the order allows the acquisition, no CPU
+ * waits for the lock, and the timer needs no write (arm()'s first test).
+ * They read what the bodies read and store what the bodies store, between
+ * the same entry (the clock frozen) and the same exit, so the clock, every
+ * figure and the residues are the same; anything else goes on to the body
+ * (10:), with %eax:%edx, the local time, untouched.  They save the body's
+ * call, frame and return: most hooks take them (o1, 8 CPUs, hackbench:
+ * two thirds of the acquisitions, nearly every release).  Not in a
+ * -DVSMP_TEST_BURN build (whose every hook burns, in enter(): the burn
+ * test then also shows that the fast and the slow paths print the same
+ * figures) or a CACHES=1 one (enter() folds the instrumentation's debt).
+ *
+ * struct spinlock's fields, as the stubs address them: */
+#if defined(SPINLOCK_TICKET)
+#define LOCK_WAITERS 5
+#define LOCK_RELEASE_CPU 6
+#define LOCK_RELEASE 16
+#define LOCK_RELEASE_STORE "incw 2(%ecx)\n\t"   /* spin_release_store */
+_Static_assert(offsetof(struct spinlock, now_serving) == 2, "the release fast path's store");
+#else
+#define LOCK_WAITERS 2
+#define LOCK_RELEASE_CPU 3
+#define LOCK_RELEASE 12
+#define LOCK_RELEASE_STORE "movb $1, (%ecx)\n\t"    /* spin_release_store */
+_Static_assert(offsetof(struct spinlock, slock) == 0, "the release fast path's store");
+#endif
+_Static_assert(offsetof(struct spinlock, vsmp_waiters) == LOCK_WAITERS, "LOCK_WAITERS");
+_Static_assert(offsetof(struct spinlock, vsmp_release_cpu) == LOCK_RELEASE_CPU, "LOCK_RELEASE_CPU");
+_Static_assert(offsetof(struct spinlock, vsmp_release) == LOCK_RELEASE, "LOCK_RELEASE");
+#define VCPU_HOOKED 52
+_Static_assert(offsetof(struct vcpu, hooked) == VCPU_HOOKED, "VCPU_HOOKED");
+#if defined(VSMP_TEST_BURN) || defined(CACHES)
+#define FAST_ORDER ""
+#define FAST_RELEASE ""
+#else
+/* What arm() and hook_check() find when they do nothing: the timer
+ * armed and clean, the deadline ahead of the local time. */
+#define FAST_QUIET                                                         \
+    "cmpb $0, vsmp_arm_dirty\n\t"                                          \
+    "jne 10f\n\t"                                                          \
+    "cmpl vsmp_deadline, %eax\n\t"                                         \
+    "movl %edx, %ecx\n\t"                                                  \
+    "sbbl vsmp_deadline+4, %ecx\n\t"                                       \
+    "jae 10f\n\t"                                                          \
+    "movl vsmp_armed_at, %ecx\n\t"                                         \
+    "andl vsmp_armed_at+4, %ecx\n\t"                                       \
+    "incl %ecx\n\t"                                                        \
+    "je 10f\n\t"
+/* enter(): no timer write, phys_lb the stub's RDTSC (local + base). */
+#define FAST_ENTER                                                         \
+    "movl $0, vsmp_exit_count\n\t"                                         \
+    "movl %gs:" STR(PERCPU_TSC_BASE) ", %ecx\n\t"                          \
+    "addl %eax, %ecx\n\t"                                                  \
+    "movl %ecx, vsmp_phys_lb\n\t"                                          \
+    "movl %gs:" STR(PERCPU_TSC_BASE_HI) ", %ecx\n\t"                       \
+    "adcl %edx, %ecx\n\t"                                                  \
+    "movl %ecx, vsmp_phys_lb+4\n\t"
+/* hook_check()'s mark, and the clock goes on from local less the residue. */
+#define FAST_LEAVE(residue)                                                \
+    "movl vsmp_curv, %ecx\n\t"                                             \
+    "movb $1, " STR(VCPU_HOOKED) "(%ecx)\n\t"                                   \
+    "subl " residue ", %eax\n\t"                                           \
+    "sbbl " residue "+4, %edx\n\t"                                         \
+    "movl %eax, (%ecx)\n\t"                                                \
+    "movl %edx, 4(%ecx)\n\t"                                               \
+    "jmp hook_exit_lock\n"                                                 \
+    "10:\t"
+/* lock_order_body: no lock wait to charge (the last release was ours, or
+ * in our past), and local <= order_limit: no CPU behind us to yield to. */
+#define FAST_ORDER                                                         \
+    "movl 4(%esp), %ecx\n\t"                                               \
+    "movsbl " STR(LOCK_RELEASE_CPU) "(%ecx), %ecx\n\t"                          \
+    "cmpl vsmp_cur, %ecx\n\t"                                              \
+    "je 11f\n\t"                                                           \
+    "movl 4(%esp), %ecx\n\t"                                               \
+    "cmpl " STR(LOCK_RELEASE) "(%ecx), %eax\n\t"                                \
+    "pushl %edx\n\t"                                                       \
+    "sbbl " STR(LOCK_RELEASE) "+4(%ecx), %edx\n\t"                              \
+    "popl %edx\n\t"                                                        \
+    "jb 10f\n"                                                             \
+    "11:\tmovl vsmp_order_limit, %ecx\n\t"                                 \
+    "cmpl %eax, %ecx\n\t"                                                  \
+    "movl vsmp_order_limit+4, %ecx\n\t"                                    \
+    "sbbl %edx, %ecx\n\t"                                                  \
+    "jb 10f\n\t"                                                           \
+    FAST_QUIET                                                             \
+    FAST_ENTER                                                             \
+    FAST_LEAVE("vsmp_order_residue")
+/* lock_release_body: no CPU waits for the lock; stamp and release it. */
+#define FAST_RELEASE                                                       \
+    "movl 4(%esp), %ecx\n\t"                                               \
+    "cmpb $0, " STR(LOCK_WAITERS) "(%ecx)\n\t"                                  \
+    "jne 10f\n\t"                                                          \
+    FAST_QUIET                                                             \
+    FAST_ENTER                                                             \
+    "movl 4(%esp), %ecx\n\t"                                               \
+    "movl %eax, " STR(LOCK_RELEASE) "(%ecx)\n\t"                                \
+    "movl %edx, " STR(LOCK_RELEASE) "+4(%ecx)\n\t"                              \
+    "pushl %eax\n\t"                                                       \
+    "movl vsmp_cur, %eax\n\t"                                              \
+    "movb %al, " STR(LOCK_RELEASE_CPU) "(%ecx)\n\t"                             \
+    "popl %eax\n\t"                                                        \
+    LOCK_RELEASE_STORE                                                     \
+    FAST_LEAVE("vsmp_release_residue")
+#endif
+
 /* Each hook: its stub and its body (below). */
 __asm__(".text\n"
-        HOOK("vsmp_lock_order", "lock_order_body", "hook_exit_lock")
-        HOOK("vsmp_lock_release", "lock_release_body", "hook_exit_lock")
+        HOOK("vsmp_lock_order", "lock_order_body", "hook_exit_lock", FAST_ORDER)
+        HOOK("vsmp_lock_release", "lock_release_body", "hook_exit_lock", FAST_RELEASE)
         HOOK_CLI("vsmp_lock_block", "lock_block_body")
         HOOK_CLI("vsmp_relax", "relax_body")
         HOOK_CLI("vsmp_halt", "halt_body")
@@ -424,7 +535,8 @@ uint32_t vsmp_slack_ns(void) { return slack_ns_; }
  * what it costs on one CPU.  irq_residue: likewise for a quiet interrupt
  * (an `int` to the stub, which delivers nothing, against a nop).
  */
-static uint64_t order_residue, release_residue, irq_residue;
+uint64_t order_residue __asm__("vsmp_order_residue"), release_residue __asm__("vsmp_release_residue");
+static uint64_t irq_residue;
 
 /* -DVSMP_TEST_BURN=N: every hook and dispatch burns N more instructions,
  * a dispatcher that much slower; tests/qemu/vsmp.sh checks that the
@@ -465,7 +577,7 @@ static inline struct vcpu *enter(uint64_t local)
 }
 
 
-/* ---- choosing who runs: a tournament tree over the CPUs' eff ---- */
+/* ---- choosing who runs: the smallest eff ---- */
 
 static inline uint64_t eff(const struct vcpu *v)
 {
@@ -483,76 +595,92 @@ static inline uint64_t eff(const struct vcpu *v)
 
 /*
  * queued_eff[i]: each CPU's eff, kept when its state, clock or events
- * change (the running CPU's is NEVER).  The tree over them: leaf
- * TREE_LEAVES + i is CPU i, node k holds the smaller eff of its children
- * and how many leaves below it have that eff.  A dispatch updates two
- * leaves (log2 N steps each) instead of comparing every CPU's eff.  The
- * root's eff is the smallest of every CPU other than the running one:
- * min_other.  Ties go round robin (pick).
+ * change (the running CPU's is NEVER).  The CPUs whose eff is not NEVER
+ * are also on a list sorted by it (queue_next, queue_prev; equal effs in
+ * the order they came), so that the smallest is its head and min_other is
+ * the head's eff.  A dispatch puts the yielding CPU on it and takes the
+ * picked one off (a tournament tree took 216 instructions a dispatch at 8
+ * CPUs, and a scan of all the CPUs 170: the lab notebook of 2026-12-07).  Between dispatches an eff only comes down (requeue: a
+ * waiter released, an IPI to a halted CPU, a CPU started).
  */
-#define TREE_LEAVES MAX_CPUS
 static uint64_t queued_eff[MAX_CPUS];
-static uint64_t tree_eff[2 * TREE_LEAVES];
-static uint8_t tree_count[2 * TREE_LEAVES];
-static uint8_t tree_cpu[2 * TREE_LEAVES];   /* the lowest leaf with that eff */
-static int tree_first;                      /* the first leaf in use: TREE_LEAVES rounded to nvcpus */
+static int8_t queue_next[MAX_CPUS], queue_prev[MAX_CPUS];
+static int queue_head = -1, queue_tail = -1;
 
-static void tree_update(int cpu)
+/* CPU i, not on the list, goes on it at eff e (not NEVER), after its
+ * equals.  Its place is looked for from the tail: a CPU that yields has
+ * usually run past most of the others (o1, 8 CPUs, hackbench: 4.8 steps a
+ * dispatch from the head). */
+static inline void queue_insert(int i, uint64_t e)
 {
-    int k = TREE_LEAVES + cpu;
-    tree_eff[k] = queued_eff[cpu];
-    while (k > tree_first) {
-        k >>= 1;
-        int l = 2 * k, r = l + 1;
-        uint64_t el = tree_eff[l], er = tree_eff[r];
-        if (el < er) {
-            tree_eff[k] = el;
-            tree_count[k] = tree_count[l];
-            tree_cpu[k] = tree_cpu[l];
-        } else if (er < el) {
-            tree_eff[k] = er;
-            tree_count[k] = tree_count[r];
-            tree_cpu[k] = tree_cpu[r];
-        } else {
-            tree_eff[k] = el;
-            tree_count[k] = (uint8_t)(tree_count[l] + tree_count[r]);
-            tree_cpu[k] = tree_cpu[l];
-        }
+    int p = queue_tail, n = -1;
+    while (p >= 0 && queued_eff[p] > e) {
+        n = p;
+        p = queue_prev[p];
     }
+    queue_prev[i] = (int8_t)p;
+    queue_next[i] = (int8_t)n;
+    if (p >= 0)
+        queue_next[p] = (int8_t)i;
+    else
+        queue_head = i;
+    if (n >= 0)
+        queue_prev[n] = (int8_t)i;
+    else
+        queue_tail = i;
 }
 
-static void tree_init(void)
+static inline void queue_remove(int i)
 {
-    /* The smallest subtree that holds nvcpus leaves is rooted at tree_first. */
-    int span = 1;
-    while (span < nvcpus)
-        span <<= 1;
-    tree_first = TREE_LEAVES / span;
-    for (int k = TREE_LEAVES; k < 2 * TREE_LEAVES; k++) {
-        tree_eff[k] = NEVER;
-        tree_count[k] = 1;
-        tree_cpu[k] = (uint8_t)(k - TREE_LEAVES);
-    }
-    for (int k = TREE_LEAVES - 1; k >= 1; k--) {
-        tree_eff[k] = NEVER;
-        tree_count[k] = (uint8_t)(tree_count[2 * k] + tree_count[2 * k + 1]);
-        tree_cpu[k] = tree_cpu[2 * k];
-    }
+    int p = queue_prev[i], n = queue_next[i];
+    if (p >= 0)
+        queue_next[p] = (int8_t)n;
+    else
+        queue_head = n;
+    if (n >= 0)
+        queue_prev[n] = (int8_t)p;
+    else
+        queue_tail = p;
+}
+
+/* CPU i's eff is now e. */
+static inline void queue_set(int i, uint64_t e)
+{
+    if (queued_eff[i] != NEVER)
+        queue_remove(i);
+    queued_eff[i] = e;
+    if (e != NEVER)
+        queue_insert(i, e);
 }
 
 static uint64_t stall_limit_cycles(void);
 static void lock_report(int waiter, const char *why) __attribute__((noreturn));
 
 /* A lock waiter that has waited past the stall limit (watchdog=) while the
- * rest ran on to `now`: the same report as spinlock.c's stall check. */
+ * rest ran on to `now`: the same report as spinlock.c's stall check.
+ * Looked at on every dispatch while some CPU waits (goodness's one run-queue
+ * lock has waiters nearly all the time), so the CPUs are gone through only
+ * when `now` has passed waiters_ok_until: the earliest time at which a
+ * waiter of the last look would pass the limit (0 after a new waiter came,
+ * NEVER when there was none).  Waiting CPUs keep their wait_since, so until
+ * then none of them has passed it: the same reports, at the same times. */
+static uint64_t waiters_ok_until, waiters_ok_limit;
 static void check_lock_waiters(uint64_t now)
 {
     uint64_t limit = stall_limit_cycles();
     if (!limit || now == NEVER)
         return;
+    if (now <= waiters_ok_until && limit == waiters_ok_limit)
+        return;
+    uint64_t ok = NEVER;
     for (int i = 0; i < nvcpus; i++)
-        if (vcpus[i].state == VCPU_LOCKWAIT && now > vcpus[i].wait_since + limit)
-            lock_report(i, "limit: watchdog= seconds");
+        if (vcpus[i].state == VCPU_LOCKWAIT) {
+            if (now > vcpus[i].wait_since + limit)
+                lock_report(i, "limit: watchdog= seconds");
+            ok = MIN(ok, vcpus[i].wait_since + limit);
+        }
+    waiters_ok_until = ok;
+    waiters_ok_limit = limit;
 }
 
 /* The stall limit (watchdog=) in cycles, converted when it changes, not at
@@ -569,37 +697,44 @@ static uint64_t stall_limit_cycles(void)
 }
 
 /*
- * The CPU with the smallest eff (x's own included: it is in the tree);
- * on a tie the first after x (x last), so that a yield goes to the others
- * and no CPU number is favoured.
+ * The CPU with the smallest eff (x's own included: it is on the list), on
+ * a tie the first after x (x last), so that a yield goes to the others and
+ * no CPU number is favoured; *rest: the smallest eff of the CPUs other
+ * than the one picked (with a tie, the same eff).
  */
-static int pick(int x)
+static inline int pick(int x, uint64_t *rest)
 {
-    int root = tree_first;
-    uint64_t best = tree_eff[root];
+    int h = queue_head;
+    uint64_t best = h >= 0 ? queued_eff[h] : NEVER;
     if (lock_waiters)
         check_lock_waiters(best);
-    if (best == NEVER) {
+    if (h < 0) {
         for (int i = 0; i < nvcpus; i++)
             if (vcpus[i].state == VCPU_LOCKWAIT)
                 lock_report(i, "every logical cpu waits for a spinlock: nothing can release one");
         panic("vsmp: no logical cpu can run");
     }
-    if (tree_count[root] == 1)
-        return tree_cpu[root];
-    for (int k = 0, i = x + 1; k < nvcpus; k++, i++) {
-        if (i == nvcpus)
-            i = 0;
-        if (queued_eff[i] == best)
-            return i;
+    int n = queue_next[h];
+    if (n < 0 || queued_eff[n] != best) {
+        *rest = n < 0 ? NEVER : queued_eff[n];
+        return h;
     }
-    return tree_cpu[root];
+    /* A tie: of the equals (together at the head), the first after x. */
+    *rest = best;
+    int y = h, dy = (h - x - 1 + nvcpus) % nvcpus;
+    for (; n >= 0 && queued_eff[n] == best; n = queue_next[n]) {
+        int d = (n - x - 1 + nvcpus) % nvcpus;
+        if (d < dy)
+            y = n, dy = d;
+    }
+    return y;
 }
 
 static inline void set_min_other(uint64_t m)
 {
     min_other = m;
-    order_limit = m == NEVER || m + slack < m ? NEVER : m + slack;
+    order_limit = m + slack < m ? NEVER : m + slack;   /* (NEVER + 0 is NEVER) */
+    quantum_end = m == NEVER ? NEVER : m + quantum + 1;
 }
 
 static inline void refresh_deadline(const struct vcpu *v);
@@ -607,11 +742,14 @@ static inline void refresh_deadline(const struct vcpu *v);
 /* After vcpus[i]'s state, clock or events changed (i not running). */
 static inline void requeue(int i)
 {
-    queued_eff[i] = eff(&vcpus[i]);
-    tree_update(i);
-    uint64_t m = tree_eff[tree_first];
-    if (m != min_other) {
-        set_min_other(m);
+    uint64_t e = eff(&vcpus[i]);
+    if (e == queued_eff[i])
+        return;
+    if (e > queued_eff[i])
+        panic("vsmp: cpu %d's time went up while it did not run", i);   /* min_other would have to be found again */
+    queue_set(i, e);
+    if (e < min_other) {
+        set_min_other(e);
         refresh_deadline(vsmp_curv);
     }
 }
@@ -664,60 +802,70 @@ static void redeliver(void)
  * "What the dispatcher costs", has the counts.  The price is lateness: a
  * due event waits for the next hook (vsmpstat event_late_ns_avg).
  *
- * hw_due: the local time at which the timer delivers to this CPU (the
+ * hw_due(): the local time at which the timer delivers to this CPU (the
  * backstop, or the exact deadline); the timer is written by the hook's exit
  * when the one armed would fire later than that (an earlier one fires, finds
  * nothing due, and arms again), so it never fires late.  Called at the end
- * of every hook, with the clock the CPU goes on from.
+ * of every hook, with the clock the CPU goes on from.  What hw_due() needs
+ * is kept (hw_local, hw_cycles) and it is worked out only when a timer
+ * interrupt asks: most dispatches arm nothing, and the interrupts are few.
  */
-static uint64_t hw_due;
+static uint64_t hw_local;        /* the clock arm_timer() worked from */
+static uint32_t hw_cycles;       /* ... and the cycles from it to the timer's target; 0: none (NEVER) */
+
+/* The count that makes the timer fire `cycles` on, and at least
+ * MIN_TIMER_COUNT: QEMU takes the interrupt at a translation block's
+ * boundary, so a count shorter than the exit's own tail fired before the
+ * interrupted code ran an instruction, found nothing due (the clock had
+ * not moved) and armed the same count again, for ever (cfs, vsmp=2
+ * bench=wakeup seconds=1: a quiet-interrupt loop at a hook's popf).  With
+ * the floor the code runs on at least that far first; a deadline that
+ * close is delivered up to that many cycles late. */
+static inline int64_t timer_count(uint32_t cycles)
+{
+    int64_t count = (int64_t)cycles - timer_fire_err;
+    return count < MIN_TIMER_COUNT ? MIN_TIMER_COUNT : count;
+}
+
+static inline uint64_t hw_due(void)
+{
+    return hw_cycles ? hw_local + (uint64_t)(timer_count(hw_cycles) + timer_fire_err) : NEVER;
+}
 
 /* The current CPU's deadline, kept whenever its events or min_other change
  * (the hooks compare its clock with it, and arm() works from it). */
 static inline void refresh_deadline(const struct vcpu *v)
 {
     uint64_t ev = MIN(v->next_tick, v->ipi_at);
-    uint64_t q = min_other == NEVER ? NEVER : min_other + quantum + 1;   /* end_quantum's first yield */
-    deadline = MIN(ev, q);
+    deadline = MIN(ev, quantum_end);
     arm_dirty = true;
 }
 
 static void arm_timer(struct vcpu *v, bool may_raise)
 {
     arm_dirty = false;
+    uint64_t local = v->local;
     if (deadline == NEVER) {
-        hw_due = NEVER;
+        hw_cycles = 0;
         return;
     }
-    if (deadline <= v->local && may_raise) {
+    if (deadline <= local && may_raise) {
         raise_event();              /* due already (a halted CPU woken for it) */
-        hw_due = NEVER;             /* its interrupt delivers it and arms again */
+        hw_cycles = 0;              /* its interrupt delivers it and arms again */
         return;
     }
     /* (A quiet interrupt raises nothing: where it comes is the host's
      * doing.  What is due waits for the next hook, or the timer.) */
     uint64_t target = deadline + (v->hookless ? 0 : backstop);   /* the hooks see the deadline first */
-    uint64_t cycles = target > v->local ? target - v->local : 1;
-    if (cycles > 0xfffffff0u)
-        cycles = 0xfffffff0u;
-    /* The count that makes it fire `cycles` on, and at least
-     * MIN_TIMER_COUNT: QEMU takes the interrupt at a translation block's
-     * boundary, so a count shorter than the exit's own tail fired before
-     * the interrupted code ran an instruction, found nothing due (the
-     * clock had not moved) and armed the same count again, for ever (cfs,
-     * vsmp=2 bench=wakeup seconds=1: a quiet-interrupt loop at a hook's
-     * popf).  With the floor the code runs on at least that far first; a
-     * deadline that close is delivered up to that many cycles late. */
-    int64_t count = (int64_t)cycles - timer_fire_err;
-    if (count < MIN_TIMER_COUNT)
-        count = MIN_TIMER_COUNT;
-    hw_due = v->local + (uint64_t)(count + timer_fire_err);
+    uint32_t cycles = target <= local ? 1 : target - local > 0xfffffff0u ? 0xfffffff0u : (uint32_t)(target - local);
+    hw_local = local;
+    hw_cycles = cycles;
     /* (vsmp_armed_at is the exit's RDTSC plus the count; the write comes
      * a few instructions later, so the timer fires a little after it.) */
     if (vsmp_armed_at != NEVER && vsmp_armed_at + 32 <= phys_lb + cycles)
         return;                     /* it fires first (or has fired: the interrupt is pending) */
     hw_timer_arms++;
-    vsmp_exit_count = (uint32_t)count;
+    vsmp_exit_count = (uint32_t)timer_count(cycles);
 }
 
 /* The end of every hook: usually nothing changed since the last time, the
@@ -778,9 +926,12 @@ static void reschedule(struct vcpu *v)
 {
     int x = cur;
     TEST_BURN();
-    queued_eff[x] = eff(v);
-    tree_update(x);
-    int y = pick(x);
+    uint64_t ex = eff(v);
+    queued_eff[x] = ex;             /* x ran: it is not on the list */
+    if (ex != NEVER)
+        queue_insert(x, ex);
+    uint64_t rest;
+    int y = pick(x, &rest);
     struct vcpu *w = &vcpus[y];
     uint64_t e = queued_eff[y];
     if (e > w->local)
@@ -789,9 +940,9 @@ static void reschedule(struct vcpu *v)
     w->ran_from = w->local;
     w->hooked = false;
     w->stats.dispatches++;
+    queue_remove(y);                /* it was on the list: its eff was the smallest */
     queued_eff[y] = NEVER;
-    tree_update(y);
-    set_min_other(tree_eff[tree_first]);
+    set_min_other(rest);
     if (y == x) {
         refresh_deadline(v);
         return;
@@ -912,6 +1063,7 @@ BODY void lock_block_body(uint64_t local, const uint32_t *args)
     }
     v->wait_lock = lock;            /* before the check: its report names the lock */
     v->wait_since = v->local;
+    waiters_ok_until = 0;           /* check_lock_waiters looks at it too */
     /* A cycle of waiters, each holding what the next wants: a deadlock,
      * seen at once (hardware would spin until the stall limit). */
     struct spinlock *l = lock;
@@ -1157,7 +1309,7 @@ BODY int irq_body(uint64_t local, uint32_t vector)
             calibrating_timer = false;
             calibration_fire_local = v->local;
         }
-        if (v->local >= hw_due) {
+        if (v->local >= hw_due()) {
             if (v->local >= MIN(v->next_tick, v->ipi_at)) {
                 timer_caught = true;
                 deliver = 1;
@@ -1280,7 +1432,7 @@ static void calibrate(bool multi)
 
     /* The timer's lateness: armed by an exit for 5,000 cycles on, taken in
      * a loop with interrupts on. */
-    hw_due = NEVER;
+    hw_cycles = 0;
     calibrating_timer = true;
     vsmp_exit_count = 5000;
     vsmp_null_hook();
@@ -1339,7 +1491,7 @@ int vsmp_setup(int ncpus, uint32_t quantum_ns, uint32_t ipi_ns, uint32_t slack_n
     slack_ns_ = slack_ns;
     slack = (uint64_t)slack_ns * tsc_khz / 1000000;
     vsmp_armed_at = NEVER;
-    hw_due = NEVER;
+    hw_cycles = 0;
     for (int i = 0; i < MAX_CPUS; i++) {
         vcpus[i].state = VCPU_OFF;
         vcpus[i].next_tick = NEVER;
@@ -1347,7 +1499,7 @@ int vsmp_setup(int ncpus, uint32_t quantum_ns, uint32_t ipi_ns, uint32_t slack_n
         queued_eff[i] = NEVER;
         gs_selector[i] = gdt_percpu_selector(i);
     }
-    tree_init();
+    queue_head = queue_tail = -1;
     sort_clock_reads();
     set_min_other(NEVER);
     deadline = NEVER;

@@ -22,6 +22,8 @@
 #   - parallelism: fixed work on 4 logical CPUs takes at most 0.35 of 1's;
 #   - the dispatcher's own instructions are not charged: a build whose
 #     every hook burns 300 more prints the same figures (make test-long);
+#   - tools/vsmp-insn-profile.sh counts a boot's instructions without moving
+#     its figures;
 #   - every scheduler runs the default suite (status=ok) on 2, 3, 4, 8 and 16
 #     logical CPUs: in make test-long only (40 boots; VSMP_ALL=1 runs them
 #     too), make test boots vsmp on goodness and o1 above (the 8 boots of one
@@ -31,7 +33,7 @@
 . "$(dirname "$0")/../lib.sh"
 all=$(long)
 [ "${VSMP_ALL:-0}" != 1 ] || all=1
-plan $((21 + 3 * $(long) + 15 * $(nscheds) * all + 26 * (1 - $(limited))))
+plan $((24 + 3 * $(long) + 15 * $(nscheds) * all + 26 * (1 - $(limited))))
 
 vboot() {  # vboot SCHED N CMDLINE [TIMEOUT]: boot under --accel vsmp
     boot "$1" "$2" "$3" 64 "${4:-60}" vsmp
@@ -144,6 +146,24 @@ if long_only "vsmp: vsmp-burn-same-figures (a -DVSMP_TEST_BURN=300 build)"; then
         check "vsmp-burn-same-figures-$name" same_nonempty "$built" "$plain" "$burned"
     done
 fi
+
+# ---- tools/vsmp-insn-profile.sh: a boot's instructions by function (a
+# QEMU plugin), the boot's figures unmoved, the total the boot's physical
+# instructions (printed a little before the boot ends: within 2%) ----
+# (the same command line: a test boot adds checks=1 unless it has checks=)
+vboot o1 2 'bench=pipe loops=2000 checks=1'; plain=$(grep -E '^(result|schedstat|vsmpstat)' "$OUT")
+"$ROOT/tools/vsmp-insn-profile.sh" --kernel "$ROOT/build/o1/kernel.elf" --smp 2 --cmdline 'bench=pipe loops=2000 checks=1' \
+    --mem 64 --top 40 >"$TMP/profile.out" 2>"$TMP/profile.err"
+prc=$?
+check "vsmp-insn-profile-same-figures" same_nonempty "$prc" "$plain" "$(grep -E '^(result|schedstat|vsmpstat)' "$TMP/profile.err")"
+phys=$(grep -o 'physical_us=[0-9]*' "$TMP/profile.err" | cut -d= -f2)
+total=$(awk 'NR == 1 && $1 == "total" { print $2 }' "$TMP/profile.out")
+echo "# vsmp-insn-profile: $total instructions, physical_us=$phys; $(grep -c . "$TMP/profile.out") lines"
+check "vsmp-insn-profile-total" awk -v t="${total:-0}" -v p="${phys:-0}" -v f="$(grep -c ' lock_order_body$' "$TMP/profile.out")" \
+    'BEGIN { exit !(p > 0 && t >= p * 1000 && t <= p * 1000 * 1.02 && f == 1) }'
+"$ROOT/tools/vsmp-insn-profile.sh" --kernel "$TMP/no-such-kernel.elf" >"$TMP/profile.out" 2>&1
+prc=$?
+check "vsmp-insn-profile-no-kernel-exit2" [ "$prc:$(grep -c '^vsmp-insn-profile: error: ' "$TMP/profile.out")" = 2:1 ]
 
 # ---- every scheduler, the default suite (make test-long) ----
 counts='2 3 4 8 16'
