@@ -5,6 +5,7 @@
 #include "types.h"
 #include "x86.h"
 #include "percpu.h"
+#include "patch_site.h"
 
 extern uint32_t tsc_khz;
 extern volatile uint64_t jiffies;          /* timer ticks at HZ since the timer started */
@@ -22,19 +23,14 @@ extern uint32_t ns_mult;                   /* ns = cycles * ns_mult >> 22 (tsc_k
  * Under icount and vsmp (QEMU -icount shift=0) the TSC counts one cycle a
  * nanosecond: tsc_khz is 1000000 exactly and ns_mult 1 << 22, so the
  * conversion is the identity.  Its site is then patched (tsc_calibrate, as
- * kernel/patch_site.h's PATCH_SITE: a 5-byte NOP listed in clock_sites that
+ * kernel/patch_site.h's PATCH_KEY: a 5-byte NOP listed in clock_sites that
  * becomes a jmp) to return the cycles as they are: the same value without
  * the multiplies, on every clock read of the switch and wake-up paths where
  * instructions are time.  No "memory" clobber: it reads no memory.
  */
 static inline __attribute__((always_inline)) uint64_t cycles_to_ns(uint64_t cycles)
 {
-    __asm__ goto("1: .byte 0x0f, 0x1f, 0x44, 0x00, 0x00\n\t"
-                 ".pushsection clock_sites, \"a\"\n\t"
-                 ".balign 4\n\t"
-                 ".long 1b, %l[identity]\n\t"
-                 ".popsection"
-                 : : : : identity);
+    PATCH_KEY("clock_sites", identity);
     uint32_t lo = (uint32_t)cycles, hi = (uint32_t)(cycles >> 32);
     return (((uint64_t)hi * ns_mult) << 10) + (((uint64_t)lo * ns_mult) >> 22);
 identity:
