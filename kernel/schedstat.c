@@ -51,7 +51,14 @@ static void print_lost_ticks(void)
 
 void sched_print_stats(void)
 {
+    /* Every CPU's clock first (vsmp: each logical CPU's own time), then the
+     * lines: printing moves the printing CPU's own clock, so a clock read
+     * after the stackstat line made its busy time depend on how many digits
+     * that line had (max_used_bytes gaining a digit moved busy_us by 1). */
+    static uint64_t at[MAX_CPUS];
     uint64_t now = clock_ns();
+    for (int i = 0; i < ncpus_online; i++)
+        at[i] = machine_cpu_clock_ns(i, now);
     /* Per-task memory: stacks, and the page directories of kernel/mm.h made
      * and freed so far (live: the running tasks' and those a CPU's CR3
      * still holds, 2.6.0's lazy active_mm). */
@@ -60,7 +67,7 @@ void sched_print_stats(void)
     kprintf(PROTO_FORMAT(STACKSTAT), TASK_STACK_SIZE, task_stack_high_water(), ms.created, ms.freed, ms.created - ms.freed);
     for (int i = 0; i < ncpus_online; i++) {
         struct cpu *c = &cpus[i];
-        now = machine_cpu_clock_ns(i, now);      /* vsmp: each logical CPU's own time */
+        now = at[i];
         uint64_t idle = c->stats.idle_ns + (c->curr == c->idle ? now - c->idle_since_ns : 0);
         uint64_t busy = now > idle ? now - idle : 0;
         uint64_t pick = c->stats.picks ? c->stats.pick_cycles / c->stats.picks : 0;
