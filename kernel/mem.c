@@ -22,6 +22,7 @@
 
 #define MAX_PHYS (0xfec00000ull)   /* below the APIC and BIOS area */
 #define BITS 32
+#define ALIGN_UP_WORD(a) (((a) + BITS * PAGE_SIZE - 1) & ~(uintptr_t)(BITS * PAGE_SIZE - 1))
 
 static uint32_t *bitmap;
 static uint32_t max_pfn, free_pages, usable_pages, hint;
@@ -59,6 +60,13 @@ void mem_init(const struct mem_region *usable, int n, uintptr_t kernel_end)
         first_free = end;
     }
     memset(reap_count, 0, first_free - (uintptr_t)reap_count);
+    /* The free pages start at a bitmap word (32 pages, 128 KiB): what
+     * page_alloc_noreap's scan costs depends on where the used pages fall
+     * within its words, so a start that moved with the image's end or the
+     * memory size (the bitmap's and the counters' size) moved every figure
+     * of a vsmp or icount boot (docs/vsmp.md, "What else moves a figure").
+     * The pages of the gap stay in use. */
+    first_free = ALIGN_UP_WORD(first_free);
     for (int i = 0; i < n; i++) {
         uint64_t start = (usable[i].base + PAGE_SIZE - 1) / PAGE_SIZE;
         uint64_t end = MIN(usable[i].base + usable[i].length, MAX_PHYS) / PAGE_SIZE;
