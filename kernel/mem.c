@@ -20,6 +20,9 @@
 #include "lib.h"
 #include "spinlock.h"
 
+#define IMAGE_PAD_STR1(x) #x
+#define IMAGE_PAD_STR(x) IMAGE_PAD_STR1(x)
+
 #define MAX_PHYS (0xfec00000ull)   /* below the APIC and BIOS area */
 #define BITS 32
 #define ALIGN_UP_WORD(a) (((a) + BITS * PAGE_SIZE - 1) & ~(uintptr_t)(BITS * PAGE_SIZE - 1))
@@ -29,6 +32,17 @@ static uint32_t max_pfn, free_pages, usable_pages, hint;
 static uint16_t *reap_count;       /* heap_reap's free objects per page, from pfn reap_base on; 0 between reaps */
 static uint32_t reap_base;
 static spinlock_t page_lock = SPINLOCK_INIT("pages");
+
+/* Test builds whose image is longer by never-used bytes, to check that
+ * where the image ends does not reach a figure (docs/vsmp.md, "What else
+ * moves a figure"): CFLAGS_EXTRA='-DIMAGE_PAD_TEXT=4096' (text: everything
+ * after it moves too) or '-DIMAGE_PAD_BSS=4096'. */
+#ifdef IMAGE_PAD_TEXT
+__asm__(".pushsection .text\n\t.skip " IMAGE_PAD_STR(IMAGE_PAD_TEXT) ", 0x90\n\t.popsection");
+#endif
+#ifdef IMAGE_PAD_BSS
+static uint8_t image_pad[IMAGE_PAD_BSS] __attribute__((used));
+#endif
 
 static bool test_bit(uint32_t pfn) { return bitmap[pfn / BITS] & (1u << (pfn % BITS)); }
 static void set_bit(uint32_t pfn) { bitmap[pfn / BITS] |= 1u << (pfn % BITS); }
