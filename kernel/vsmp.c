@@ -712,6 +712,15 @@ static void arm_timer(struct vcpu *v, bool may_raise)
     if (count < MIN_TIMER_COUNT)
         count = MIN_TIMER_COUNT;
     hw_due = v->local + (uint64_t)(count + timer_fire_err);
+    /* A floored count must not move the due time on: with the memory model
+     * (CACHES=1) the physical clock runs ahead of the local one by the
+     * model's own work, the timer fires before the local clock reaches
+     * local + count, and each quiet re-arm would push hw_due on again (o1,
+     * vsmp=1, hackbench: ticks up to 94 us late, 240,000 quiet interrupts;
+     * docs/caches.md "Exactness").  Without the model the fire comes at
+     * local + count, past the target, and delivers either way. */
+    if (hw_due > target)
+        hw_due = target;
     /* (vsmp_armed_at is the exit's RDTSC plus the count; the write comes
      * a few instructions later, so the timer fires a little after it.) */
     if (vsmp_armed_at != NEVER && vsmp_armed_at + 32 <= phys_lb + cycles)
