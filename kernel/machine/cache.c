@@ -20,23 +20,15 @@ static inline struct cache_l2_line *l2_set(const struct cache_model *m, int dom,
     return m->l2 + ((size_t)dom * m->l2_sets + (line & (m->l2_sets - 1))) * m->l2_ways;
 }
 
-/* (Private L2s, the usual case, without a division.) */
-static inline int domain_of(const struct cache_model *m, int cpu)
-{
-    return m->p.l2_cores == 1 ? cpu : cpu / (int)m->p.l2_cores;
-}
-static inline int core_of(const struct cache_model *m, int cpu)
-{
-    return m->p.l2_cores == 1 ? 0 : cpu % (int)m->p.l2_cores;
-}
+static inline int domain_of(const struct cache_model *m, int cpu) { return cpu / (int)m->p.l2_cores; }
+static inline int core_of(const struct cache_model *m, int cpu) { return cpu % (int)m->p.l2_cores; }
 static inline int cpu_of(const struct cache_model *m, int dom, int core) { return dom * (int)m->p.l2_cores + core; }
 
 static bool pow2(uint32_t x) { return x && !(x & (x - 1)); }
 
 /* ---- the fast-path filters (memhooks.c) ---- */
 
-/* (inlined: called on every L1 eviction and invalidation, mostly for one chunk) */
-static inline __attribute__((always_inline)) void filter_drop(struct cache_model *m, int cpu, uint32_t line, bool reads_too)
+static void filter_drop(struct cache_model *m, int cpu, uint32_t line, bool reads_too)
 {
     if (!m->rfilter)
         return;
@@ -58,7 +50,7 @@ void cache_filter_forget(struct cache_model *m, int cpu, uint32_t addr)
 }
 
 /* line is in cpu's L1 at stamp index `stamp`; writable: owned modified by it alone. */
-static inline __attribute__((always_inline)) void filter_set(struct cache_model *m, int cpu, uint32_t line, uint32_t stamp, bool writable)
+static void filter_set(struct cache_model *m, int cpu, uint32_t line, uint32_t stamp, bool writable)
 {
     if (!m->rfilter)
         return;
@@ -105,7 +97,7 @@ static inline void l1_touch(struct cache_model *m, int cpu, uint32_t line, int w
     m->l1_stamp[l1_index(m, cpu, line) + (uint32_t)w] = ++*m->lru_clock;
 }
 
-static inline __attribute__((always_inline)) struct cache_l2_line *l2_find(const struct cache_model *m, int dom, uint32_t line, int *way)
+static struct cache_l2_line *l2_find(const struct cache_model *m, int dom, uint32_t line, int *way)
 {
     struct cache_l2_line *s = l2_set(m, dom, line);
     for (uint32_t w = 0; w < m->l2_ways; w++)
