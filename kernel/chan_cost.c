@@ -186,6 +186,10 @@ void chan_cost_set(int m)
     cost_ipi_on = figure(COST_IPI_IDLE) || figure(COST_IPI_BUSY);
     cost_calls_on = b->pipe_call || b->sock_call || b->per_skb || b->per_kib;
     cost_tcp_on = figure(COST_TCP) || tcp_per_kib();
+#ifndef HOST_TEST
+    if (model != CHAN_COST_NONE)
+        machine_keys_enable_cost();      /* the flags' tests, behind the machine layer's key */
+#endif
 }
 
 int chan_cost_model(void) { return model; }

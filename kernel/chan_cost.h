@@ -39,6 +39,7 @@
 #define KERNEL_CHAN_COST_H
 
 #include "types.h"
+#include "machine/keys.h"
 
 enum chan_cost_model { CHAN_COST_NONE = 0, CHAN_COST_LINUX61 = 1, CHAN_COST_ERA2003 = 2, CHAN_COST_ERA2007 = 3 };
 extern const char *const chan_cost_names[];   /* "none", "linux61", "era2003", "era2007", NULL */
@@ -97,12 +98,12 @@ void chan_cost_pipe_charge(uint32_t bytes);
 void chan_cost_sock_charge(uint32_t bytes, uint32_t skbs);
 static inline void chan_cost_pipe(uint32_t bytes)
 {
-    if (__builtin_expect(cost_calls_on, 0))
+    if (machine_cost_model() && __builtin_expect(cost_calls_on, 0))
         chan_cost_pipe_charge(bytes);
 }
 static inline void chan_cost_sock(uint32_t bytes, uint32_t skbs)
 {
-    if (__builtin_expect(cost_calls_on, 0))
+    if (machine_cost_model() && __builtin_expect(cost_calls_on, 0))
         chan_cost_sock_charge(bytes, skbs);
 }
 
@@ -113,7 +114,7 @@ extern uint8_t cost_tcp_on;
 void chan_cost_tcp_charge(uint32_t bytes, uint32_t skbs);
 static inline void chan_cost_tcp(uint32_t bytes, uint32_t skbs)
 {
-    if (__builtin_expect(cost_tcp_on, 0))
+    if (machine_cost_model() && __builtin_expect(cost_tcp_on, 0))
         chan_cost_tcp_charge(bytes, skbs);
 }
 

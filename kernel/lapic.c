@@ -8,7 +8,7 @@
 #include "time.h"
 #include "x86.h"
 #include "lib.h"
-#include "vsmp.h"
+#include "machine/machine.h"
 #include "cpu.h"
 
 #define LAPIC_ID 0x020
@@ -114,10 +114,8 @@ void lapic_timer_oneshot_cycles(uint64_t cycles)
 void lapic_timer_start(void)
 {
     this_cpu()->stats.tick_start_ns = clock_ns();   /* schedstat ticks_expected= counts from here */
-    if (vsmp_on) {
-        vsmp_timer_start();              /* a tick in this logical CPU's own time */
+    if (machine_timer_start())           /* vsmp: a tick in this logical CPU's own time */
         return;
-    }
     lapic_write(LAPIC_TIMER_DIVIDE, 0x3);
     lapic_write(LAPIC_LVT_TIMER, VECTOR_TIMER | TIMER_PERIODIC);
     lapic_write(LAPIC_TIMER_INIT, timer_count_per_tick);

@@ -21,6 +21,7 @@
 #include "spinlock.h"
 #include "mm.h"
 #include "vsmp.h"
+#include "machine/keys.h"
 #include "chan_cost.h"
 #include "machine/memhooks.h"
 
@@ -44,7 +45,7 @@ struct multiboot_mmap_entry {
 /* The kernel's own keys; the first task registers and reads the rest. */
 enum { KEY_WATCHDOG, KEY_PVSPIN, KEY_MM, KEY_CR3, KEY_IDLE, KEY_IDLE_POLL_US, KEY_COST,
        KEY_VSMP, KEY_VSMP_QUANTUM, KEY_VSMP_IPI, KEY_VSMP_SLACK,
-       KEY_TRACE, KEY_TRACE_EVENTS, KEY_TRACE_BUF_KIB };
+       KEY_TRACE, KEY_TRACE_EVENTS, KEY_TRACE_BUF_KIB, KEY_CHECKS };
 static const struct cmdline_key kernel_keys[] = {
     [KEY_WATCHDOG] = CMDLINE_KEY_UINT("watchdog", DEFAULT_WATCHDOG_S, 0, 86400,
                                       "exit 3 when nothing progresses for this many seconds (0: off)"),
@@ -94,6 +95,12 @@ static const struct cmdline_key kernel_keys[] = {
                                            "with trace=1: KiB of ring buffer per CPU (64 bytes an event; "
                                            "the oldest are dropped when full); not given: 8192, or an "
                                            "eighth of the memory shared by the CPUs when that is less"),
+    /* The scheduler core's invariant checks (kernel/sched_env.h, env_checks_on). */
+    [KEY_CHECKS] = CMDLINE_KEY_UINT("checks", 0, 0, 1,
+                                    "1: check the scheduler core's invariants at every switch and wake-up (the lock "
+                                    "each hook gets, what pick_next and select_cpu return, the stack and its canary) "
+                                    "and stop with a report when one breaks; the tests boot with it (0: the path "
+                                    "as measured, a NOP per check)"),
 };
 
 /* The trace keys, checked before anything else starts (a bad one ends the
@@ -227,6 +234,8 @@ void kmain(uint32_t magic, uint32_t mbi)
     /* Patches the spinlock release sites: only this CPU runs yet. */
     if (pvspin)
         spin_pvspin_enable();
+    if (cmdline_key_uint(&kernel_keys[KEY_CHECKS]))
+        checks_enable();
     mm_set_mode((enum mm_mode)cmdline_key_choice(&kernel_keys[KEY_MM]));
     mm_set_cr3_elide(elide || nvsmp);
     enum idle_mode idle = (enum idle_mode)cmdline_key_choice(&kernel_keys[KEY_IDLE]);
@@ -270,13 +279,16 @@ void kmain(uint32_t magic, uint32_t mbi)
     lapic_timer_start();
 
     /* With trace=1 the boot line says so, and how: a traced run is not a plain one. */
-    char trace_words[160] = "";
+    char trace_words[176] = "";
     if (trace_mask)
         snprintf(trace_words, sizeof(trace_words), " trace=1 trace_events=%s trace_buf_kib=%u",
                  cmdline_key_text(&kernel_keys[KEY_TRACE_EVENTS]), trace_buf_kib);
+    /* With checks=1 too: its instructions are on the measured paths. */
+    if (checks_enabled())
+        snprintf(trace_words + strlen(trace_words), sizeof(trace_words) - strlen(trace_words), " checks=1");
     /* What produced this run's numbers, so that tables can refuse to mix them. */
     char vsmp_words[96] = "";
-    if (vsmp_on)
+    if (machine_vsmp())
         snprintf(vsmp_words, sizeof(vsmp_words), " vsmp_quantum_ns=%u vsmp_ipi_ns=%u vsmp_slack_ns=%u",
                  vsmp_quantum_ns(), vsmp_ipi_ns(), vsmp_slack_ns());
     /* What is real and what is charged: charged= the cost model's events and
@@ -289,8 +301,8 @@ void kmain(uint32_t magic, uint32_t mbi)
     char charged[160];
     chan_cost_describe(charged, sizeof(charged));
     char real[48];
-    snprintf(real, sizeof(real), "%satomic,timer%s", mm_get_cr3_elide() ? "" : "cr3,", vsmp_on ? "" : ",hlt,ipi");
-    kprintf(PROTO_FORMAT(BOOT), ncpus_online, sched_name(), HZ, tsc_khz, vsmp_on ? "vsmp" : detect_accel(), mem_usable_mib(),
+    snprintf(real, sizeof(real), "%satomic,timer%s", mm_get_cr3_elide() ? "" : "cr3,", machine_vsmp() ? "" : ",hlt,ipi");
+    kprintf(PROTO_FORMAT(BOOT), ncpus_online, sched_name(), HZ, tsc_khz, machine_vsmp() ? "vsmp" : detect_accel(), mem_usable_mib(),
             mm_mode_names[mm_get_mode()], spin_pvspin_enabled() ? 1 : 0, SPINLOCK_KIND,
             mm_cr3_names[mm_get_cr3_elide()], idle_mode_names[idle_get_mode()], idle_words,
             chan_cost_names[chan_cost_model()], charged, real, vsmp_words, machine_words,

@@ -98,8 +98,8 @@ enum proto_kind { PROTO_KINDS(PROTO_KIND_ENUM_) PROTO_NKINDS };
 /* boot: what the machine is.  Then, where they apply: vsmp_quantum_ns=
  * vsmp_ipi_ns= vsmp_slack_ns= (--accel vsmp), machine= memhook_insns= and
  * with a model machine_lat_pct= machine_layout= (a CACHES=1 kernel:
- * docs/caches.md), trace=1 trace_events= trace_buf_kib= (trace=1), and
- * idle_poll_us= right after idle=poll.
+ * docs/caches.md), trace=1 trace_events= trace_buf_kib= (trace=1), checks=1
+ * (checks=1), and idle_poll_us= right after idle=poll.
  * The tools keep every word as the run's provenance (results.csv's boot_*). */
 #define PROTO_BOOT_KEYS(K, W)                                                                                        \
     K(cpus, "%d") K(sched, "%s") K(hz, "%d") K(tsc_khz, "%u") K(accel, "%s") K(mem_mib, "%u") K(mm, "%s")          \
@@ -107,7 +107,7 @@ enum proto_kind { PROTO_KINDS(PROTO_KIND_ENUM_) PROTO_NKINDS };
     K(real, "%s") W("%s") W("%s") W("%s")
 #define PROTO_BOOT_OPTIONAL_KEYS(N)                                                                                  \
     N(idle_poll_us) N(vsmp_quantum_ns) N(vsmp_ipi_ns) N(vsmp_slack_ns) N(machine) N(memhook_insns)                \
-    N(machine_lat_pct) N(machine_layout) N(trace) N(trace_events) N(trace_buf_kib)
+    N(machine_lat_pct) N(machine_layout) N(trace) N(trace_events) N(trace_buf_kib) N(checks)
 
 /* tunables: sched=, preset= (when it has presets), then <tunable>=<value> each. */
 #define PROTO_TUNABLES_KEYS(K, W) K(sched, "%s")

@@ -31,6 +31,10 @@
  *     then leaves it alone; a task the core moves between CPUs is
  *     TASK_WAKING while it is on neither queue.
  * Violations stop the machine with a report (sched_bug), never silently.
+ * The checks of the switch and wake-up paths are a static key
+ * (env_checks_on, kernel/sched_env.h): on with checks=1 on the command line
+ * (every test boots so), NOPs otherwise, where they would be instructions
+ * of every figure measured under icount and vsmp.
  */
 #include "sched_core.h"
 #include "sched_class.h"
@@ -54,22 +58,38 @@ static inline spinlock_t *rq_lock(int cpu) { return cpus[cpu].rq_lock; }
 struct task *(*sched_switch_call)(struct task *prev, struct task *next) = switch_context;
 void (*sched_enqueue_call)(int cpu, struct task *p, int flags);
 
-/* The hooks' documented lock, checked before every call (a few instructions). */
+/* The hooks' documented lock, checked before every call with checks=1
+ * (env_checks_on, kernel/sched_env.h: a NOP otherwise). */
 static inline void assert_rq_held(int cpu, const char *hook)
 {
-    if (unlikely(rq_lock(cpu)->holder_cpu != this_cpu_id()))
+    if (env_checks_on() && unlikely(rq_lock(cpu)->holder_cpu != this_cpu_id()))
         sched_bug("%s on cpu %d called without cpu %d's run-queue lock (held by %d)", hook, this_cpu_id(), cpu,
                   rq_lock(cpu)->holder_cpu);
 }
 
-void sched_assert_locked(int cpu) { assert_rq_held(cpu, "sched_assert_locked"); }
+void sched_assert_locked(int cpu)
+{
+    if (unlikely(rq_lock(cpu)->holder_cpu != this_cpu_id()))
+        sched_bug("sched_assert_locked on cpu %d called without cpu %d's run-queue lock (held by %d)", this_cpu_id(),
+                  cpu, rq_lock(cpu)->holder_cpu);
+}
 
-static inline void do_enqueue(int cpu, struct task *p, int flags)
+static inline __attribute__((always_inline)) void do_enqueue_on(struct cpu *c, int cpu, struct task *p, int flags)
 {
     assert_rq_held(cpu, "enqueue");
     p->on_rq = 1;
-    cpus[cpu].nr_queued++;
+    c->nr_queued++;
     sched_enqueue_call(cpu, p, flags);
+}
+
+static inline void do_enqueue(int cpu, struct task *p, int flags) { do_enqueue_on(&cpus[cpu], cpu, p, flags); }
+
+/* The dequeue where the caller has just taken c's lock itself (schedule()). */
+static inline void do_dequeue_held(struct cpu *c, int cpu, struct task *p, int flags)
+{
+    scheduler.dequeue(cpu, p, flags);
+    c->nr_queued--;
+    p->on_rq = 0;
 }
 
 static inline void do_dequeue(int cpu, struct task *p, int flags)
@@ -177,15 +197,27 @@ void sched_unlock_other(int this_cpu, int other)
         spin_release(rq_lock(other));
 }
 
-static inline int task_rq_lock(struct task *p)
+/* p's CPU, with its run-queue lock taken; *lock is that lock (the caller
+ * keeps it in a register: cpus[cpu].rq_lock is a multiply and a load, and
+ * the locks' "memory" clobbers make GCC compute it again at every use). */
+static inline __attribute__((always_inline)) int task_rq_lock_get(struct task *p, spinlock_t **lock)
 {
     for (;;) {
         int cpu = p->cpu;
-        spin_lock(rq_lock(cpu));
-        if (likely(p->cpu == cpu))
+        spinlock_t *l = rq_lock(cpu);
+        spin_lock(l);
+        if (likely(p->cpu == cpu)) {
+            *lock = l;
             return cpu;
-        spin_unlock(rq_lock(cpu));
+        }
+        spin_unlock(l);
     }
+}
+
+static inline int task_rq_lock(struct task *p)
+{
+    spinlock_t *lock;
+    return task_rq_lock_get(p, &lock);
 }
 
 int sched_task_rq_lock(struct task *p) { return task_rq_lock(p); }
@@ -287,11 +319,11 @@ void sched_setup_idle(int cpu, struct task *idle)
 
 static inline void account_switch(struct cpu *c, struct task *prev, struct task *next, uint64_t now)
 {
-    if (prev->is_idle)
+    if (unlikely(prev->is_idle))         /* the busy case falls through: no jmp back */
         c->stats.idle_ns += now - c->idle_since_ns;
     else
         prev->runtime_ns += now - prev->last_switch_in_ns;
-    if (next->is_idle) {
+    if (unlikely(next->is_idle)) {
         c->idle_since_ns = now;
     } else {
         next->last_switch_in_ns = now;
@@ -300,6 +332,16 @@ static inline void account_switch(struct cpu *c, struct task *prev, struct task 
         env_note_progress(now);
     }
     c->stats.context_switches++;
+}
+
+/* checks=1, at schedule()'s entry: not atomic, on the current task's stack, its canary intact. */
+static __attribute__((noinline, cold)) void check_schedule_entry(struct cpu *c, struct task *prev)
+{
+    if (c->preempt_count != 0)
+        sched_bug("schedule() called while atomic (preempt_count %d) by %s", c->preempt_count, prev->name);
+    env_check_own_stack(c, "schedule");
+    if (!prev->is_idle)
+        env_check_stack_canary(prev);
 }
 
 static void check_next(int cpu, struct task *prev, struct task *next)
@@ -324,9 +366,11 @@ static inline void take_off_for_migration(int cpu, struct task *p)
     p->state = TASK_WAKING;
 }
 
+/* on_rq first (a task that went to sleep is off its queue: one test
+ * decides), then the mask, almost always allowed. */
 static inline bool runnable_but_not_allowed(const struct task *p, int cpu)
 {
-    return !p->is_idle && p->on_rq && p->state == TASK_RUNNING && !task_allowed_on(p, cpu);
+    return p->on_rq && unlikely(!task_allowed_on(p, cpu)) && !p->is_idle && p->state == TASK_RUNNING;
 }
 
 /* As Linux's migration thread with any_online_cpu(): the first allowed CPU. */
@@ -356,7 +400,7 @@ static inline __attribute__((always_inline)) void finish_switch_inline(struct ta
     bool dead = prev->state == TASK_DEAD;
     prev->migrate_after_switch = false;
     prev->on_cpu = 0;
-    spin_release(rq_lock(c->id));        /* interrupts are off: no preemption check */
+    spin_release(c->rq_lock);            /* interrupts are off: no preemption check */
     env_switch_in_cost();               /* cost=: CR3 refills, a migrated task's cache (kernel/chan_cost.h) */
     if (unlikely(migrate))
         requeue_migrated(prev);
@@ -371,19 +415,16 @@ __switch_path void schedule(void)
 {
     unsigned long flags = irq_save();
     struct cpu *c = this_cpu();
-    if (c->preempt_count != 0)
-        sched_bug("schedule() called while atomic (preempt_count %d) by %s", c->preempt_count, c->curr->name);
     int cpu = c->id;
+    spinlock_t *lock = c->rq_lock;       /* in a register: see task_rq_lock_get */
     struct task *prev = c->curr;
-    env_check_own_stack(c, "schedule");
-    spin_lock(rq_lock(cpu));
+    if (env_checks_on())
+        check_schedule_entry(c, prev);
+    spin_lock(lock);
     c->stats.schedule_calls++;
     c->need_resched = 0;
-    if (!prev->is_idle) {
-        env_check_stack_canary(prev);
-        if (prev->state != TASK_RUNNING)
-            do_dequeue(cpu, prev, prev->state == TASK_DEAD ? DEQUEUE_EXIT : DEQUEUE_SLEEP);
-    }
+    if (!prev->is_idle && prev->state != TASK_RUNNING)
+        do_dequeue_held(c, cpu, prev, prev->state == TASK_DEAD ? DEQUEUE_EXIT : DEQUEUE_SLEEP);
     struct task *next;
     uint64_t t0, t1;
     for (;;) {
@@ -392,11 +433,10 @@ __switch_path void schedule(void)
             take_off_for_migration(cpu, prev);
             prev->migrate_after_switch = true;
         }
-        assert_rq_held(cpu, "pick_next");
         t0 = local_tsc();
         next = scheduler.pick_next(cpu, prev);
         t1 = local_tsc();                /* also the switch's timestamp: one RDTSC less */
-        c->stats.pick_cycles += t1 - t0;
+        c->stats.pick_cycles += (uint32_t)t1 - (uint32_t)t0;   /* a pick is shorter than 2^32 cycles */
         c->stats.picks++;
         if (!next)
             next = c->idle;
@@ -404,13 +444,17 @@ __switch_path void schedule(void)
         if (likely(next != prev || task_allowed_on(prev, cpu) || prev->is_idle))
             break;
     }
+    if (env_checks_on()) {
+        assert_rq_held(cpu, "pick_next");    /* called with it, and returns with it */
+        if (!next->is_idle)
+            check_next(cpu, prev, next);
+    }
     if (!next->is_idle) {
-        check_next(cpu, prev, next);
         if (next->cpu != cpu)            /* only a shared-lock scheduler may hand over another CPU's task */
             move_to_cpu(next, cpu);
     }
     if (next == prev) {
-        spin_release(rq_lock(cpu));
+        spin_release(lock);
         irq_restore(flags);
         return;
     }
@@ -440,10 +484,10 @@ __switch_path void preempt_schedule(void)
     struct cpu *c = this_cpu();
     struct task *self = c->curr;
     if (self->state == TASK_SLEEPING) {
-        spin_lock(rq_lock(c->id));
+        spin_lock(c->rq_lock);
         if (self->state == TASK_SLEEPING && self->on_rq)
             self->state = TASK_RUNNING;
-        spin_release(rq_lock(c->id));    /* interrupts are off: no nested reschedule */
+        spin_release(c->rq_lock);        /* interrupts are off: no nested reschedule */
     }
     schedule();
     irq_restore(flags);
@@ -475,23 +519,27 @@ static inline int select_cpu(struct task *p, int waker_cpu, int flags)
 {
     int target = scheduler.select_cpu ? scheduler.select_cpu(p, waker_cpu, flags)
                                       : default_select_cpu(p, waker_cpu, flags);
-    check_target(p, target);
+    if (env_checks_on())
+        check_target(p, target);
     return target;
 }
 
 /* target's run-queue lock held: queue p there as runnable. */
 static inline __attribute__((always_inline)) void enqueue_woken(int target, struct task *p, int enqueue_flags)
 {
+    struct cpu *tc = &cpus[target];      /* once: the index is a multiply */
     p->state = TASK_RUNNING;
-    cpus[target].stats.wakeups++;
-    do_enqueue(target, p, enqueue_flags);
-    if (sched_cpu_is_idle(target))
+    tc->stats.wakeups++;
+    do_enqueue_on(tc, target, p, enqueue_flags);
+    if (tc->curr == tc->idle)            /* sched_cpu_is_idle(target) */
         sched_resched_cpu(target);
 }
 
+/* WAKE_SYNC and WAKE_IRQ shifted onto ENQUEUE_SYNC and ENQUEUE_IRQ: no branches. */
+_Static_assert(ENQUEUE_SYNC == WAKE_SYNC << 3 && ENQUEUE_IRQ == WAKE_IRQ << 2, "enqueue_flags_for's shifts");
 static inline int enqueue_flags_for(int wake_flags)
 {
-    return ENQUEUE_WAKEUP | ((wake_flags & WAKE_SYNC) ? ENQUEUE_SYNC : 0) | ((wake_flags & WAKE_IRQ) ? ENQUEUE_IRQ : 0);
+    return ENQUEUE_WAKEUP | ((wake_flags & WAKE_SYNC) << 3) | ((wake_flags & WAKE_IRQ) << 2);
 }
 
 /*
@@ -505,15 +553,16 @@ static inline int enqueue_flags_for(int wake_flags)
 __switch_path bool wake_up_task(struct task *p, int wake_flags)
 {
     unsigned long f = irq_save();
-    int cpu = task_rq_lock(p);
+    spinlock_t *lock;
+    int cpu = task_rq_lock_get(p, &lock);
     if (p->state != TASK_SLEEPING) {
-        spin_unlock_irqrestore(rq_lock(cpu), f);
+        spin_unlock_irqrestore(lock, f);
         return false;
     }
     if (p->on_rq) {
         /* It has not reached schedule() yet: it simply keeps running. */
         p->state = TASK_RUNNING;
-        spin_unlock_irqrestore(rq_lock(cpu), f);
+        spin_unlock_irqrestore(lock, f);
         return true;
     }
     p->state = TASK_WAKING;
@@ -521,19 +570,20 @@ __switch_path bool wake_up_task(struct task *p, int wake_flags)
         /* Its CPU is still switching away from it (only possible while a
          * pick_next dropped that lock): wait without holding the lock.  A
          * WAKING task is not moved by anyone else, so p->cpu stays put. */
-        spin_release(rq_lock(cpu));
+        spin_release(lock);
         while (p->on_cpu)
             cpu_relax();
-        spin_lock(rq_lock(cpu));
+        spin_lock(lock);
     }
     int target = select_cpu(p, this_cpu_id(), wake_flags);
-    if (rq_lock(target) != rq_lock(cpu)) {
-        spin_release(rq_lock(cpu));
-        spin_lock(rq_lock(target));
+    spinlock_t *target_lock = likely(target == cpu) ? lock : rq_lock(target);
+    if (target_lock != lock) {
+        spin_release(lock);
+        spin_lock(target_lock);
     }
     move_to_cpu(p, target);              /* not queued: only the counters move */
     enqueue_woken(target, p, enqueue_flags_for(wake_flags));
-    spin_unlock_irqrestore(rq_lock(target), f);
+    spin_unlock_irqrestore(target_lock, f);
     return true;
 }
 

@@ -41,6 +41,8 @@ struct task *switch_context(struct task *prev, struct task *next);
 void smp_send_reschedule(int cpu);
 /* The simulation has no address spaces: a no-op (simenv.c). */
 void env_switch_mm(struct cpu *c, struct task *next);
+/* The host tests always check the core's invariants (kernel/sched_core.c). */
+static inline bool env_checks_on(void) { return true; }
 /* The simulation has no stacks and no watchdog. */
 static inline void env_note_progress(uint64_t now) { (void)now; }
 static inline void env_check_own_stack(struct cpu *c, const char *where) { (void)c, (void)where; }
@@ -67,13 +69,34 @@ extern volatile uint32_t watchdog_progress;
 static inline void env_note_progress(uint64_t now) { watchdog_progress = (uint32_t)(now >> PROGRESS_SHIFT); }
 
 /*
+ * The core's invariant checks (kernel/sched_core.c: the run-queue lock a
+ * hook is called with, what pick_next and select_cpu return, the stack a
+ * switch runs on, the canary of the task that stops running).  About 50
+ * instructions a pipe round trip's switch and 25 its wake-up, and under
+ * icount and vsmp instructions are time: so they are a static key, as the
+ * trace points are (kernel/trace.h), off unless the command line says
+ * checks=1 (tests/lib.sh's boot() does).  Off, each site is one 5-byte NOP;
+ * checks_enable() (kernel/main.c, before the other CPUs start) patches every
+ * site into a jmp to its check (PATCH_SITE, kernel/patch_site.h).
+ */
+static inline __attribute__((always_inline)) bool env_checks_on(void)
+{
+    PATCH_SITE("check_sites", on);
+    return false;
+on: __attribute__((cold));
+    return true;
+}
+
+/*
  * The stack we run on must be the current task's.  Anything else means a
  * CPU is running one task's code under another's name: a task resumed from
  * a stale context, or per-CPU data read in two steps across a preemption.
- * Both once ran bench-main twice; this check costs a few instructions.
+ * Both once ran bench-main twice (checks=1).
  */
 static inline void env_check_own_stack(struct cpu *c, const char *where)
 {
+    if (!env_checks_on())
+        return;
     struct task *curr = c->curr;
     uintptr_t frame = (uintptr_t)__builtin_frame_address(0);
     if (!curr->is_idle && (frame & ~(uintptr_t)(TASK_STACK_SIZE - 1)) != (uintptr_t)curr->stack)
@@ -83,6 +106,8 @@ static inline void env_check_own_stack(struct cpu *c, const char *where)
 
 static inline void env_check_stack_canary(struct task *t)
 {
+    if (!env_checks_on())
+        return;
     if (t->stack && *(uint32_t *)t->stack != STACK_CANARY)
         panic("stack overflow in task %s (pid %d): canary at %p overwritten", t->name, t->pid, t->stack);
 }
@@ -115,7 +140,7 @@ static inline __attribute__((always_inline)) void env_switch_mm(struct cpu *c, s
  */
 static inline __attribute__((always_inline)) void env_switch_in_cost(void)
 {
-    if (unlikely(cost_switch_on))
+    if (machine_cost_model() && unlikely(cost_switch_on))
         chan_cost_switch_in();
 }
 #endif

@@ -14,7 +14,7 @@
 #include "mm.h"
 #include "spinlock.h"
 #include "protocol.h"
-#include "vsmp.h"
+#include "machine/machine.h"
 #include "machine/memhooks.h"
 
 /* The ticks this CPU's clock says it should have taken since its tick
@@ -34,9 +34,10 @@ static uint64_t ticks_expected(const struct cpu *c, uint64_t now)
  * than the clock says; docs/usage.md "Lost ticks"). */
 static void print_lost_ticks(void)
 {
+    uint64_t now_here = clock_ns();
     for (int i = 0; i < ncpus_online; i++) {
         struct cpu *c = &cpus[i];
-        uint64_t now = vsmp_on ? vsmp_cpu_clock_ns(i) : clock_ns();
+        uint64_t now = machine_cpu_clock_ns(i, now_here);
         uint64_t want = ticks_expected(c, now), got = c->stats.ticks;
         if (want < 20 || got * 10 >= want * 9)
             continue;
@@ -59,8 +60,7 @@ void sched_print_stats(void)
     kprintf(PROTO_FORMAT(STACKSTAT), TASK_STACK_SIZE, task_stack_high_water(), ms.created, ms.freed, ms.created - ms.freed);
     for (int i = 0; i < ncpus_online; i++) {
         struct cpu *c = &cpus[i];
-        if (vsmp_on)
-            now = vsmp_cpu_clock_ns(i);          /* each logical CPU's own time */
+        now = machine_cpu_clock_ns(i, now);      /* vsmp: each logical CPU's own time */
         uint64_t idle = c->stats.idle_ns + (c->curr == c->idle ? now - c->idle_since_ns : 0);
         uint64_t busy = now > idle ? now - idle : 0;
         uint64_t pick = c->stats.picks ? c->stats.pick_cycles / c->stats.picks : 0;
@@ -77,8 +77,7 @@ void sched_print_stats(void)
                 (unsigned long long)(idle / NSEC_PER_USEC), (unsigned long long)ticks_expected(c, now));
     }
     print_lost_ticks();
-    if (vsmp_on)
-        vsmp_print_stats();
+    machine_print_cpu_stats();                   /* vsmpstat lines: vsmp only (kernel/vsmp.c) */
     chan_cost_print_stats();                     /* coststat lines: cost= only (kernel/chan_cost.c) */
     machine_print_stats();                       /* memstat lines: CACHES=1 only (kernel/machine/memhooks.c) */
     /* pvspin (kernel/spinlock.c): lock waits that halted, kicks sent and received. */

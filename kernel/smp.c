@@ -12,7 +12,7 @@
 #include "x86.h"
 #include "time.h"
 #include "sched_core.h"
-#include "vsmp.h"
+#include "machine/machine.h"
 
 #define TRAMPOLINE_ADDR 0x8000
 #define AP_BOOT_STACK_PAGES 2
@@ -30,14 +30,13 @@ static volatile int ap_starting;
 bool cpus_ready(void) { return percpu_ready; }
 void smp_mark_percpu_ready(void) { percpu_ready = true; }
 
-/* A started CPU's first C: its %gs, IDT, LAPIC (vsmp's logical CPUs share
- * the one there is), run queue and tick, then online and idle. */
+/* A started CPU's first C: its %gs, IDT, LAPIC, run queue and tick, then
+ * online and idle. */
 void smp_cpu_start(int id)
 {
     gdt_init_cpu(id);
     idt_load();
-    if (!vsmp_on)
-        lapic_init();
+    machine_cpu_init();                  /* its LAPIC (vsmp's logical CPUs share the one there is) */
     sched_init_cpu(id);
     lapic_timer_start();                 /* vsmp: a tick in this logical CPU's own time */
     cpus[id].online = true;
@@ -67,10 +66,8 @@ int smp_discover_cpus(void)
 
 void smp_start_aps(void)
 {
-    if (vsmp_on) {
-        vsmp_start_cpus();               /* logical CPUs on this one (kernel/vsmp.c) */
+    if (machine_start_cpus())            /* vsmp: logical CPUs on this one (kernel/vsmp.c) */
         return;
-    }
     size_t len = (size_t)(ap_trampoline_end - ap_trampoline_start);
     memcpy((void *)TRAMPOLINE_ADDR, ap_trampoline_start, len);
     uint32_t *params = (uint32_t *)(TRAMPOLINE_ADDR + (ap_trampoline_params - ap_trampoline_start));
@@ -100,7 +97,7 @@ void smp_start_aps(void)
 
 void smp_stop_other_cpus(void)
 {
-    if (!percpu_ready || vsmp_on)        /* vsmp: the others run only when dispatched */
+    if (!percpu_ready || machine_vsmp()) /* vsmp: the others run only when dispatched */
         return;
     int me = this_cpu_id();
     for (int i = 0; i < ncpus_online; i++)
@@ -110,8 +107,5 @@ void smp_stop_other_cpus(void)
 
 void smp_send_reschedule(int cpu)
 {
-    if (vsmp_on)
-        vsmp_send_reschedule(cpu);
-    else
-        lapic_send_ipi(cpus[cpu].apic_id, VECTOR_RESCHEDULE);
+    machine_send_reschedule(cpu);
 }

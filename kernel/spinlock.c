@@ -56,6 +56,7 @@
 #include "trap.h"
 #include "x86.h"
 #include "vsmp.h"
+#include "machine/keys.h"
 #include "chan_cost.h"
 #include "lib.h"
 
@@ -150,37 +151,14 @@ static inline void locked_dec_byte(volatile uint8_t *p) { __asm__ volatile("lock
 
 bool spin_pvspin_enabled(void) { return pvspin_on; }
 
-/* Every inlined release site becomes "jmp <its paravirtual release>". */
-struct pvspin_site {
-    uint32_t site, target;
-};
-extern const struct pvspin_site __start_pvspin_sites[], __stop_pvspin_sites[];
-
-extern const struct pvspin_site __start_vsmp_sites[], __stop_vsmp_sites[];
-
-static void patch_sites(const struct pvspin_site *start, const struct pvspin_site *stop)
-{
-    if (ncpus_online > 1)
-        panic("spinlock sites: the code is patched before the other CPUs start");
-    for (const struct pvspin_site *s = start; s < stop; s++) {
-        uint8_t *p = (uint8_t *)(uintptr_t)s->site;
-        if (p[0] != 0x0f || p[1] != 0x1f || p[2] != 0x44 || p[3] != 0 || p[4] != 0)
-            panic("spinlock site %p is not the 5-byte NOP", (void *)p);
-        int32_t rel = (int32_t)(s->target - (s->site + 5));
-        p[1] = (uint8_t)rel;
-        p[2] = (uint8_t)(rel >> 8);
-        p[3] = (uint8_t)(rel >> 16);
-        p[4] = (uint8_t)(rel >> 24);
-        barrier();
-        p[0] = 0xe9;                     /* jmp rel32 */
-    }
-    uint32_t a, b, c, d;
-    cpuid(0, &a, &b, &c, &d);            /* serialising: no stale NOP in the pipeline (Intel SDM 8.1.3) */
-}
+/* Every inlined release site becomes "jmp <its paravirtual release>"
+ * (kernel/patch_site.h). */
+extern const struct patch_site __start_pvspin_sites[], __stop_pvspin_sites[];
+extern const struct patch_site __start_vsmp_sites[], __stop_vsmp_sites[];
 
 void spin_pvspin_enable(void)
 {
-    patch_sites(__start_pvspin_sites, __stop_pvspin_sites);
+    patch_sites_enable(__start_pvspin_sites, __stop_pvspin_sites, "spinlock");
     pvspin_on = true;
 }
 
@@ -193,7 +171,7 @@ void spin_pvspin_enable(void)
  * of the lock's line from the releasing CPU. */
 void spin_vsmp_order(spinlock_t *lock)
 {
-    if (!cost_lock_on) {
+    if (!machine_cost_model() || !cost_lock_on) {
         vsmp_lock_order(lock);
         return;
     }
@@ -203,8 +181,18 @@ void spin_vsmp_order(spinlock_t *lock)
         chan_cost_lock();
 }
 
-void spin_vsmp_enable_acquire(void) { patch_sites(__start_vsmp_sites, __stop_vsmp_sites); }
-void spin_vsmp_enable_release(void) { patch_sites(__start_pvspin_sites, __stop_pvspin_sites); }
+void spin_vsmp_enable_acquire(void) { patch_sites_enable(__start_vsmp_sites, __stop_vsmp_sites, "spinlock"); }
+void spin_vsmp_enable_release(void) { patch_sites_enable(__start_pvspin_sites, __stop_pvspin_sites, "spinlock"); }
+
+/* checks=1 (kernel/sched_env.h, env_checks_on): the core's invariant checks. */
+extern const struct patch_site __start_check_sites[] __attribute__((weak)), __stop_check_sites[] __attribute__((weak));
+static bool checks_on;
+void checks_enable(void)
+{
+    patch_sites_enable(__start_check_sites, __stop_check_sites, "checks");
+    checks_on = true;
+}
+bool checks_enabled(void) { return checks_on; }
 
 uint64_t spin_stall_limit_ns(void) { return stall_limit_ns; }
 
@@ -284,7 +272,7 @@ static void pv_kick(spinlock_t *lock, uint32_t served)
  * The caller has cleared holder_cpu; it lowers preempt_count afterwards. */
 __switch_path void spin_release_pv(spinlock_t *lock)
 {
-    if (vsmp_multi) {
+    if (machine_vsmp_multi()) {
         vsmp_lock_release(lock);         /* stamps the release, releases, lets its waiters run */
         return;
     }
@@ -345,9 +333,9 @@ static void vsmp_lock_contended(spinlock_t *lock, uint32_t ticket)
 
 void spin_lock_contended(spinlock_t *lock, uint32_t ticket)
 {
-    if (vsmp_multi) {
+    if (machine_vsmp_multi()) {
         vsmp_lock_contended(lock, ticket);
-        if (cost_lock_on)
+        if (machine_cost_model() && cost_lock_on)
             chan_cost_lock();            /* cost=: the line's transfer, in this CPU's local time */
         return;
     }
@@ -378,7 +366,7 @@ void spin_lock_contended(spinlock_t *lock, uint32_t ticket)
     c->stats.lock_waits++;
     /* cost=: the lock's cache line comes from the holder's cache (its
      * modified copy) before this CPU's acquisition completes. */
-    if (cost_lock_on)
+    if (machine_cost_model() && cost_lock_on)
         chan_cost_lock();
 }
 
@@ -399,7 +387,7 @@ bool spin_trylock(spinlock_t *lock)
     int me = this_cpu_id();
     if (unlikely(lock->holder_cpu == me))
         spin_lock_recursive(lock);
-    if (vsmp_multi)
+    if (machine_vsmp_multi())
         vsmp_lock_order(lock);           /* the attempt, too, in virtual-time order */
 #if defined(SPINLOCK_TICKET)
     uint32_t old = *(volatile uint32_t *)lock;           /* next_ticket | now_serving << 16 */

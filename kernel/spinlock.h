@@ -145,6 +145,7 @@ unsigned long spin_lock_irqsave(spinlock_t *lock);
 void spin_unlock_irqrestore(spinlock_t *lock, unsigned long flags);
 #else
 #include "percpu.h"
+#include "patch_site.h"
 #include "x86.h"
 #include "machine/memhooks.h"
 
@@ -156,22 +157,17 @@ void preempt_schedule(void);
 void spin_release_pv(spinlock_t *lock);
 
 /*
- * A patchable site: 5 bytes of NOP ("nopl 0(%eax,%eax,1)"), recorded with
- * the address of `label` in `section`; kernel/spinlock.c rewrites it into
- * "jmp rel32" to the label when the mode that needs it is on, before the
- * other CPUs start.  Otherwise it costs one NOP.
+ * Patchable sites (kernel/patch_site.h): a 5-byte NOP that kernel/spinlock.c
+ * turns into "jmp rel32" to the label when the mode that needs it is on,
+ * before the other CPUs start.  Otherwise it costs one NOP.
  *   pvspin_sites: the release sites, to the paravirtual release (pvspin=1;
  *                 vsmp=N with N >= 2 stamps its releases there too);
  *   vsmp_sites:   the acquisition sites, to vsmp_lock_order (vsmp=N, N >= 2).
  */
-#define PATCH_SITE(section, label)                                            \
-    __asm__ goto("1: .byte 0x0f, 0x1f, 0x44, 0x00, 0x00\n\t"                 \
-                 ".pushsection " section ", \"a\"\n\t"                       \
-                 ".balign 4\n\t"                                              \
-                 ".long 1b, %l[" #label "]\n\t"                               \
-                 ".popsection"                                                \
-                 : : : "memory" : label)
 #define PVSPIN_SITE(label) PATCH_SITE("pvspin_sites", label)
+/* checks=1: patch the core's check sites (kernel/sched_env.h, env_checks_on). */
+void checks_enable(void);
+bool checks_enabled(void);
 #define VSMP_SITE(label) PATCH_SITE("vsmp_sites", label)
 
 void vsmp_lock_order(spinlock_t *lock);

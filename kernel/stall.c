@@ -6,7 +6,7 @@
 #include "time.h"
 #include "x86.h"
 #include "lib.h"
-#include "vsmp.h"
+#include "machine/machine.h"
 #include "task.h"
 #include "protocol.h"
 
@@ -82,10 +82,8 @@ void stall_report_cpus(const char *who)
     print_cpu(me, (uint32_t)(uintptr_t)__builtin_return_address(0), (uint32_t)(uintptr_t)__builtin_frame_address(0));
     reporter = me;
     print_turn = turn_after(-1);
-    if (vsmp_on) {
-        vsmp_report_cpus(who, print_cpu);   /* the others are not running: their saved frames */
+    if (machine_report_cpus(who, print_cpu))   /* vsmp: the others are not running: their saved frames */
         return;
-    }
     reporting = 1;
     if (ncpus_online > 1) {
         lapic_send_nmi_all_but_self();

@@ -18,7 +18,7 @@
 #include "mm.h"
 #include "wait.h"
 #include "lib.h"
-#include "vsmp.h"
+#include "machine/machine.h"
 #include "sched_class.h"
 #include "machine/memhooks.h"
 
@@ -122,7 +122,7 @@ static bool idle_poll(struct cpu *c)
     irq_disable();
     if (xchg(&c->idle_polling, IDLE_NOT_POLLING) == IDLE_POLL_KICKED) {
         c->stats.poll_wakes++;
-        if (cost_ipi_on)
+        if (machine_cost_model() && cost_ipi_on)
             chan_cost_ipi(true);
     }
     c->preempt_count--;
@@ -139,8 +139,7 @@ void idle_loop(void)
             schedule();
             continue;
         }
-        if (vsmp_on) {
-            vsmp_halt();                 /* until this logical CPU's next event */
+        if (machine_idle_halt()) {       /* vsmp: until this logical CPU's next event */
             irq_enable();                /* which the timer delivers now */
             continue;
         }

@@ -26,6 +26,10 @@
 #include "x86.h"
 #include "cpu.h"
 #include "lib.h"
+#include "spinlock.h"
+
+/* cycles_to_ns's sites (kernel/time.h), patched when the TSC runs at 1 GHz. */
+extern const struct patch_site __start_clock_sites[] __attribute__((weak)), __stop_clock_sites[] __attribute__((weak));
 
 #define PIT_HZ 1193182u
 #define CALIBRATION_COUNTS 23864u      /* 20 ms of PIT counts */
@@ -33,7 +37,7 @@
 uint32_t tsc_khz;
 volatile uint64_t jiffies;
 uint64_t tsc_at_boot;
-uint64_t ns_mult;
+uint32_t ns_mult;
 
 static void pit_channel2_start(uint16_t count, uint8_t mode_bits)
 {
@@ -130,9 +134,15 @@ void tsc_calibrate(void)
         kprintf("clock: the TSC calibration was disturbed %d times in a row (a very busy host?); "
                 "tsc_khz may be wrong\n", CALIBRATION_TRIES);
     tsc_khz = (uint32_t)(cycles * PIT_HZ / counts / 1000);
-    if (tsc_khz == 0)
-        tsc_khz = 1;
-    ns_mult = ((uint64_t)1000000 << 22) / tsc_khz;
+    if (tsc_khz < 1000) {
+        /* ns_mult must fit 32 bits (kernel/time.h); no x86 with a TSC runs it below 1 MHz. */
+        kprintf("clock: the TSC measured %u kHz, below 1 MHz: taken as 1000 kHz; times are wrong\n", tsc_khz);
+        tsc_khz = 1000;
+    }
+    ns_mult = (uint32_t)(((uint64_t)1000000 << 22) / tsc_khz);
+    /* A 1 GHz TSC (icount, vsmp): cycles are nanoseconds (kernel/time.h). */
+    if (ns_mult == 1u << 22)
+        patch_sites_enable(__start_clock_sites, __stop_clock_sites, "clock");
     tsc_at_boot = rdtsc();
     for (int i = 0; i < MAX_CPUS; i++)
         cpus[i].tsc_base = tsc_at_boot;     /* one clock for all (vsmp gives each its own) */

@@ -11,14 +11,34 @@ extern volatile uint64_t jiffies;          /* timer ticks at HZ since the timer 
 
 void tsc_calibrate(void);
 extern uint64_t tsc_at_boot;
-extern uint64_t ns_mult;                   /* ns = cycles * ns_mult >> 22 */
+extern uint32_t ns_mult;                   /* ns = cycles * ns_mult >> 22 (tsc_khz >= 1000: 32 bits) */
 
-/* Inline: the scheduler reads the clock a few times per context switch. */
-static inline uint64_t cycles_to_ns(uint64_t cycles)
+/* Inline: the scheduler reads the clock a few times per context switch, and
+ * under icount and vsmp its instructions are time.  cycles * ns_mult >> 22,
+ * exactly (the floor), as two 32x32->64 multiplies: the high word's product
+ * is a multiple of 2^32, so its part of the quotient is that product << 10.
+ * (A 64x64 product split at bit 22 took 31 instructions; this takes 12.) */
+/*
+ * Under icount and vsmp (QEMU -icount shift=0) the TSC counts one cycle a
+ * nanosecond: tsc_khz is 1000000 exactly and ns_mult 1 << 22, so the
+ * conversion is the identity.  Its site is then patched (tsc_calibrate, as
+ * kernel/patch_site.h's PATCH_SITE: a 5-byte NOP listed in clock_sites that
+ * becomes a jmp) to return the cycles as they are: the same value without
+ * the multiplies, on every clock read of the switch and wake-up paths where
+ * instructions are time.  No "memory" clobber: it reads no memory.
+ */
+static inline __attribute__((always_inline)) uint64_t cycles_to_ns(uint64_t cycles)
 {
-    /* Split to keep cycles * ns_mult inside 64 bits for long runs. */
-    uint64_t hi = cycles >> 22, lo = cycles & ((1u << 22) - 1);
-    return hi * ns_mult + ((lo * ns_mult) >> 22);
+    __asm__ goto("1: .byte 0x0f, 0x1f, 0x44, 0x00, 0x00\n\t"
+                 ".pushsection clock_sites, \"a\"\n\t"
+                 ".balign 4\n\t"
+                 ".long 1b, %l[identity]\n\t"
+                 ".popsection"
+                 : : : : identity);
+    uint32_t lo = (uint32_t)cycles, hi = (uint32_t)(cycles >> 32);
+    return (((uint64_t)hi * ns_mult) << 10) + (((uint64_t)lo * ns_mult) >> 22);
+identity:
+    return cycles;
 }
 
 /*

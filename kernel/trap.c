@@ -14,6 +14,7 @@
 #include "stall.h"
 #include "spinlock.h"
 #include "vsmp.h"
+#include "machine/machine.h"
 
 static const char *const exception_names[32] = {
     "divide error", "debug", "NMI", "breakpoint", "overflow", "bound range", "invalid opcode",
@@ -57,14 +58,14 @@ void trap(struct trapframe *tf)
         lapic_eoi();
         /* vsmp: the logical CPU's tick or IPI (its stub kept the ones that
          * deliver nothing from here: the simulation's, not the machine's). */
-        if (!vsmp_on || vsmp_irq_deliver())
+        if (machine_timer_irq())
             timer_tick();
         break;
     case VECTOR_RESCHEDULE:
         lapic_eoi();
         c->stats.resched_ipis++;
         /* cost=: the era's delivery (an idle CPU waited for it) or its entry/exit (kernel/chan_cost.h) */
-        if (cost_ipi_on)
+        if (machine_cost_model() && cost_ipi_on)
             chan_cost_ipi(c->curr == c->idle);
         break;
     case VECTOR_VSMP_EVENT:

@@ -716,7 +716,7 @@ static void arm_timer(struct vcpu *v, bool may_raise)
      * (CACHES=1) the physical clock runs ahead of the local one by the
      * model's own work, the timer fires before the local clock reaches
      * local + count, and each quiet re-arm would push hw_due on again (o1,
-     * vsmp=1, hackbench: ticks up to 94 us late, 240,000 quiet interrupts;
+     * vsmp=1, hackbench: ticks up to 94 us late, 230,672 timer interrupts;
      * docs/caches.md "Exactness").  Without the model the fire comes at
      * local + count, past the target, and delivers either way. */
     if (hw_due > target)
@@ -1337,6 +1337,7 @@ int vsmp_setup(int ncpus, uint32_t quantum_ns, uint32_t ipi_ns, uint32_t slack_n
     nvcpus = ncpus;
     vsmp_on = true;
     vsmp_multi = ncpus > 1;
+    machine_keys_enable_vsmp(vsmp_multi);   /* the machine layer's static keys (kernel/machine/keys.h) */
     quantum_ns_ = quantum_ns;
     ipi_ns_ = ipi_ns;
     /* ns to TSC cycles (under icount shift=0 one each). */

@@ -3,6 +3,7 @@
 #define KERNEL_X86_H
 
 #include "types.h"
+#include "machine/keys.h"
 
 static inline void outb(uint16_t port, uint8_t v) { __asm__ volatile("outb %0, %1" : : "a"(v), "Nd"(port)); }
 static inline void outw(uint16_t port, uint16_t v) { __asm__ volatile("outw %0, %1" : : "a"(v), "Nd"(port)); }
@@ -23,18 +24,10 @@ static inline void cpuid(uint32_t leaf, uint32_t *a, uint32_t *b, uint32_t *c, u
 {
     __asm__ volatile("cpuid" : "=a"(*a), "=b"(*b), "=c"(*c), "=d"(*d) : "a"(leaf), "c"(0));
 }
-/* One spin-wait iteration.  Under vsmp with several logical CPUs the CPU
- * that spins must let the others run, or it would wait for ever: the hook
- * does (kernel/vsmp.c). */
-extern bool vsmp_multi;
-void vsmp_relax(void);
-static inline void cpu_relax(void)
-{
-    if (unlikely(vsmp_multi))
-        vsmp_relax();
-    else
-        __asm__ volatile("pause" ::: "memory");
-}
+/* One spin-wait iteration: PAUSE, or under vsmp with several logical CPUs
+ * the machine layer's hook (the CPU that spins must let the others run, or
+ * it would wait for ever). */
+static inline void cpu_relax(void) { machine_relax(); }
 static inline void barrier(void) { __asm__ volatile("" ::: "memory"); }
 static inline void irq_enable(void) { __asm__ volatile("sti" ::: "memory"); }
 static inline void irq_disable(void) { __asm__ volatile("cli" ::: "memory"); }

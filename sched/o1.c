@@ -205,6 +205,10 @@ static struct {
     uint64_t cache_decay_ns;
     int credit_limit;             /* CREDIT_LIMIT */
     uint32_t on_runqueue_weight_128;   /* ON_RUNQUEUE_WEIGHT * 128 / 100, as 2.6.0 computes it */
+    /* JUST_INTERACTIVE_SLEEP(p) in ns for each static_prio - MAX_RT_PRIO (it
+     * depends on the nice level only): recalc_task_prio runs on every
+     * wake-up, and computed there it cost about 45 instructions each. */
+    uint64_t just_interactive_ns[MAX_PRIO - MAX_RT_PRIO];
 } k;
 
 #define MIN_TIMESLICE (k.min_timeslice)
@@ -297,10 +301,14 @@ static bool task_interactive(const struct o1_task *t)
     return t->prio <= t->static_prio - interactive_delta(t);
 }
 
-static uint64_t just_interactive_sleep(const struct o1_task *t)
+/* 2.6.0's JUST_INTERACTIVE_SLEEP for a task of this static_prio (derive_constants tabulates it). */
+static uint64_t just_interactive_sleep_of(int static_prio)
 {
-    return JIFFIES_TO_NS(MAX_SLEEP_AVG * (MAX_BONUS / 2 + interactive_delta(t) + 1) / MAX_BONUS - 1);
+    int delta = PRIO_TO_NICE(static_prio) * MAX_BONUS / 40 + INTERACTIVE_DELTA;   /* interactive_delta() */
+    return JIFFIES_TO_NS(MAX_SLEEP_AVG * (MAX_BONUS / 2 + delta + 1) / MAX_BONUS - 1);
 }
+
+static uint64_t just_interactive_sleep(const struct o1_task *t) { return k.just_interactive_ns[t->static_prio - MAX_RT_PRIO]; }
 
 static bool high_credit(const struct o1_task *t) { return t->interactive_credit > CREDIT_LIMIT; }
 static bool low_credit(const struct o1_task *t) { return t->interactive_credit < -CREDIT_LIMIT; }
@@ -332,9 +340,10 @@ static uint64_t ns_since(uint64_t now, uint64_t then) { return now > then ? now 
 /* The sleep since t->timestamp raises sleep_avg; then the priority follows. */
 static void recalc_task_prio(struct o1_task *t, uint64_t now)
 {
-    uint64_t sleep_time = ns_since(now, t->timestamp);
-    if (sleep_time > NS_MAX_SLEEP_AVG)
-        sleep_time = NS_MAX_SLEEP_AVG;
+    uint64_t since = ns_since(now, t->timestamp);
+    /* At most NS_MAX_SLEEP_AVG, which is below 2^32 (derive_constants): 32
+     * bits from here on are exact, and the multiply below one instruction. */
+    uint32_t sleep_time = since > NS_MAX_SLEEP_AVG ? (uint32_t)NS_MAX_SLEEP_AVG : (uint32_t)since;
     if (sleep_time > 0) {
         /* A long sleeper becomes just interactive, not maximally so: it must
          * not turn into a CPU hog with a huge bonus.  (2.6.0 also requires a
@@ -346,12 +355,12 @@ static void recalc_task_prio(struct o1_task *t, uint64_t now)
                 t->interactive_credit++;
         } else {
             /* The lower the sleep_avg, the faster it rises. */
-            int factor = MAX_BONUS - current_bonus(t);
-            sleep_time *= factor ? factor : 1;
+            uint32_t factor = (uint32_t)(MAX_BONUS - current_bonus(t));   /* >= 0: sleep_avg <= NS_MAX_SLEEP_AVG */
+            uint64_t earned = (uint64_t)sleep_time * (factor ? factor : 1);
             /* Low-credit tasks earn at most one timeslice of sleep. */
-            if (low_credit(t) && sleep_time > JIFFIES_TO_NS(task_timeslice(t)))
-                sleep_time = JIFFIES_TO_NS(task_timeslice(t));
-            t->sleep_avg += (int64_t)sleep_time;
+            if (low_credit(t) && earned > JIFFIES_TO_NS(task_timeslice(t)))
+                earned = JIFFIES_TO_NS(task_timeslice(t));
+            t->sleep_avg += (int64_t)earned;
             if (t->sleep_avg > (int64_t)NS_MAX_SLEEP_AVG) {
                 t->sleep_avg = (int64_t)NS_MAX_SLEEP_AVG;
                 if (!high_credit(t))
@@ -405,6 +414,8 @@ static void derive_constants(void)
         tun.max_sleep_avg = (uint32_t)((uint64_t)(AVG_TIMESLICE * MAX_BONUS) * 1000 / HZ);
     k.max_sleep_avg = ms_to_jiffies(tun.max_sleep_avg);
     k.ns_max_sleep_avg = JIFFIES_TO_NS(MAX_SLEEP_AVG);
+    if (k.ns_max_sleep_avg > UINT32_MAX)      /* the tunable's range keeps it below: 4000 ms */
+        sched_bug("o1: max_sleep_avg %u ms does not fit recalc_task_prio's 32-bit sleep times", tun.max_sleep_avg);
     if (tun.starvation_limit == SCHED_TUNABLE_UNSET)
         tun.starvation_limit = tun.max_sleep_avg;
     k.starvation_limit = tun.starvation_limit ? ms_to_jiffies(tun.starvation_limit) : 0;
@@ -415,6 +426,8 @@ static void derive_constants(void)
     k.cache_decay_ns = (uint64_t)tun.cache_decay_ticks * 1000000u;   /* ticks at 2.6.0's HZ = 1000: ms */
     k.credit_limit = tun.credit_limit;
     k.on_runqueue_weight_128 = tun.on_runqueue_weight * 128 / 100;
+    for (int prio = MAX_RT_PRIO; prio < MAX_PRIO; prio++)
+        k.just_interactive_ns[prio - MAX_RT_PRIO] = just_interactive_sleep_of(prio);
 }
 
 static const char *o1_check_tunables(const char **bad)
@@ -612,10 +625,12 @@ static struct task *o1_pick_next(int cpu, struct task *prev)
         run_time = ns_since(now, pp->timestamp);
         if (run_time > NS_MAX_SLEEP_AVG)
             run_time = NS_MAX_SLEEP_AVG;
-        /* High-credit tasks are charged less, to keep their status longer. */
+        /* High-credit tasks are charged less, to keep their status longer.
+         * run_time <= NS_MAX_SLEEP_AVG < 2^32: a 32-bit division, exact
+         * (a 64-bit one is a call to libgcc's __udivdi3). */
         if (high_credit(pp)) {
             int bonus = current_bonus(pp);
-            run_time /= bonus ? (uint64_t)bonus : 1;
+            run_time = (uint32_t)run_time / (bonus ? (uint32_t)bonus : 1u);
         }
     }
 

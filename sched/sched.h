@@ -24,8 +24,9 @@
  *   -> task-list lock -> run-queue lock(s), two run-queue locks in address
  *   order (sched_double_lock, sched_double_lock_balance).  Each hook below
  *   says which lock the core holds when it calls it, and the core checks it
- *   (sched_assert_locked, on in every build); a scheduler may assert the same
- *   in its own helpers.
+ *   with checks=1 on the command line (the tests boot with it; off, each
+ *   check is a NOP: kernel/sched_env.h); a scheduler may assert the same in
+ *   its own helpers (sched_assert_locked, on in every boot).
  *
  *   A CPU's run-queue lock is held across its context switch, so while you
  *   hold it no task is half switched on that CPU.  A runnable task stays

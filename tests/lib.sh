@@ -163,10 +163,14 @@ boot() {
 }
 # boot_once SCHED SMP CMDLINE MEM ACCEL LIMIT: one boot, sets OUT and RC
 # (each boot's wall time goes to $TMP/boot-times: tests/run-all.sh prints the slowest)
+# Every test boot checks the scheduler core's invariants (checks=1: kernel/sched_env.h;
+# off by default, where it would be instructions on the measured paths) unless its
+# command line says checks= itself.
 boot_once() {
     OUT="$TMP/out.$$.$(date +%s%N)"
     _bo_t0=$(date +%s%N)
-    "$ROOT/tools/qemu-run.sh" --kernel "$ROOT/build/$1/kernel.elf" --smp "$2" --cmdline "$3" \
+    case " $3 " in *" checks="*) _bo_cmdline=$3 ;; *) _bo_cmdline="${3:+$3 }checks=1" ;; esac
+    "$ROOT/tools/qemu-run.sh" --kernel "$ROOT/build/$1/kernel.elf" --smp "$2" --cmdline "$_bo_cmdline" \
         --mem "$4" --timeout "$6" --accel "$5" >"$OUT" 2>"$OUT.err"
     RC=$?
     echo "$(( ($(date +%s%N) - _bo_t0) / 1000000 )) $(basename "$0") $1 smp$2 $5 '$3'" >>"$TMP/boot-times"

@@ -37,7 +37,7 @@
 #include "../kernel/time.h"
 #include "../kernel/x86.h"
 #include "../kernel/sched_core.h"
-#include "../kernel/vsmp.h"
+#include "../kernel/machine/machine.h"
 #include "../kernel/mem.h"
 
 #define CR3_PAGES 8
@@ -208,7 +208,7 @@ static int machine_run(int run_index)
 
     uint64_t self_ipi = 0, ipi_idle = 0, ipi_busy = 0;
     int me = this_cpu_id();
-    if (!vsmp_on) {
+    if (!machine_vsmp()) {              /* real IPIs: vsmp's are a latency it adds (vsmp_ipi_ns) */
         task_set_affinity(current_task(), CPU_BIT(me));
         self_ipi = time_ipis(me, MIN(rounds, 200u), false);
         int other = -1;

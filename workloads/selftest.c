@@ -31,6 +31,7 @@
 #include "../kernel/cpu.h"
 #include "../kernel/time.h"
 #include "../kernel/vsmp.h"
+#include "../kernel/machine/keys.h"
 #include "../kernel/sched_core.h"
 
 /* ---- pingpong ---- */
@@ -370,7 +371,7 @@ static spinlock_t lockrace_lock = SPINLOCK_INIT("lockrace");
 
 static void lockrace_setup(void)
 {
-    if (!vsmp_multi)
+    if (!machine_vsmp_multi())
         cmdline_error("bench", "lockrace tests vsmp's lock wait: it needs --accel vsmp with 2 or more CPUs");
 }
 

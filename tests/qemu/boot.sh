@@ -1,7 +1,7 @@
 # Booting, the boot line, the command line and exit codes.  Every
 # scheduler's boot on 1, 2 and 4 vCPUs is boot_sched.sh (make check's smoke boot).
 . "$(dirname "$0")/../lib.sh"
-plan 45
+plan 47
 
 boot rr 1 'bench=boot'
 check "boot-bench-boot-exit0" [ "$RC" = 0 ]
@@ -49,6 +49,22 @@ expect "cmdline-unknown-workload-in-list" "^error: bench=pipe,hackbenh: unknown 
 # both are boot errors that say how many entries there were.
 hits=$(grep -rlE '#include +"[^"]*workloads/' "$ROOT/kernel" 2>/dev/null)
 RC=0 OUT=/dev/null check "layering-no-workloads-include" [ -z "$hits" ]
+# The machine layer (kernel/machine/machine.h): only kernel/machine/ and
+# vsmp's own kernel/vsmp.[ch] (to move into kernel/machine/) name the flags
+# vsmp_on and vsmp_multi; the rest of the kernel, the schedulers and the
+# workloads ask the layer.  Its static keys are boot-patched sites: the
+# image has some (an empty section would mean they became flag tests).
+hits=$(grep -rlwE 'vsmp_on|vsmp_multi' "$ROOT/kernel" "$ROOT/sched" "$ROOT/workloads" 2>/dev/null |
+       grep -vE '/kernel/machine/[^/]+$|/kernel/vsmp\.[ch]$')
+[ -z "$hits" ] || echo "# vsmp_on/vsmp_multi outside the machine layer: $hits"
+RC=0 OUT=/dev/null check "layering-vsmp-flags-in-machine-layer" [ -z "$hits" ]
+build rr
+keys=0
+for size in $(objdump -h "$ROOT/build/rr/kernel.elf" | awk '$2 == ".machine_vsmp_sites" || $2 == ".machine_vsmp_multi_sites" { print $3 }'); do
+    keys=$((keys + 0x$size / 8))
+done
+echo "# machine layer: $keys static-key sites in build/rr/kernel.elf"
+RC=0 OUT=/dev/null check "machine-layer-keys-are-patch-sites" [ "$keys" -gt 0 ]
 objs() {  # objs SCHED [workloads]: the objects for the sources of the tree
     # (the Makefile: build/common/ has all but the scheduler's, build/SCHED/sched/;
     # kernel/machine/ is the machine layer, part of the kernel)

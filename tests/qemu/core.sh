@@ -1,7 +1,7 @@
 # The kernel core: SMP bring-up and ticks, wait-queue ping-pong across CPUs,
 # affinity changes of running tasks, panics, the watchdog, the timeout, the ISO.
 . "$(dirname "$0")/../lib.sh"
-plan 68
+plan 71
 
 # Every CPU comes up and ticks; tasks hand a token across CPUs through wait queues.
 for smp in 1 2 3 4 8; do
@@ -20,6 +20,18 @@ for smp in 1 2 3 4 8; do
         check "smp$smp-pingpong-uses-several-cpus" [ $(( used & (used - 1) )) -ne 0 ]
     fi
 done
+
+# checks= (kernel/sched_env.h): the test boots have checks=1 (tests/lib.sh), said on
+# the boot line; checks=0 leaves the sites NOPs, and under icount (one instruction a
+# nanosecond) the same pipe round trip is shorter by the checks' instructions.
+boot rr 1 'bench=pipe loops=2000' 256 60 icount
+expect "checks-on-boot-line" '^boot: .* checks=1$'
+on=$(milli "$(field usec_per_op "$(results pipe)")")
+boot rr 1 'bench=pipe loops=2000 checks=0' 256 60 icount
+expect_not "checks-off-not-on-boot-line" '^boot: .* checks='
+off=$(milli "$(field usec_per_op "$(results pipe)")")
+echo "# rr pipe round trip under icount: checks=1 $on, checks=0 $off instructions"
+check "checks-off-shorter" awk -v a="$off" -v b="$on" 'BEGIN { exit !(a > 0 && b > 0 && a < b) }'
 
 # Running tasks move themselves to the next CPU every round and must land there.
 boot rr 4 'bench=pingpong pairs=2 rounds=200 migrate=1'

@@ -51,7 +51,7 @@ echo "# cost era2003 tcp: $tcp sends of $skbs skbs charged $tcp_insns instructio
 # ---- TCG, 2 vCPUs: era2007's IPI charges (busy time there), and cr3=elide by default
 boot "$S" 2 'bench=pingpong pairs=2 rounds=100 migrate=1 cost=era2007' 256 60
 check "cost-era2007-exit0" [ "$RC" = 0 ]
-expect "cost-era2007-boot-line" '^boot: cpus=2 .* cr3=elide idle=(halt|poll idle_poll_us=[0-9]+) cost=era2007 charged=cr3:119,migrate:2336,lock:37,ipi_idle:1000,ipi_busy:267 real=atomic,timer,hlt,ipi$'
+expect "cost-era2007-boot-line" '^boot: cpus=2 .* cr3=elide idle=(halt|poll idle_poll_us=[0-9]+) cost=era2007 charged=cr3:119,migrate:2336,lock:37,ipi_idle:1000,ipi_busy:267 real=atomic,timer,hlt,ipi checks=1$'
 check "cost-tcg-cr3-elide-said" grep -q '^run: cr3=elide (the tcg default' "$OUT.err"
 for cpu in 0 1; do
     exact cost-era2007 $cpu cr3 119

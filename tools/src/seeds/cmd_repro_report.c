@@ -111,7 +111,7 @@ static void count_cells(const char *dir, size_t *measured, size_t *within25, siz
     free(path);
     char *save = NULL;
     for (char *l = buf ? strtok_r(buf, "\n", &save) : NULL; l; l = strtok_r(NULL, "\n", &save)) {
-        /* seed,table,cost,cell,"label",seed_value,ours,dev_pct,"note": the deviation is the 3rd field from the end
+        /* seed,table,cost,machine,cell,"label",seed_value,ours,dev_pct,"note": the deviation is the 3rd field from the end
          * (the label and the note are quoted and may hold commas) */
         if (!strstr(l, ",cell,"))
             continue;

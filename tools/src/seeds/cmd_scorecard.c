@@ -196,7 +196,7 @@ int cmd_scorecard(int argc, char **argv)
         }
         fseek(f, 0, SEEK_END);
         bool header = ftell(f) == 0;
-        sc_write_csv(f, header, seed, tname, cost, cells, ncells, ords, nords);
+        sc_write_csv(f, header, seed, tname, cost, machine, cells, ncells, ords, nords);
         fclose(f);
     }
     return 0;

@@ -18,6 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -465,7 +466,10 @@ static int side_by_side(const struct repro *R, int argc, char **argv, bool estim
         return 1;
     }
     int worst = 0;
-    for (size_t k = 0; k < nm; k++) {
+    /* a SIGTERM (or SIGINT) sent to this process alone is passed on to the running reproduction, which stops its
+     * boots and exits 143 (130); Ctrl-C reaches both through the terminal's process group */
+    pool_catch_signals();
+    for (size_t k = 0; k < nm && !pool_stop_signal(); k++) {
         struct argv a = { 0 };
         argv_add(&a, self_exe());
         argv_add(&a, "reproduce");
@@ -484,8 +488,20 @@ static int side_by_side(const struct repro *R, int argc, char **argv, bool estim
         argv_addf(&a, "%s/machine-%s", R->out, ms[k]);
         fprintf(stderr, "reproduce: %s --machine %s (%zu of %zu) into %s/machine-%s\n", R->seed->name, ms[k], k + 1, nm,
                 R->out, ms[k]);
-        int rc = spawn_run(a.v, NULL);
+        pid_t pid = spawn_start(a.v, NULL);
         argv_free(&a);
+        int rc = pid < 0 ? 127 : -1, sent = 0;
+        while (pid >= 0) {
+            int ws;
+            if (waitpid(pid, &ws, 0) == pid) {
+                rc = spawn_status(ws);
+                break;
+            }
+            if (pool_stop_signal() && sent != pool_stop_signal())
+                kill(pid, sent = pool_stop_signal());
+        }
+        if (pool_stop_signal() && rc != 130 && rc != 143)
+            rc = pool_stop_signal() == SIGINT ? 130 : 143;
         if (rc == 130 || rc == 143 || rc == 2) {
             free(ms), free(list);
             return rc;

@@ -144,13 +144,13 @@ static void csv_text(FILE *f, const char *s)
     fputc('"', f);
 }
 
-void sc_write_csv(FILE *f, bool header, const char *seed, const char *table, const char *cost, const struct sc_cell *c,
-                  size_t nc, const struct sc_order *o, size_t no)
+void sc_write_csv(FILE *f, bool header, const char *seed, const char *table, const char *cost, const char *machine,
+                  const struct sc_cell *c, size_t nc, const struct sc_order *o, size_t no)
 {
     if (header)
-        fputs("seed,table,cost,kind,label,seed_value,ours,dev_pct,note\n", f);
+        fputs("seed,table,cost,machine,kind,label,seed_value,ours,dev_pct,note\n", f);
     for (size_t i = 0; i < nc; i++) {
-        fprintf(f, "%s,%s,%s,cell,", seed, table, cost);
+        fprintf(f, "%s,%s,%s,%s,cell,", seed, table, cost, machine);
         csv_text(f, c[i].label);
         fprintf(f, ",%.6g,", c[i].seed);
         if (!c[i].missing && isfinite(c[i].ours))
@@ -161,7 +161,7 @@ void sc_write_csv(FILE *f, bool header, const char *seed, const char *table, con
         fputc('\n', f);
     }
     for (size_t i = 0; i < no; i++) {
-        fprintf(f, "%s,%s,%s,ordering,", seed, table, cost);
+        fprintf(f, "%s,%s,%s,%s,ordering,", seed, table, cost, machine);
         csv_text(f, o[i].label);
         fprintf(f, ",%s,%s,,%s\n", sign_text(o[i].seed), sign_text(o[i].ours),
                 o[i].ours == 2 || o[i].seed == 2 ? "not measured" : o[i].ours == o[i].seed ? "agree" : "differ");

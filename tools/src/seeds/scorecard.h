@@ -54,7 +54,7 @@ void sc_print_line(FILE *f, const char *seed, const char *table, const char *cos
 void sc_print(FILE *f, const char *seed, const char *table, const char *cost, const char *machine, const struct sc_cell *c,
               size_t nc, const struct sc_order *o, size_t no);
 /* The cells as CSV rows (seed,table,cost,kind,label,seed_value,ours,dev_pct,note); header when header is true. */
-void sc_write_csv(FILE *f, bool header, const char *seed, const char *table, const char *cost, const struct sc_cell *c,
-                  size_t nc, const struct sc_order *o, size_t no);
+void sc_write_csv(FILE *f, bool header, const char *seed, const char *table, const char *cost, const char *machine,
+                  const struct sc_cell *c, size_t nc, const struct sc_order *o, size_t no);
 
 #endif
