@@ -717,8 +717,11 @@ static void arm_timer(struct vcpu *v, bool may_raise)
      * model's own work, the timer fires before the local clock reaches
      * local + count, and each quiet re-arm would push hw_due on again (o1,
      * vsmp=1, hackbench: ticks up to 94 us late, 230,672 timer interrupts;
-     * docs/caches.md "Exactness").  Without the model the fire comes at
-     * local + count, past the target, and delivers either way. */
+     * docs/caches.md "Exactness").  Without the model the same happens
+     * only where the dispatcher's frozen time ran on the physical clock
+     * since the write, and moves a tick by less than MIN_TIMER_COUNT
+     * cycles (o1 vsmp=2 bench=wakeup seconds=1: the same result line,
+     * a CPU's busy_us 9 us of 1.14 s off). */
     if (hw_due > target)
         hw_due = target;
     /* (vsmp_armed_at is the exit's RDTSC plus the count; the write comes
