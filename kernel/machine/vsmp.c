@@ -69,18 +69,18 @@
  * lock protects the dispatcher's state: nothing else can change it.
  */
 #include "vsmp.h"
-#include "cpu.h"
-#include "smp.h"
-#include "time.h"
-#include "mem.h"
-#include "lib.h"
-#include "x86.h"
-#include "config.h"
-#include "spinlock.h"
-#include "sched_core.h"
-#include "stall.h"
-#include "trap.h"
-#include "machine/memhooks.h"
+#include "../cpu.h"
+#include "../smp.h"
+#include "../time.h"
+#include "../mem.h"
+#include "../lib.h"
+#include "../x86.h"
+#include "../config.h"
+#include "../spinlock.h"
+#include "../sched_core.h"
+#include "../stall.h"
+#include "../trap.h"
+#include "memhooks.h"
 
 #define NEVER UINT64_MAX
 #define VSMP_BOOT_STACK_PAGES 2
@@ -542,7 +542,7 @@ static uint64_t irq_residue;
  * a dispatcher that much slower; tests/qemu/vsmp.sh checks that the
  * figures do not move (the dispatcher's work is not the CPUs' time). */
 #ifdef VSMP_TEST_BURN
-#include "chan_cost.h"
+#include "../chan_cost.h"
 #define TEST_BURN() cost_burn(VSMP_TEST_BURN)
 #else
 #define TEST_BURN() ((void)0)
