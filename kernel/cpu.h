@@ -33,7 +33,7 @@ struct cpu_stats {
                                  * (under QEMU a busy vCPU that the host deschedules loses
                                  * ticks while its TSC, and so runtime and idle_ns, runs on) */
     uint64_t lock_wait_cycles;  /* waiting for spinlocks held by other CPUs (kernel/spinlock.c;
-                                 * under vsmp in this CPU's local time, kernel/vsmp.c) */
+                                 * under vsmp in this CPU's local time, kernel/machine/vsmp.c) */
     uint64_t lock_waits;        /* acquisitions that had to wait */
     uint64_t tick_start_ns;     /* when this CPU's tick was started, on its own clock: the ticks
                                  * it should have taken by now (schedstat ticks_expected=) */
@@ -58,7 +58,7 @@ struct cpu {
     int in_irq;
     /* This CPU's clock: local TSC = RDTSC - tsc_base (kernel/time.h).  Every
      * CPU has the same base (the boot TSC) except under vsmp, where each
-     * logical CPU's clock runs only while it runs (kernel/vsmp.c). */
+     * logical CPU's clock runs only while it runs (kernel/machine/vsmp.c). */
     uint64_t tsc_base;
     /* CACHES=1 (kernel/machine/memhooks.c): the instructions of the memory
      * instrumentation that the clock has counted and is owed back (local

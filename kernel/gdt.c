@@ -71,7 +71,7 @@ void idt_init(void)
     idt_load();
 }
 
-/* vsmp (kernel/vsmp.c) takes its timer and event vectors through stubs of its own. */
+/* vsmp (kernel/machine/vsmp.c) takes its timer and event vectors through stubs of its own. */
 void idt_set_gate(int vector, void (*handler)(void))
 {
     uint32_t off = (uint32_t)(uintptr_t)handler;

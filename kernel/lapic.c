@@ -37,7 +37,7 @@ static void lapic_write(uint32_t reg, uint32_t v) { mmio_write32(lapic_base + re
 int lapic_id(void) { return (int)(lapic_read(LAPIC_ID) >> 24); }
 void lapic_eoi(void) { lapic_write(LAPIC_EOI, 0); }
 
-/* A register's address, for vsmp's assembly exits (kernel/vsmp.c). */
+/* A register's address, for vsmp's assembly exits (kernel/machine/vsmp.c). */
 volatile uint32_t *lapic_register(uint32_t reg) { return (volatile uint32_t *)(lapic_base + reg); }
 
 void lapic_init(void)
@@ -86,7 +86,7 @@ void lapic_timer_calibrate(void)
         timer_count_per_tick = 1;
 }
 
-/* vsmp (kernel/vsmp.c): one timer for every logical CPU, in one-shot mode
+/* vsmp (kernel/machine/vsmp.c): one timer for every logical CPU, in one-shot mode
  * at the bus clock (divide by 1), armed a number of TSC cycles ahead. */
 static uint64_t counts_per_cycle_fp32;   /* LAPIC counts per TSC cycle, 32.32 fixed point */
 
@@ -137,7 +137,7 @@ void lapic_send_ipi(int apic_id, int vector)
     irq_restore(f);
 }
 
-/* Interrupts are off (kernel/vsmp.c's hooks): one ICR write, no wait, as
+/* Interrupts are off (kernel/machine/vsmp.c's hooks): one ICR write, no wait, as
  * a self-IPI is accepted at once. */
 void lapic_send_self(int vector)
 {

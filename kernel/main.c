@@ -20,7 +20,7 @@
 #include "sched_tunables.h"
 #include "spinlock.h"
 #include "mm.h"
-#include "vsmp.h"
+#include "machine/vsmp.h"
 #include "machine/keys.h"
 #include "chan_cost.h"
 #include "machine/memhooks.h"
@@ -74,7 +74,7 @@ static const struct cmdline_key kernel_keys[] = {
                                     "measured on Linux 6.1 under QEMU -icount); era2003 or era2007 (a CR3 reload, "
                                     "a migration, a contended lock, an IPI priced as on the seed machines; "
                                     "docs/cost-model.md)"),
-    /* vsmp: logical CPUs in virtual time on one vCPU (kernel/vsmp.h, docs/vsmp.md). */
+    /* vsmp: logical CPUs in virtual time on one vCPU (kernel/machine/vsmp.h, docs/vsmp.md). */
     [KEY_VSMP] = CMDLINE_KEY_UINT("vsmp", 0, 0, MAX_CPUS,
                                   "run this many logical CPUs in virtual time on the one vCPU (QEMU -smp 1 "
                                   "-icount shift=0: tools/qemu-run.sh --accel vsmp); 0: off"),

@@ -6,7 +6,7 @@
  * pvspin=1 a pvspinstat line per CPU follows.  busy_ms, lock_wait_us and
  * lock_waits come last: time not idle, and time spent waiting for
  * spinlocks held by other CPUs (under vsmp all in each logical CPU's own
- * time, followed by a vsmpstat line per CPU: kernel/vsmp.c).
+ * time, followed by a vsmpstat line per CPU: kernel/machine/vsmp.c).
  */
 #include "sched_core.h"
 #include "sched_env.h"
@@ -84,7 +84,7 @@ void sched_print_stats(void)
                 (unsigned long long)(idle / NSEC_PER_USEC), (unsigned long long)ticks_expected(c, now));
     }
     print_lost_ticks();
-    machine_print_cpu_stats();                   /* vsmpstat lines: vsmp only (kernel/vsmp.c) */
+    machine_print_cpu_stats();                   /* vsmpstat lines: vsmp only (kernel/machine/vsmp.c) */
     chan_cost_print_stats();                     /* coststat lines: cost= only (kernel/chan_cost.c) */
     machine_print_stats();                       /* memstat lines: CACHES=1 only (kernel/machine/memhooks.c) */
     /* pvspin (kernel/spinlock.c): lock waits that halted, kicks sent and received. */

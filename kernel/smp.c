@@ -66,7 +66,7 @@ int smp_discover_cpus(void)
 
 void smp_start_aps(void)
 {
-    if (machine_start_cpus())            /* vsmp: logical CPUs on this one (kernel/vsmp.c) */
+    if (machine_start_cpus())            /* vsmp: logical CPUs on this one (kernel/machine/vsmp.c) */
         return;
     size_t len = (size_t)(ap_trampoline_end - ap_trampoline_start);
     memcpy((void *)TRAMPOLINE_ADDR, ap_trampoline_start, len);

@@ -8,7 +8,7 @@
 #define VECTOR_TIMER 32
 #define VECTOR_RESCHEDULE 33
 #define VECTOR_STOP 34
-#define VECTOR_VSMP_EVENT 35   /* vsmp: an event found due in a hook (kernel/vsmp.c raise_event) */
+#define VECTOR_VSMP_EVENT 35   /* vsmp: an event found due in a hook (kernel/machine/vsmp.c raise_event) */
 #define VECTOR_SPURIOUS 255
 
 /* Firmware tables: fills apic_ids[], returns how many enabled CPUs were found (0 if no table). */

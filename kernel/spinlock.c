@@ -55,7 +55,7 @@
 #include "time.h"
 #include "trap.h"
 #include "x86.h"
-#include "vsmp.h"
+#include "machine/vsmp.h"
 #include "machine/keys.h"
 #include "chan_cost.h"
 #include "lib.h"
@@ -162,10 +162,10 @@ void spin_pvspin_enable(void)
     pvspin_on = true;
 }
 
-/* vsmp (kernel/vsmp.c): the release sites go to spin_release_pv, which
+/* vsmp (kernel/machine/vsmp.c): the release sites go to spin_release_pv, which
  * hands the release to vsmp_lock_release; the acquisition sites to
  * vsmp_lock_order. */
-/* vsmp's acquisition sites: the order in virtual time (kernel/vsmp.c), and
+/* vsmp's acquisition sites: the order in virtual time (kernel/machine/vsmp.c), and
  * when that made this CPU wait for the lock's release (a contended
  * acquisition: vsmp_lock_order counts it in lock_waits), cost='s transfer
  * of the lock's line from the releasing CPU. */

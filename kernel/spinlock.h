@@ -92,7 +92,7 @@ typedef struct spinlock {
     volatile int8_t slock;          /* 1 free; 0 or below taken (Linux i386 spinlock_t.lock) */
 #endif
     volatile uint8_t pv_halted;     /* pvspin: CPUs registered as halted on this lock (Xen's spinners) */
-    volatile uint8_t vsmp_waiters;  /* vsmp: logical CPUs waiting for it (kernel/vsmp.c) */
+    volatile uint8_t vsmp_waiters;  /* vsmp: logical CPUs waiting for it (kernel/machine/vsmp.c) */
     volatile int8_t vsmp_release_cpu;  /* vsmp: the CPU that released it last (-1: none) */
     volatile int holder_cpu;        /* -1 when free; for the debug checks and stall reports */
     const char *name;
@@ -101,7 +101,7 @@ typedef struct spinlock {
 
 /* Whether the lock is free for a CPU that holds `ticket` (ticket locks) or
  * may take it with its next attempt (the byte lock: ticket unused).  Also
- * kernel/vsmp.c's last look before a logical CPU waits for a release. */
+ * kernel/machine/vsmp.c's last look before a logical CPU waits for a release. */
 static inline bool spin_lock_free_for(const spinlock_t *lock, uint32_t ticket)
 {
 #if defined(SPINLOCK_TICKET)
@@ -128,7 +128,7 @@ void spin_set_stall_limit_ns(uint64_t ns);
 /* pvspin=1: patch every release site, before the other CPUs start (kernel/main.c). */
 void spin_pvspin_enable(void);
 bool spin_pvspin_enabled(void);
-/* vsmp=N, N >= 2 (kernel/vsmp.c): patch every acquisition site to call
+/* vsmp=N, N >= 2 (kernel/machine/vsmp.c): patch every acquisition site to call
  * vsmp_lock_order() and every release site to stamp the release. */
 void spin_vsmp_enable_acquire(void);
 void spin_vsmp_enable_release(void);
@@ -205,7 +205,7 @@ take:;
     barrier();
     return;
 vsmp_order: __attribute__((cold));
-    spin_vsmp_order(lock);      /* acquisitions in virtual-time order (kernel/vsmp.c) */
+    spin_vsmp_order(lock);      /* acquisitions in virtual-time order (kernel/machine/vsmp.c) */
     goto take;
 }
 

@@ -4,7 +4,7 @@
  * (the tick's watchdog) stops the machine with exit 3 and a report of every
  * CPU: its current task and a backtrace.  The other CPUs' backtraces are
  * taken by an NMI, which reaches a CPU even while it spins with interrupts
- * off; under vsmp from the logical CPUs' saved contexts (kernel/vsmp.c).
+ * off; under vsmp from the logical CPUs' saved contexts (kernel/machine/vsmp.c).
  */
 #ifndef KERNEL_STALL_H
 #define KERNEL_STALL_H

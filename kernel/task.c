@@ -257,7 +257,7 @@ void task_release_after_exit(struct task *p)
     /* The words still the canary, from the bottom up.  Every word is read
      * and the count kept without a branch, so this costs the same however
      * deep the stack went: under vsmp an interrupt that delivers nothing
-     * (the host's doing, kernel/vsmp.c) may push its frame on any stack,
+     * (the host's doing, kernel/machine/vsmp.c) may push its frame on any stack,
      * and the time the scan takes must not depend on it. */
     const volatile uint32_t *w = p->stack;
     uint32_t untouched = 0, touched = 0;

@@ -40,7 +40,7 @@ identity:
 /*
  * This CPU's TSC cycles since boot: RDTSC minus the CPU's own base
  * (struct cpu tsc_base, read through %gs).  Every CPU's base is tsc_at_boot, except under
- * vsmp (kernel/vsmp.c), where a logical CPU's clock runs only while it runs.
+ * vsmp (kernel/machine/vsmp.c), where a logical CPU's clock runs only while it runs.
  * Valid from gdt_init_cpu(0) on.
  *
  * Under vsmp an interrupt moves the base (the dispatcher's instructions are
@@ -48,7 +48,7 @@ identity:
  * subtractions would make the clock step back by the handler's length
  * (bench=clock).  So every read is listed in the section clock_reads (its
  * RDTSC and the instructions after it), and vsmp's interrupt entry
- * (kernel/vsmp.c, clock_read_rewind) sends an interrupted read back to its
+ * (kernel/machine/vsmp.c, clock_read_rewind) sends an interrupted read back to its
  * RDTSC and takes the instructions it repeats off the clock: a read costs
  * three instructions (five with CACHES=1), interrupted or not.
  */

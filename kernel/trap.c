@@ -13,7 +13,7 @@
 #include "sched_core.h"
 #include "stall.h"
 #include "spinlock.h"
-#include "vsmp.h"
+#include "machine/vsmp.h"
 #include "machine/machine.h"
 
 static const char *const exception_names[32] = {

@@ -20,7 +20,7 @@
  *       none: under vsmp an interrupt moves the CPU's clock base).
  *   bench=lockrace (vsmp=2 or more)
  *       vsmp's wait for a lock that was released after spin_lock saw it
- *       held (kernel/vsmp.c, lock_block): the wait must end at once.
+ *       held (kernel/machine/vsmp.c, lock_block): the wait must end at once.
  */
 #include "bench.h"
 #include "../kernel/cmdline.h"
@@ -30,7 +30,7 @@
 #include "../kernel/mem.h"
 #include "../kernel/cpu.h"
 #include "../kernel/time.h"
-#include "../kernel/vsmp.h"
+#include "../kernel/machine/vsmp.h"
 #include "../kernel/machine/keys.h"
 #include "../kernel/sched_core.h"
 

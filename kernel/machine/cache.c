@@ -124,9 +124,8 @@ static void l1_remove(struct cache_model *m, int cpu, uint32_t line)
 /* line enters cpu's L1 as its most recent; an empty way or the least
  * recent line leaves: a line modified in this L1 goes back to the L2
  * (on-die, not charged).  Returns the way. */
-static int l1_insert(struct cache_model *m, int cpu, uint32_t line)
+static int l1_insert(struct cache_model *m, int cpu, uint32_t line, size_t base)
 {
-    size_t base = l1_index(m, cpu, line);
     uint32_t *s = m->l1 + base, *st = m->l1_stamp + base, now = *m->lru_clock;
     uint32_t w = 0, oldest = 0;
     for (uint32_t i = 0; i < m->l1_ways; i++) {
@@ -174,12 +173,16 @@ uint64_t cache_bus_book(struct cache_bus *b, uint64_t now, uint64_t ns)
     if (!ns || !b->slot_ns)
         return now;
     uint32_t slot = (uint32_t)b->slot_ns;
-    uint64_t k = ((uint32_t)ns + slot - 1) / slot;
+    uint32_t k = ((uint32_t)ns + slot - 1) / slot;
     uint64_t s = div_u64_u32(now, slot);
     b->busy_ns += ns;
+    /* Slot t is booked when booked[t mod the window] is t + 1 (in 32 bits:
+     * the window is a power of two, so 32-bit arithmetic on the low bits
+     * gives the same index and tag as 64-bit). */
+    uint32_t t = (uint32_t)s, i;
     if (s > b->latest) {            /* nothing booked at or after s (the usual case) */
-        for (uint64_t i = 0; i < k; i++)
-            b->booked[(uint32_t)(s + i) % CACHE_BUS_SLOTS] = (uint32_t)(s + i + 1);
+        for (i = 0; i < k; i++)
+            b->booked[(t + i) & (CACHE_BUS_SLOTS - 1)] = t + i + 1;
         b->latest = s + k - 1;
         return now;
     }
@@ -187,20 +190,20 @@ uint64_t cache_bus_book(struct cache_bus *b, uint64_t now, uint64_t ns)
         b->stale++;                 /* older than the calendar: its slots may have been reused */
         return now;
     }
-    for (uint64_t t = s;; t++) {
-        uint64_t i = 0;
-        while (i < k && b->booked[(t + i) % CACHE_BUS_SLOTS] != (uint32_t)(t + i + 1))
-            i++;
-        if (i < k) {
-            t += i;                 /* slot t+i is taken: look after it */
-            continue;
-        }
+    for (;;) {                      /* the first k free slots at or after s */
         for (i = 0; i < k; i++)
-            b->booked[(t + i) % CACHE_BUS_SLOTS] = (uint32_t)(t + i + 1);
-        if (t + k - 1 > b->latest)
-            b->latest = t + k - 1;
-        return t == s ? now : t * b->slot_ns;
+            if (b->booked[(t + i) & (CACHE_BUS_SLOTS - 1)] == t + i + 1)
+                break;
+        if (i == k)
+            break;
+        t += i + 1;                 /* slot t+i is taken: look after it */
     }
+    for (i = 0; i < k; i++)
+        b->booked[(t + i) & (CACHE_BUS_SLOTS - 1)] = t + i + 1;
+    uint64_t t64 = s + (uint32_t)(t - (uint32_t)s);
+    if (t64 + k - 1 > b->latest)
+        b->latest = t64 + k - 1;
+    return t64 == s ? now : t64 * b->slot_ns;
 }
 
 /* ---- the L2 and coherence ---- */
@@ -337,16 +340,24 @@ static uint64_t access_line(struct cache_model *m, int cpu, uint32_t line, uint3
     uint64_t stall = 0, wait, wait0 = st->bus_wait_ns;
     st->accesses++;
 
-    int w1 = l1_find(m, cpu, line);
+    size_t l1b = l1_index(m, cpu, line);
+    const uint32_t *l1s = m->l1 + l1b;
+    int w1 = -1;
+    for (uint32_t w = 0; w < m->l1_ways; w++)
+        if (l1s[w] == line + 1) {
+            w1 = (int)w;
+            break;
+        }
     struct cache_l2_line *e;
     if (w1 >= 0) {
-        l1_touch(m, cpu, line, w1);
+        m->l1_stamp[l1b + (uint32_t)w1] = ++*m->lru_clock;
         e = l2_find(m, dom, line, NULL);     /* there: the L2 includes the L1 */
         if (write && e && !(e->state == CACHE_M && e->dirty_core == core + 1 && e->l1_cores == (1u << core)))
             stall = own(m, cpu, e, line, now);
     } else {
         st->l1_misses++;
-        e = l2_find(m, dom, line, &way);
+        /* (the directory's count says when no line of this index is there) */
+        e = *presence(m, dom, line) ? l2_find(m, dom, line, &way) : NULL;
         if (e) {
             l2_touch(m, dom, line, way);
             e = l2_set(m, dom, line);
@@ -384,12 +395,12 @@ static uint64_t access_line(struct cache_model *m, int cpu, uint32_t line, uint3
             if (write)
                 e->dirty_core = (uint8_t)(core + 1);
         }
-        w1 = l1_insert(m, cpu, line);
+        w1 = l1_insert(m, cpu, line, l1b);
         e->l1_cores |= (uint16_t)(1u << core);
     }
     wait = st->bus_wait_ns - wait0;
     if (e)
-        filter_set(m, cpu, line, (uint32_t)(l1_index(m, cpu, line) + (uint32_t)w1),
+        filter_set(m, cpu, line, (uint32_t)(l1b + (uint32_t)w1),
                    e->state == CACHE_M && e->dirty_core == core + 1 && e->l1_cores == (1u << core));
     if (!stalls)
         stall = wait;               /* the store buffer takes it once the bus does */

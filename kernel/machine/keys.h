@@ -9,7 +9,7 @@
  *   plain hardware  the CPUs QEMU (TCG, KVM, icount) or a PC gives: LAPIC
  *                   timers and IPIs, INIT-SIPI-SIPI, HLT, PAUSE;
  *   vsmp            vsmp=N logical CPUs in virtual time on one vCPU
- *                   (kernel/vsmp.c, docs/vsmp.md).
+ *                   (kernel/machine/vsmp.c, docs/vsmp.md).
  *
  * Each key is a boot-patched site (kernel/patch_site.h): a 5-byte NOP on
  * plain hardware, a jump once vsmp_setup() has turned the key on, on the
@@ -18,7 +18,7 @@
  * chan_cost_set() turns it on for a model other than cost=none.  So an `if (machine_vsmp())` costs a
  * plain machine one NOP and no memory access; it replaced a load and a
  * conditional branch of the flags vsmp_on and vsmp_multi, which only the
- * machine layer reads now (kernel/machine/, kernel/vsmp.c; tests/qemu/
+ * machine layer reads now (kernel/machine/, kernel/machine/vsmp.c; tests/qemu/
  * boot.sh's layering-vsmp-flags check holds every other file to that).
  *
  * CFLAGS_EXTRA=-DMACHINE_KEYS_FLAGS builds the keys as the flag tests they
@@ -83,7 +83,7 @@ on:
 /* cpu_relax (kernel/x86.h): one spin-wait iteration.  Caller: any spin
  * loop, any context.  Plain: PAUSE.  vsmp with 2+ CPUs: the spinning CPU
  * must let the others run or it would wait for ever: vsmp_relax advances
- * its clock and yields once it is ahead (kernel/vsmp.c). */
+ * its clock and yields once it is ahead (kernel/machine/vsmp.c). */
 void vsmp_relax(void);
 static inline __attribute__((always_inline)) void machine_relax(void)
 {
@@ -93,7 +93,7 @@ static inline __attribute__((always_inline)) void machine_relax(void)
         __asm__ volatile("pause" ::: "memory");
 }
 
-/* vsmp_setup (kernel/vsmp.c), boot CPU, other CPUs not started: turn the
+/* vsmp_setup (kernel/machine/vsmp.c), boot CPU, other CPUs not started: turn the
  * keys on (machine_vsmp; machine_vsmp_multi too when multi). */
 void machine_keys_enable_vsmp(bool multi);
 /* chan_cost_set (kernel/chan_cost.c), boot CPU, before any task or other

@@ -8,7 +8,7 @@
  *                   that drives it stays where the hardware is (lapic.c,
  *                   smp.c, task.c's idle loop);
  *   vsmp            vsmp=N logical CPUs in virtual time on one vCPU
- *                   (kernel/vsmp.c, docs/vsmp.md): every point below is
+ *                   (kernel/machine/vsmp.c, docs/vsmp.md): every point below is
  *                   one of its hooks.
  *
  * The kernel calls the hooks here, never vsmp_* for these points and never
@@ -33,7 +33,7 @@
 #include "../types.h"
 #include "../cpu.h"
 #include "../smp.h"
-#include "../vsmp.h"
+#include "vsmp.h"
 #include "keys.h"
 
 /* ---- queries ---- */

@@ -25,7 +25,11 @@
  * exactly these four instructions and the entry point, which memhooks.c
  * measures at boot.
  *
- * loadN/storeN (accesses of a size not 1, 2, 4, 8 or 16) stay calls.
+ * loadN/storeN: GCC's ASan uses them for an access whose alignment is
+ * below its size (i386's 64-bit integers are 4-byte aligned in structs:
+ * every u64 field, cfs's vruntime, the clocks); one of size 1, 2, 4, 8 or
+ * 16 becomes the asm of that size like any other.  Others (struct copies)
+ * stay calls: their callers' spills are the kernel's time.
  *
  * Each site also says what it accesses, for the per-object report
  * (memhooks.c, memline object= lines): a record in section .memhook_sites,
@@ -119,11 +123,29 @@ static std::string describe(tree ref)
     return s.size() > 80 ? s.substr(0, 80) : s;
 }
 
-static const char *callback_base(tree fndecl)
+static const char *callback_base(tree fndecl, gimple *call)
 {
     if (!fndecl || !fndecl_built_in_p(fndecl, BUILT_IN_NORMAL))
         return NULL;
     switch (DECL_FUNCTION_CODE(fndecl)) {
+    case BUILT_IN_ASAN_LOADN_NOABORT:
+    case BUILT_IN_ASAN_STOREN_NOABORT: {
+        /* (addr, size): a constant size the entry points have */
+        static const char *const loads[] = { NULL, "load1", "load2", NULL, "load4", NULL, NULL, NULL, "load8" };
+        static const char *const stores[] = { NULL, "store1", "store2", NULL, "store4", NULL, NULL, NULL, "store8" };
+        tree size = gimple_call_num_args(call) == 2 ? gimple_call_arg(call, 1) : NULL_TREE;
+        if (size && TREE_CODE(size) == SSA_NAME && is_gimple_assign(SSA_NAME_DEF_STMT(size)) &&
+            (CONVERT_EXPR_CODE_P(gimple_assign_rhs_code(SSA_NAME_DEF_STMT(size))) ||
+             gimple_assign_rhs_code(SSA_NAME_DEF_STMT(size)) == INTEGER_CST))
+            size = gimple_assign_rhs1(SSA_NAME_DEF_STMT(size));     /* _14 = (unsigned int) 8 */
+        if (!size || TREE_CODE(size) != INTEGER_CST || !tree_fits_uhwi_p(size))
+            return NULL;
+        unsigned HOST_WIDE_INT n = tree_to_uhwi(size);
+        bool store = DECL_FUNCTION_CODE(fndecl) == BUILT_IN_ASAN_STOREN_NOABORT;
+        if (n == 16)
+            return store ? "store16" : "load16";
+        return n <= 8 ? (store ? stores[n] : loads[n]) : NULL;
+    }
     case BUILT_IN_ASAN_LOAD1_NOABORT: return "load1";
     case BUILT_IN_ASAN_LOAD2_NOABORT: return "load2";
     case BUILT_IN_ASAN_LOAD4_NOABORT: return "load4";
@@ -208,14 +230,15 @@ struct memhook_pass : gimple_opt_pass {
                 gimple *stmt = gsi_stmt(gsi);
                 if (!is_gimple_call(stmt))
                     continue;
-                const char *base = callback_base(gimple_call_fndecl(stmt));
-                if (!base || gimple_call_num_args(stmt) != 1)
+                const char *base = callback_base(gimple_call_fndecl(stmt), stmt);
+                if (!base || gimple_call_num_args(stmt) < 1)
                     continue;
                 /* The access as a memory operand: the reference the
                  * instrumentation took the address of (so that the compiler
                  * gives it the access's own addressing mode and computes no
                  * address), else (char *)addr dereferenced. */
                 tree addr = gimple_call_arg(stmt, 0);
+                tree size = gimple_call_num_args(stmt) == 2 ? gimple_call_arg(stmt, 1) : NULL_TREE;
                 tree mem = access_ref(addr);
                 std::string what = mem ? describe(mem) : "?";
                 if (!mem) {
@@ -242,6 +265,8 @@ struct memhook_pass : gimple_opt_pass {
                 }
                 gsi_replace(&gsi, a, true);
                 drop_if_dead(addr);
+                if (size)
+                    drop_if_dead(size);
             }
         }
         return 0;

@@ -32,7 +32,7 @@ bool machine_on(void);              /* a model runs (machine= given, CACHES=1) *
 bool machine_era_layout(void);      /* ... with the era's memory layouts (machine_layout=era, the default) */
 
 /* The instrumentation's debt of cpu c goes into its clock's base: vsmp's
- * dispatcher calls this before it reads the clock (kernel/vsmp.c freeze). */
+ * dispatcher calls this before it reads the clock (kernel/machine/vsmp.c freeze). */
 /* machine_thaw: the dispatcher restarts cpu c's clock; until then (from
  * machine_fold on) accesses are the dispatcher's own (it calls into
  * instrumented code: the LAPIC, the GDT), which the model does not see and

@@ -1,5 +1,5 @@
 #!/bin/sh
-# ACCEL=vsmp (kernel/vsmp.c, docs/vsmp.md): N logical CPUs in virtual time on
+# ACCEL=vsmp (kernel/machine/vsmp.c, docs/vsmp.md): N logical CPUs in virtual time on
 # one icount vCPU.  Every figure compared here is virtual time, exact for the
 # same input, so the bands are tight and no check depends on the host's speed:
 #   - deterministic: two boots print identical result, schedstat and vsmpstat
@@ -191,7 +191,7 @@ check "vsmp-clock-monotonic" sh -c '[ "$1" = 0 ] && [ "$2" = ok ]' _ "$(rfield b
 check "vsmp-clock-read-often" [ "$(rfield reads_k clock)" -ge 1000 ] 2>/dev/null
 check "vsmp-clock-interrupted" [ "$(vstat timer_irqs)" -ge 1000 ] 2>/dev/null
 
-# ---- a lock released between spin_lock's look and its wait (kernel/vsmp.c
+# ---- a lock released between spin_lock's look and its wait (kernel/machine/vsmp.c
 # lock_block): the wait ends at once.  Without that, CPU 0 waits for good and
 # the watchdog ends the run (exit 3), as mq's tbench at 192 clients did.
 vboot rr 2 'bench=lockrace watchdog=1'

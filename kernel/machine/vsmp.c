@@ -69,18 +69,18 @@
  * lock protects the dispatcher's state: nothing else can change it.
  */
 #include "vsmp.h"
-#include "cpu.h"
-#include "smp.h"
-#include "time.h"
-#include "mem.h"
-#include "lib.h"
-#include "x86.h"
-#include "config.h"
-#include "spinlock.h"
-#include "sched_core.h"
-#include "stall.h"
-#include "trap.h"
-#include "machine/memhooks.h"
+#include "../cpu.h"
+#include "../smp.h"
+#include "../time.h"
+#include "../mem.h"
+#include "../lib.h"
+#include "../x86.h"
+#include "../config.h"
+#include "../spinlock.h"
+#include "../sched_core.h"
+#include "../stall.h"
+#include "../trap.h"
+#include "memhooks.h"
 
 #define NEVER UINT64_MAX
 #define VSMP_BOOT_STACK_PAGES 2
@@ -542,7 +542,7 @@ static uint64_t irq_residue;
  * a dispatcher that much slower; tests/qemu/vsmp.sh checks that the
  * figures do not move (the dispatcher's work is not the CPUs' time). */
 #ifdef VSMP_TEST_BURN
-#include "chan_cost.h"
+#include "../chan_cost.h"
 #define TEST_BURN() cost_burn(VSMP_TEST_BURN)
 #else
 #define TEST_BURN() ((void)0)
@@ -827,9 +827,20 @@ static inline int64_t timer_count(uint32_t cycles)
     return count < MIN_TIMER_COUNT ? MIN_TIMER_COUNT : count;
 }
 
+/* The due time is the target itself, not where a floored count makes the
+ * timer fire: with the memory model (CACHES=1) the physical clock runs ahead
+ * of the local one by the model's own work, the timer fires before the local
+ * clock reaches local + count, and a due time past the target made each
+ * quiet re-arm push it on again (o1, vsmp=1, hackbench: ticks up to 94 us
+ * late, 230,672 timer interrupts; docs/caches.md "Exactness").  Without the
+ * model the same happens only where the dispatcher's frozen time ran on the
+ * physical clock since the write, and moves a tick by less than
+ * MIN_TIMER_COUNT cycles (o1 vsmp=2 bench=wakeup seconds=1: the same result
+ * line, a CPU's busy_us 9 us of 1.14 s off).  (timer_count(c) + the error is
+ * never below c, so the due time is never later than the fire either.) */
 static inline uint64_t hw_due(void)
 {
-    return hw_cycles ? hw_local + (uint64_t)(timer_count(hw_cycles) + timer_fire_err) : NEVER;
+    return hw_cycles ? hw_local + hw_cycles : NEVER;
 }
 
 /* The current CPU's deadline, kept whenever its events or min_other change

@@ -4,7 +4,7 @@
  * QEMU runs one vCPU under -icount shift=0 (one instruction, one TSC cycle,
  * one nanosecond); the kernel runs vsmp=N logical CPUs on it, each with its
  * own struct cpu, %gs, idle task, run queue, timer tick and local clock.  A
- * dispatcher below the scheduler core (kernel/vsmp.c) always runs the
+ * dispatcher below the scheduler core (kernel/machine/vsmp.c) always runs the
  * logical CPU whose local time is smallest; the instructions it executes are
  * its time, so N logical CPUs run in parallel in virtual time.
  *
@@ -16,7 +16,7 @@
 #ifndef KERNEL_VSMP_H
 #define KERNEL_VSMP_H
 
-#include "types.h"
+#include "../types.h"
 
 struct spinlock;
 
@@ -39,7 +39,7 @@ uint32_t vsmp_slack_ns(void);
 void vsmp_start_cpus(void);         /* instead of INIT-SIPI-SIPI (kernel/smp.c) */
 void vsmp_timer_start(void);        /* this logical CPU's tick, every 1/HZ of its local time */
 /* VECTOR_TIMER and VECTOR_VSMP_EVENT reach trap() only when they deliver
- * a tick or an IPI to the current logical CPU (kernel/vsmp.c's own stubs
+ * a tick or an IPI to the current logical CPU (kernel/machine/vsmp.c's own stubs
  * take the others, which cost the interrupted code nothing): the IPI's and
  * the tick's bookkeeping, then true when the caller must run the tick. */
 bool vsmp_irq_deliver(void);
