@@ -89,10 +89,10 @@ static void ring_free(char *ring, uint32_t size)
 }
 
 /*
- * Word copy, unrolled.  The kernel's memcpy is rep movsb, and TCG runs a
- * rep-prefixed string instruction one iteration per translated block, so
- * plain moves are several times faster under QEMU; pipes move most of the
- * data of every workload.  (Kept out of gcc's loop-to-memcpy conversion.)
+ * Word copy: rep movsl for the whole words, then rep movsb for the 0-3
+ * bytes left, where the kernel's memcpy is rep movsb throughout; pipes
+ * move most of the data of every workload.  Inline asm, so gcc cannot turn
+ * it back into a call to memcpy.
  */
 static inline void copy(void *d, const void *s, uint32_t n)
 {
