@@ -134,6 +134,31 @@ int unknown_flag_error(const char *typed, const char *const *flags)
                 : verb_usage_error("unknown flag '%s'", typed);
 }
 
+char *cli_flag_value(int argc, char **argv, int *i, const char *const *flags, const char *extra, const char **val,
+                     int *rc)
+{
+    const char *a = argv[*i];
+    char *opt = xstrndup(a, strcspn(a, "="));
+    *val = strchr(a, '=') ? strchr(a, '=') + 1 : NULL;
+    bool known = extra && !strcmp(opt, extra);
+    for (int k = 0; flags[k]; k++)
+        known |= !strncmp(opt, "--", 2) && !strcmp(opt + 2, flags[k]);
+    if (!known) {
+        *rc = unknown_flag_error(opt, flags);
+        free(opt);
+        return NULL;
+    }
+    if (!*val) {
+        if (*i + 1 >= argc || !strncmp(argv[*i + 1], "--", 2)) {
+            *rc = verb_usage_error("%s needs a value", opt);
+            free(opt);
+            return NULL;
+        }
+        *val = argv[++*i];
+    }
+    return opt;
+}
+
 /* Every option any verb knows; a verb's spec picks some of them. */
 enum kind { FLAG, TEXT, NUMBER };
 static const struct option_def {

@@ -64,6 +64,11 @@ void cli_set_verb(const char *name, const struct verb_spec *spec);
 void cli_set_usage(const char *usage);
 /* "unknown flag '--x'" with "did you mean --y?" from flags (names without "--", NULL-terminated). */
 int unknown_flag_error(const char *typed, const char *const *flags);
+/* For a verb that reads its own flags: argv[*i] as "--name=VALUE" or "--name VALUE", name one of flags
+ * (without "--", NULL-terminated) or the spelling `extra` (NULL: none).  Returns the flag as typed (allocated)
+ * with *val its value, *i moved past a separate value; or NULL after the error line, *rc its exit status. */
+char *cli_flag_value(int argc, char **argv, int *i, const char *const *flags, const char *extra, const char **val,
+                     int *rc);
 const char *cli_verb(void);
 /* The nearest of names (NULL-terminated) to word when it is near enough to be a typo, else NULL. */
 const char *suggest(const char *word, const char *const *names);

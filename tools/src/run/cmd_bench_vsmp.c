@@ -52,24 +52,11 @@ int cmd_bench_vsmp(int argc, char **argv)
             fputs(spec.usage, stdout);
             return 0;
         }
-        char *opt = xstrndup(a, strcspn(a, "="));
-        const char *val = strchr(a, '=') ? strchr(a, '=') + 1 : NULL;
-        bool known = false;
-        for (int k = 0; flags[k]; k++)
-            known |= !strncmp(opt, "--", 2) && !strcmp(opt + 2, flags[k]);
-        if (!known) {
-            int rc = unknown_flag_error(opt, flags);
-            free(opt);
+        const char *val;
+        int rc;
+        char *opt = cli_flag_value(argc, argv, &i, flags, NULL, &val, &rc);
+        if (!opt)
             return rc;
-        }
-        if (!val) {
-            if (i + 1 >= argc || !strncmp(argv[i + 1], "--", 2)) {
-                int rc = verb_usage_error("%s needs a value", opt);
-                free(opt);
-                return rc;
-            }
-            val = argv[++i];
-        }
         args[n++] = opt;
         args[n++] = xstrdup(val);
     }
