@@ -191,21 +191,30 @@ fi
 # ---- a stop (SIGTERM; SIGINT takes the same path, but a test suite run in
 # the background has SIGINT ignored) while the rows run side by side stops
 # every row and its boots
-if command -v setsid >/dev/null 2>&1; then
-    setsid sh -c "exec '$SL' reproduce seed000 --only hackbench --out '$D/rint' >'$D/rint.out' 2>'$D/rint.err'" &
-    # both rows started (the o1 row's messages file appears after the stop
-    # is trapped), however long the kernels take to build on this host
+# stop_run OUT READY ARGS...: `schedlab reproduce ARGS --out OUT` in a
+# session of its own; once READY exists (however long the kernels take to
+# build on this host), SIGTERM to reproduce itself alone, then wait for
+# every process of OUT to end; $left is how many did not.  -o: the oldest,
+# reproduce itself; its row subshells have the same command line, and once
+# PIDs wrap (pid_max 32768) one can have the lowest number: stopping it
+# alone let the run finish.
+stop_run() {
+    out=$1 ready=$2
+    shift 2
+    setsid sh -c "exec '$SL' reproduce $* --out '$out' >'$out.out' 2>'$out.err'" &
     waited=0 limit=$(boot_limit 120)
-    while [ ! -e "$D/rint/cost-none/hackbench/o1.err" ] && [ $waited -lt "$limit" ]; do sleep 1; waited=$((waited + 1)); done
-    # -o: the oldest, reproduce itself; its row subshells have the same
-    # command line, and once PIDs wrap (pid_max 32768) one can have the
-    # lowest number: stopping it alone let the run finish.
-    pg=$(pgrep -o -f "reproduce seed000 --only hackbench --out $D/rint")
+    while [ ! -e "$ready" ] && [ $waited -lt "$limit" ]; do sleep 1; waited=$((waited + 1)); done
+    pg=$(pgrep -o -f "reproduce $* --out $out")
     [ -z "$pg" ] || kill -TERM "$pg" 2>/dev/null
     waited=0 limit=$(boot_limit 60)
-    while [ "$(pgrep -f "$D/rint" | wc -l)" -gt 0 ] && [ $waited -lt "$limit" ]; do sleep 1; waited=$((waited + 1)); done
-    cp "$D/rint.err" "$D/last.log"
-    left=$(pgrep -f "$D/rint" | wc -l)
+    while [ "$(pgrep -f "$out" | wc -l)" -gt 0 ] && [ $waited -lt "$limit" ]; do sleep 1; waited=$((waited + 1)); done
+    cp "$out.err" "$D/last.log"
+    left=$(pgrep -f "$out" | wc -l)
+}
+if command -v setsid >/dev/null 2>&1; then
+    # both rows started (the o1 row's messages file appears after the stop
+    # is trapped)
+    stop_run "$D/rint" "$D/rint/cost-none/hackbench/o1.err" seed000 --only hackbench
     ok_if reproduce-stop-stops-rows "after SIGTERM: $left processes left, or no 'interrupted; stopping the rows' line" \
         sh -c "[ $left = 0 ] && grep -q 'interrupted; stopping the rows that run' '$D/rint.err'"
     pkill -f "$D/rint" 2>/dev/null
@@ -238,15 +247,7 @@ if long_only "reproduce --machine none,core2-duo (CACHES=1 builds)"; then
                ! grep ',cell,' '$D/rm/scorecard.csv' | grep -vq '^seed001,[a-z-]*,none,core2-duo,cell,'"
     # a SIGTERM to the side-by-side parent alone (a job control system's stop) reaches the reproduction it runs
     if command -v setsid >/dev/null 2>&1; then
-        setsid sh -c "exec '$SL' reproduce seed001 --only pipe --machine none,core2-duo --out '$D/rm1' >'$D/rm1.out' 2>'$D/rm1.err'" &
-        waited=0 limit=$(boot_limit 120)
-        while [ ! -d "$D/rm1/machine-none/cost-none/pipe" ] && [ $waited -lt "$limit" ]; do sleep 1; waited=$((waited + 1)); done
-        pg=$(pgrep -o -f "reproduce seed001 --only pipe --machine none,core2-duo --out $D/rm1")
-        [ -z "$pg" ] || kill -TERM "$pg" 2>/dev/null
-        waited=0 limit=$(boot_limit 60)
-        while [ "$(pgrep -f "$D/rm1" | wc -l)" -gt 0 ] && [ $waited -lt "$limit" ]; do sleep 1; waited=$((waited + 1)); done
-        left=$(pgrep -f "$D/rm1" | wc -l)
-        cp "$D/rm1.err" "$D/last.log"
+        stop_run "$D/rm1" "$D/rm1/machine-none/cost-none/pipe" seed001 --only pipe --machine none,core2-duo
         ok_if reproduce-machine-stop "after SIGTERM to the side-by-side parent: $left processes left, or a machine after the stop started" \
             sh -c "[ $left = 0 ] && grep -q 'interrupted; stopping the rows that run' '$D/rm1.err' && [ ! -e '$D/rm1/machine-core2-duo' ]"
         pkill -f "$D/rm1" 2>/dev/null
