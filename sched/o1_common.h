@@ -81,7 +81,7 @@ static inline void clear_prio_bit(int prio, uint32_t *bitmap) { bitmap[prio >> 5
  * word tests as 2.6.0 include/asm-i386/bitops.h does: the first three words
  * hold only real-time priorities 0..95 and are rarely non-zero.
  */
-static inline int sched_find_first_bit(const uint32_t *b)
+static inline __attribute__((always_inline)) int sched_find_first_bit(const uint32_t *b)
 {
     if (unlikely(b[0]))
         return __builtin_ctz(b[0]);
@@ -116,7 +116,7 @@ static int find_next_bit(const uint32_t *b, int size, int offset)
 
 /* ---- arrays ---- */
 
-static inline void dequeue_task(struct task *p, struct prio_array *array)
+static inline __attribute__((always_inline)) void dequeue_task(struct task *p, struct prio_array *array)
 {
     struct L26_TASK *t = L26(p);
     if (t->array != array)
@@ -128,7 +128,7 @@ static inline void dequeue_task(struct task *p, struct prio_array *array)
     t->array = NULL;
 }
 
-static inline void enqueue_task(struct task *p, struct prio_array *array)
+static inline __attribute__((always_inline)) void enqueue_task(struct task *p, struct prio_array *array)
 {
     struct L26_TASK *t = L26(p);
     if (t->array)
