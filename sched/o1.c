@@ -290,13 +290,30 @@ static int task_timeslice(const struct o1_task *t)
     return MIN_TIMESLICE + (MAX_TIMESLICE - MIN_TIMESLICE) * (MAX_PRIO - 1 - t->static_prio) / (MAX_USER_PRIO - 1);
 }
 
-/* CURRENT_BONUS: sleep_avg stays within 0..NS_MAX_SLEEP_AVG (< 2^32), so
- * 32-bit arithmetic is exact, and i386 has no 64-bit division instruction. */
-O1_HOT int bonus_of(uint32_t sleep_avg)
+/* CURRENT_BONUS as 2.6.0 computes it: sleep_avg stays within
+ * 0..NS_MAX_SLEEP_AVG (< 2^32), so 32-bit arithmetic is exact. */
+static int bonus_formula(uint32_t sleep_avg)
 {
     uint32_t jiffies = sleep_avg / (uint32_t)NSEC_PER_JIFFY;
     return (int)(jiffies * (uint32_t)MAX_BONUS / (uint32_t)MAX_SLEEP_AVG);
 }
+
+/*
+ * The wake-up and switch paths compute a bonus two to four times a pipe
+ * round trip and a dynamic priority twice, so both are tables filled at
+ * boot from 2.6.0's formulas (derive_constants): the bonus of every whole
+ * jiffy of sleep_avg (NS_TO_JIFFIES is the first step of CURRENT_BONUS,
+ * and MAX_SLEEP_AVG is at most max_sleep_avg's 4000 ms), and
+ * effective_prio()'s clamped static_prio - (bonus - MAX_BONUS / 2) for
+ * every bonus (MAX_BONUS is at most 40 * 50 / 100, prio_bonus_ratio's top)
+ * and nice level.
+ */
+#define MAX_SLEEP_AVG_JIFFIES (4000 * HZ / 1000)
+#define MAX_MAX_BONUS (MAX_USER_PRIO * 50 / 100)
+static uint8_t bonus_of_jiffies[MAX_SLEEP_AVG_JIFFIES + 1];
+static uint8_t prio_of_bonus[MAX_MAX_BONUS + 1][MAX_USER_PRIO];
+
+O1_HOT int bonus_of(uint32_t sleep_avg) { return bonus_of_jiffies[sleep_avg / (uint32_t)NSEC_PER_JIFFY]; }
 
 O1_HOT int current_bonus(const struct o1_task *t) { return bonus_of(t->sleep_avg); }
 
@@ -329,17 +346,22 @@ static int timeslice_granularity(const struct o1_task *t)
     return MIN_TIMESLICE * (1 << (shift - 1)) * sched_nr_cpus();
 }
 
-O1_HOT int effective_prio(const struct o1_task *t)
+/* 2.6.0 effective_prio() of a normal task of this static_prio and bonus (derive_constants tabulates it). */
+static int effective_prio_formula(int static_prio, int bonus)
 {
-    if (rt_prio(t->prio))
-        return t->prio;
-    int bonus = current_bonus(t) - MAX_BONUS / 2;
-    int prio = t->static_prio - bonus;
+    int prio = static_prio - (bonus - MAX_BONUS / 2);
     if (prio < MAX_RT_PRIO)
         prio = MAX_RT_PRIO;
     if (prio > MAX_PRIO - 1)
         prio = MAX_PRIO - 1;
     return prio;
+}
+
+O1_HOT int effective_prio(const struct o1_task *t)
+{
+    if (rt_prio(t->prio))
+        return t->prio;
+    return prio_of_bonus[current_bonus(t)][t->static_prio - MAX_RT_PRIO];
 }
 
 /* now - then, or 0 if another CPU's clock was ahead of ours. */
@@ -463,6 +485,14 @@ static void derive_constants(void)
         uint64_t ns = just_interactive_sleep_of(prio);
         k.just_interactive_ns[prio - MAX_RT_PRIO] = ns < NS_MAX_SLEEP_AVG ? (uint32_t)ns : NS_MAX_SLEEP_AVG;
     }
+    /* The tables of bonus_of() and effective_prio(), from 2.6.0's formulas. */
+    if (MAX_SLEEP_AVG > MAX_SLEEP_AVG_JIFFIES || MAX_BONUS > MAX_MAX_BONUS)
+        sched_bug("o1: max_sleep_avg %d jiffies or MAX_BONUS %d beyond the tables", MAX_SLEEP_AVG, MAX_BONUS);
+    for (int j = 0; j <= MAX_SLEEP_AVG; j++)
+        bonus_of_jiffies[j] = (uint8_t)bonus_formula((uint32_t)JIFFIES_TO_NS(j));
+    for (int bonus = 0; bonus <= MAX_BONUS; bonus++)
+        for (int prio = MAX_RT_PRIO; prio < MAX_PRIO; prio++)
+            prio_of_bonus[bonus][prio - MAX_RT_PRIO] = (uint8_t)effective_prio_formula(prio, bonus);
 }
 
 static const char *o1_check_tunables(const char **bad)

@@ -77,18 +77,20 @@ static inline void set_prio_bit(int prio, uint32_t *bitmap) { bitmap[prio >> 5] 
 static inline void clear_prio_bit(int prio, uint32_t *bitmap) { bitmap[prio >> 5] &= ~(1u << (prio & 31)); }
 
 /*
- * The first set bit of a 141-bit bitmap whose bit 140 is always set, in five
- * word tests as 2.6.0 include/asm-i386/bitops.h does: the first three words
- * hold only real-time priorities 0..95 and are rarely non-zero.
+ * The first set bit of a 141-bit bitmap whose bit 140 is always set, by word
+ * tests as 2.6.0 include/asm-i386/bitops.h does: the first three words hold
+ * only real-time priorities 0..95 and are rarely non-zero, so they are one
+ * test here (2.6.0 tests them one by one; the bit found is the same).
  */
 static inline __attribute__((always_inline)) int sched_find_first_bit(const uint32_t *b)
 {
-    if (unlikely(b[0]))
-        return __builtin_ctz(b[0]);
-    if (unlikely(b[1]))
-        return __builtin_ctz(b[1]) + 32;
-    if (unlikely(b[2]))
+    if (unlikely(b[0] | b[1] | b[2])) {      /* one test for the three real-time words */
+        if (b[0])
+            return __builtin_ctz(b[0]);
+        if (b[1])
+            return __builtin_ctz(b[1]) + 32;
         return __builtin_ctz(b[2]) + 64;
+    }
     if (b[3])
         return __builtin_ctz(b[3]) + 96;
 #if MAX_PRIO >= 160
