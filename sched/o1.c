@@ -380,37 +380,57 @@ O1_HOT uint32_t capped_ns_since(uint64_t now, uint64_t then)
     return low > NS_MAX_SLEEP_AVG ? NS_MAX_SLEEP_AVG : low;
 }
 
+/* recalc_task_prio()'s sleep_avg for a sleep while at the cap: a long sleeper's reset or the cap. */
+O1_HOT void sleep_avg_to(struct o1_task *t, uint32_t sleep_avg)
+{
+    t->sleep_avg = sleep_avg;
+    if (!high_credit(t))
+        t->interactive_credit++;
+}
+
+/*
+ * The two rarer cases of recalc_task_prio()'s sleep: a long sleeper becomes
+ * just interactive, not maximally so: it must not turn into a CPU hog with a
+ * huge bonus (2.6.0 also requires a user task that is not waking from an
+ * uninterruptible sleep: here every task is one and no sleep is
+ * uninterruptible); and a low-credit task earns at most one timeslice of
+ * sleep.
+ */
+static __attribute__((noinline)) void recalc_sleep_rare(struct o1_task *t, uint32_t sleep_time)
+{
+    if (sleep_time > k.just_interactive_ns[t->static_prio - MAX_RT_PRIO]) {
+        sleep_avg_to(t, k.sleep_avg_reset);
+        return;
+    }
+    uint32_t factor = (uint32_t)(MAX_BONUS - current_bonus(t));
+    uint64_t earned = (uint64_t)sleep_time * (factor ? factor : 1);
+    if (low_credit(t) && earned > JIFFIES_TO_NS(task_timeslice(t)))
+        earned = JIFFIES_TO_NS(task_timeslice(t));
+    if (earned > NS_MAX_SLEEP_AVG - t->sleep_avg)
+        sleep_avg_to(t, NS_MAX_SLEEP_AVG);
+    else
+        t->sleep_avg += (uint32_t)earned;
+}
+
 /*
  * 2.6.0 recalc_task_prio() for a task that slept sleep_time ns, already
  * capped at NS_MAX_SLEEP_AVG (its callers measure it from t->timestamp):
- * the sleep raises sleep_avg, then the priority follows.
+ * the sleep raises sleep_avg, the lower the sleep_avg the faster, then the
+ * priority follows.
  */
 O1_HOT void recalc_task_prio(struct o1_task *t, uint32_t sleep_time)
 {
     if (likely(sleep_time > 0)) {
-        /* A long sleeper becomes just interactive, not maximally so: it must
-         * not turn into a CPU hog with a huge bonus.  (2.6.0 also requires a
-         * user task that is not waking from an uninterruptible sleep: here
-         * every task is one and no sleep is uninterruptible.) */
-        if (sleep_time > k.just_interactive_ns[t->static_prio - MAX_RT_PRIO]) {
-            t->sleep_avg = k.sleep_avg_reset;
-            if (!high_credit(t))
-                t->interactive_credit++;
+        if (unlikely(sleep_time > k.just_interactive_ns[t->static_prio - MAX_RT_PRIO] || low_credit(t))) {
+            recalc_sleep_rare(t, sleep_time);
         } else {
-            /* The lower the sleep_avg, the faster it rises. */
             uint32_t factor = (uint32_t)(MAX_BONUS - current_bonus(t));   /* >= 0: sleep_avg <= NS_MAX_SLEEP_AVG */
             uint64_t earned = (uint64_t)sleep_time * (factor ? factor : 1);   /* one 32x32->64 multiply */
-            /* Low-credit tasks earn at most one timeslice of sleep. */
-            if (unlikely(low_credit(t)) && earned > JIFFIES_TO_NS(task_timeslice(t)))
-                earned = JIFFIES_TO_NS(task_timeslice(t));
-            uint64_t sleep_avg = t->sleep_avg + earned;
-            if (sleep_avg > NS_MAX_SLEEP_AVG) {
-                t->sleep_avg = NS_MAX_SLEEP_AVG;
-                if (!high_credit(t))
-                    t->interactive_credit++;
-            } else {
-                t->sleep_avg = (uint32_t)sleep_avg;
-            }
+            /* sleep_avg + earned > NS_MAX_SLEEP_AVG, without a 64-bit sum. */
+            if (earned > NS_MAX_SLEEP_AVG - t->sleep_avg)
+                sleep_avg_to(t, NS_MAX_SLEEP_AVG);
+            else
+                t->sleep_avg += (uint32_t)earned;
         }
     }
     t->prio = effective_prio(t);
@@ -718,6 +738,33 @@ O1_HOT void requeue_task(struct o1_task *t, struct prio_array *array, int old_pr
     set_prio_bit(t->prio, array->bitmap);
 }
 
+/*
+ * 2.6.0 schedule()'s delta for a task picked after a wake-up: its time
+ * waiting on the runqueue counts as sleep, all of it after an interrupt's
+ * wake-up, 30% otherwise (delta * (ON_RUNQUEUE_WEIGHT * 128 / 100) / 128),
+ * capped as recalc_task_prio caps a sleep.  The common wait, under 2^32 ns,
+ * in 32 bits (the weight is at most 128/128, so the product shifted back
+ * fits); a longer one, or a timestamp ahead of our clock, the 64-bit way.
+ */
+static __attribute__((noinline)) uint32_t runqueue_credit_64(const struct o1_task *n, uint64_t now)
+{
+    uint64_t delta = ns_since(now, n->timestamp);
+    if (n->activated == 1)
+        delta = delta * k.on_runqueue_weight_128 / 128;
+    return delta > NS_MAX_SLEEP_AVG ? NS_MAX_SLEEP_AVG : (uint32_t)delta;
+}
+
+O1_HOT uint32_t runqueue_credit(const struct o1_task *n, uint64_t now)
+{
+    uint64_t d = now - n->timestamp;
+    if (unlikely(d >> 32))
+        return runqueue_credit_64(n, now);
+    uint32_t delta = (uint32_t)d;
+    if (n->activated == 1)
+        delta = (uint32_t)((uint64_t)delta * k.on_runqueue_weight_128 >> 7);
+    return delta > NS_MAX_SLEEP_AVG ? NS_MAX_SLEEP_AVG : delta;
+}
+
 /* schedule(): the running task's time since its timestamp lowers its sleep_avg. */
 O1_HOT void charge_run_time(struct o1_task *pp, uint64_t now)
 {
@@ -774,30 +821,19 @@ static struct task *o1_pick_next(int cpu, struct task *prev)
         next = task_of(array->queue[idx].next);
         struct o1_task *n = o1(next);
         if (n->activated > 0) {
-            /* Time waiting on the runqueue after a wake-up counts as sleep:
-             * all of it after an interrupt's wake-up, 30% otherwise (2.6.0:
-             * delta * (ON_RUNQUEUE_WEIGHT * 128 / 100) / 128).  A wait under
-             * 2^32 ns is weighted with one 32x32->64 multiply. */
-            uint64_t delta = ns_since(now, n->timestamp);
-            if (n->activated == 1) {
-                if (likely(delta >> 32 == 0))
-                    delta = (uint64_t)(uint32_t)delta * k.on_runqueue_weight_128 >> 7;
-                else
-                    delta = delta * k.on_runqueue_weight_128 / 128;
-            }
             /* recalc_task_prio(next, next->timestamp + delta): a sleep of delta. */
             int old_prio = n->prio;
-            recalc_task_prio(n, delta > NS_MAX_SLEEP_AVG ? NS_MAX_SLEEP_AVG : (uint32_t)delta);
+            recalc_task_prio(n, runqueue_credit(n, now));
             requeue_task(n, array, old_prio);
         }
         n->activated = 0;
         break;
     }
 
-    if (next && next != prev) {
+    /* (2.6.0 also counts rq->nr_switches here, for /proc/stat's ctxt and
+     * nothing else: the core's schedstat context_switches is that count.) */
+    if (next && next != prev)
         o1(next)->timestamp = now;
-        rq->nr_switches++;
-    }
     return next;
 }
 
