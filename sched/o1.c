@@ -427,7 +427,7 @@ O1_HOT void recalc_task_prio(struct o1_task *t, uint32_t sleep_time)
             uint32_t factor = (uint32_t)(MAX_BONUS - current_bonus(t));   /* >= 0: sleep_avg <= NS_MAX_SLEEP_AVG */
             uint64_t earned = (uint64_t)sleep_time * (factor ? factor : 1);   /* one 32x32->64 multiply */
             /* sleep_avg + earned > NS_MAX_SLEEP_AVG, without a 64-bit sum. */
-            if (earned > NS_MAX_SLEEP_AVG - t->sleep_avg)
+            if ((uint32_t)(earned >> 32) || (uint32_t)earned > NS_MAX_SLEEP_AVG - t->sleep_avg)
                 sleep_avg_to(t, NS_MAX_SLEEP_AVG);
             else
                 t->sleep_avg += (uint32_t)earned;

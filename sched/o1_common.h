@@ -166,15 +166,17 @@ static void l26_yield(int cpu, struct task *curr)
 static int l26_select_cpu(struct task *p, int waker_cpu, int flags)
 {
     L26(p)->waker_cpu = waker_cpu;
-    if (flags & WAKE_NEW)
-        return task_allowed_on(p, waker_cpu) ? waker_cpu : sched_first_allowed_cpu(p);
     int cpu = p->cpu;
-    /* Fast-migrate a sync wake-up to the waker's CPU; never violate affinity. */
-    if ((flags & WAKE_SYNC) && cpu != waker_cpu && task_allowed_on(p, waker_cpu))
-        cpu = waker_cpu;
-    if (cpu >= sched_nr_cpus() || !task_allowed_on(p, cpu))
-        cpu = sched_first_allowed_cpu(p);    /* as set_cpus_allowed's any_online_cpu() */
-    return cpu;
+    if (unlikely(flags & (WAKE_NEW | WAKE_SYNC))) {
+        if (flags & WAKE_NEW)
+            return task_allowed_on(p, waker_cpu) ? waker_cpu : sched_first_allowed_cpu(p);
+        /* Fast-migrate a sync wake-up to the waker's CPU; never violate affinity. */
+        if (cpu != waker_cpu && task_allowed_on(p, waker_cpu))
+            cpu = waker_cpu;
+    }
+    if (likely(cpu < sched_nr_cpus() && task_allowed_on(p, cpu)))
+        return cpu;
+    return sched_first_allowed_cpu(p);    /* as set_cpus_allowed's any_online_cpu() */
 }
 
 /* ---- load balancing ---- */
