@@ -798,7 +798,10 @@ static struct task *o1_pick_next(int cpu, struct task *prev)
 
     struct task *next = NULL;
     for (;;) {
-        if (unlikely(sched_nr_queued(cpu) == 0)) {
+        /* A task in the active array is queued here: only an empty active
+         * array asks whether this CPU has any (the order of 2.6.0's tests,
+         * with the common case first). */
+        if (unlikely(!rq->active->nr_active) && sched_nr_queued(cpu) == 0) {
             /* About to go idle: pull one task from the busiest CPU. */
             if (sched_nr_cpus() > 1) {
                 load_balance(cpu, true, true);

@@ -73,8 +73,25 @@ static inline bool rt_prio(int prio) { return prio < MAX_RT_PRIO; }
 
 /* ---- bitmap ---- */
 
+/*
+ * __set_bit and __clear_bit as 2.6.0 i386 has them (include/asm-i386/
+ * bitops.h: one btsl or btrl on the bitmap in memory).  The host tests, and
+ * a CACHES=1 kernel, whose memory model sees only the loads and stores the
+ * compiler emits, have the same in C.
+ */
+#if defined(__i386__) && !defined(HOST_TEST) && !defined(CACHES)
+static inline void set_prio_bit(int prio, uint32_t *bitmap)
+{
+    __asm__("btsl %1,%0" : "+m"(*(uint32_t(*)[BITMAP_WORDS])bitmap) : "r"(prio) : "cc");
+}
+static inline void clear_prio_bit(int prio, uint32_t *bitmap)
+{
+    __asm__("btrl %1,%0" : "+m"(*(uint32_t(*)[BITMAP_WORDS])bitmap) : "r"(prio) : "cc");
+}
+#else
 static inline void set_prio_bit(int prio, uint32_t *bitmap) { bitmap[prio >> 5] |= 1u << (prio & 31); }
 static inline void clear_prio_bit(int prio, uint32_t *bitmap) { bitmap[prio >> 5] &= ~(1u << (prio & 31)); }
+#endif
 
 /*
  * The first set bit of a 141-bit bitmap whose bit 140 is always set, by word
