@@ -92,10 +92,13 @@
  *   - An affinity change is carried out by the core (it dequeues the task and
  *     wakes it on the first allowed CPU, like 2.6.0's migration thread with
  *     any_online_cpu()); there is no migration thread.
- *   - Sleep arithmetic is 64-bit (i386's 32-bit unsigned long could wrap in
- *     recalc_task_prio for sleeps of 430..815 ms), and a clock that reads
- *     earlier on this CPU than a timestamp taken on another CPU counts as no
- *     time rather than wrapping.
+ *   - A sleep multiplied by the bonus factor is 64-bit (i386's 32-bit
+ *     unsigned long could wrap in recalc_task_prio for sleeps of 430..815
+ *     ms), and a clock that reads earlier on this CPU than a timestamp taken
+ *     on another CPU counts as no time rather than wrapping.  sleep_avg and
+ *     the capped sleep and run times are 32 bits, as 2.6.0's unsigned long.
+ *   - max_sleep_avg below AVG_TIMESLICE is refused: the long sleeper's
+ *     sleep_avg, MAX_SLEEP_AVG - AVG_TIMESLICE, would be negative.
  *   - The busy rebalance runs on the first tick of each 200 ms window of
  *     jiffies (2.6.0: jiffies % 200 == 0), so a CPU whose tick drifts past
  *     that exact jiffy under QEMU still balances.
@@ -113,7 +116,7 @@
  *   min_timeslice 10 ms, max_timeslice 200 ms, child_penalty 95 %,
  *   parent_penalty 100 %, exit_weight 3, prio_bonus_ratio 25 %,
  *   interactive_delta 2, max_sleep_avg auto (AVG_TIMESLICE x MAX_BONUS =
- *   1020 ms), starvation_limit auto (= max_sleep_avg; 0 = off),
+ *   1020 ms; at least AVG_TIMESLICE), starvation_limit auto (= max_sleep_avg; 0 = off),
  *   on_runqueue_weight 30 %, credit_limit 100, timeslice_granularity 1,
  *   idle_rebalance_tick 1 ms, busy_rebalance_tick 200 ms, cachesize
  *   512 KiB, bandwidth 350 MB/s, cache_decay_ticks auto (smp_tune_scheduling,
