@@ -116,11 +116,11 @@
  *   min_timeslice 10 ms, max_timeslice 200 ms, child_penalty 95 %,
  *   parent_penalty 100 %, exit_weight 3, prio_bonus_ratio 25 %,
  *   interactive_delta 2, max_sleep_avg auto (AVG_TIMESLICE x MAX_BONUS =
- *   1020 ms; at least AVG_TIMESLICE), starvation_limit auto (= max_sleep_avg; 0 = off),
- *   on_runqueue_weight 30 %, credit_limit 100, timeslice_granularity 1,
- *   idle_rebalance_tick 1 ms, busy_rebalance_tick 200 ms, cachesize
- *   512 KiB, bandwidth 350 MB/s, cache_decay_ticks auto (smp_tune_scheduling,
- *   2 ms).  The jiffy values are derived once, in o1_init().
+ *   1020 ms; at least AVG_TIMESLICE), starvation_limit auto (=
+ *   max_sleep_avg; 0 = off), on_runqueue_weight 30 %, credit_limit 100,
+ *   timeslice_granularity 1, idle_rebalance_tick 1 ms, busy_rebalance_tick
+ *   200 ms, cachesize 512 KiB, bandwidth 350 MB/s, cache_decay_ticks auto
+ *   (smp_tune_scheduling, 2 ms).  The jiffy values are derived once, in o1_init().
  *
  * Preset rml-2.4 (sched.preset=rml-2.4): the 2.5 scheduler as Robert Love
  * backported it to 2.4 (sched-O1-rml, in 2.4.19-pre7-ac2 and -jam6, the
@@ -273,7 +273,7 @@ struct o1_task {
 };
 
 /* The helpers of the wake-up and switch paths: inline in every build, so
- * that the instrumented one (CACHES=1) runs the same code as the plain one
+ * that the instrumented one (CACHES=1) inlines what the plain one does
  * (GCC's own choice differed between them: docs/caches.md). */
 #define O1_HOT static inline __attribute__((always_inline))
 
