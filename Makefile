@@ -48,8 +48,7 @@ KCFLAGS     := -m32 -march=i686 -std=gnu11 -O2 -g -ffreestanding -fno-builtin -f
 # with g++ and gcc-12-plugin-dev) turns the instrumentation's calls into
 # calls that clobber no register (docs/caches.md, "Exactness").
 MEMHOOK_PLUGIN := build/memhook-plugin.so
-MEMHOOK_FLAGS := -fsanitize=kernel-address --param asan-instrumentation-with-call-threshold=0 \
-                 --param asan-stack=0 --param asan-globals=0 -fplugin=$(MEMHOOK_PLUGIN)
+MEMHOOK_FLAGS := -fplugin=$(MEMHOOK_PLUGIN)
 # kernel/time.c: the TSC's calibration against the PIT (boot only, no access
 # the model needs) runs the plain build's instructions, so that under
 # icount/vsmp it measures the same tsc_khz (1000000: the clock's identity
