@@ -4,41 +4,45 @@
  * GCC's plugin headers (Debian's gcc-12-plugin-dev) and loads it with
  * -fplugin= when it compiles the kernel, the scheduler and the workloads.
  *
- * -fsanitize=kernel-address with asan-instrumentation-with-call-threshold=0
- * finds every load and store and, in its sanopt pass, turns each check
- * into a call, __asan_load4_noabort(addr).  Left as they are, those calls
- * clobber eax, ecx and edx like any cdecl call, so the register allocator
- * spills around them, and the spills are instructions the clock counts
- * that no callback can tell apart from the kernel's own (1.1 to 1.8 an
- * access: 10-25% of a pipe round trip).  This pass runs after sanopt and
- * replaces each such call by an asm statement whose one input is the
- * accessed memory itself, as a memory operand, and which clobbers nothing
- * but the flags:
+ * It runs after register allocation, scheduling and the machine's own
+ * last pass ("mach"), when every instruction is final, and puts before
+ * each instruction that reads or writes memory outside the stack frame
  *
- *     pushl %eax ; leal <the access's addressing mode>, %eax ;
+ *     pushl %eax ; leal <the access's own addressing mode>, %eax ;
  *     call __memhook_load4 ; popl %eax
  *
- * The entry points (kernel/machine/memhook-thunks.S) save and restore
- * every other register they use.  The register allocator sees an asm that
- * needs no register (the addressing mode is the access's own), so it
- * spills nothing and computes no address it would not have: a site costs
- * exactly these four instructions and the entry point, which memhooks.c
- * measures at boot.
+ * (store4 for a write, load and store for a read-modify-write such as
+ * addl $1, 8(%edx); sizes 1, 2, 4, 8, 16).  The compiler has made every
+ * decision by then, so the instrumented function is the plain build's
+ * instruction for instruction with these four inserted: no spill, no
+ * address computed for the instrumentation, no optimisation it blocked.
+ * (Before, GCC's -fsanitize=kernel-address found the accesses in GIMPLE
+ * and this plugin turned its calls into asm statements; the compiler then
+ * allocated registers and scheduled around those, and the instrumented
+ * code differed from the plain build's by 0.15 instructions an access:
+ * 28 a context switch of o1, docs/caches.md.)  The entry points
+ * (kernel/machine/memhook-thunks.S) keep every register and the flags
+ * (a site may sit between a compare and the sbb that reads its carry),
+ * and memhooks.c measures their cost at boot and owes it back.
  *
- * loadN/storeN: GCC's ASan uses them for an access whose alignment is
- * below its size (i386's 64-bit integers are 4-byte aligned in structs:
- * every u64 field, cfs's vruntime, the clocks); one of size 1, 2, 4, 8 or
- * 16 becomes the asm of that size like any other.  Others (struct copies)
- * stay calls: their callers' spills are the kernel's time.
+ * What is an access: a MEM of a non-asm, non-jump instruction whose
+ * address uses neither %esp nor %ebp (those are the frame: locals,
+ * arguments, spills, pushes, as ASan with asan-stack=0 left them) and is
+ * in the generic address space (%gs-relative per-CPU data is asm here).
+ * A call's own MEM is the code called; call *16(%eax) loads the pointer.
+ * Not instrumented: inline asm (the locked instructions have
+ * machine_atomic, kernel/spinlock.h), jump tables, string instructions
+ * (BLKmode; memcpy and friends are string.c's, charged as ranges), and an
+ * access of another size (none on i686 without x87/SSE code).  A 64-bit
+ * integer is two 4-byte accesses, as i686 made them.
  *
  * Each site also says what it accesses, for the per-object report
  * (memhooks.c, memline object= lines): a record in section .memhook_sites,
- * the site's return address and a name, "task.on_cpu" (a field of the
+ * the site's return address and a name from the access's MEM_EXPR (the C
+ * expression GCC keeps for alias analysis), "task.on_cpu" (a field of the
  * struct a pointer points to), "@runqueues[].lock.locked" (a global),
  * "int" (a scalar through a pointer), "?" (an address the plugin cannot
- * name).  The asm is marked inline (asm inline), so that GCC's inliner
- * counts it as one instruction whatever its text: the records are data,
- * and the code is the four instructions above.
+ * name).
  */
 #include <string>
 #include <gcc-plugin.h>
@@ -210,7 +214,26 @@ static bool is_asm(rtx pat)
     return false;
 }
 
-static unsigned long sites_made, sites_skipped;
+static unsigned long sites_made, sites_skipped;    /* for a debugger */
+
+/* Put the four instructions of one access to mem before insn. */
+static void insert_site(rtx_insn *insn, rtx mem, bool store, const char *what)
+{
+    char base[16];
+    HOST_WIDE_INT n = GET_MODE_SIZE(GET_MODE(mem)).to_constant();
+    snprintf(base, sizeof(base), "%s%d", store ? "store" : "load", (int)n);
+    location_t loc = INSN_LOCATION(insn);
+    rtx op = copy_rtx(mem);
+    rtvec inputs = gen_rtvec(1, op);
+    rtvec constraints = gen_rtvec(1, gen_rtx_ASM_INPUT_loc(GET_MODE(op), ggc_strdup("m"), loc));
+    rtvec labels = rtvec_alloc(0);
+    rtx a = gen_rtx_ASM_OPERANDS(VOIDmode, ggc_strdup(asm_text(base, what)), "", 0,
+                                 inputs, constraints, labels, loc);
+    MEM_VOLATILE_P(a) = 1;
+    rtx_insn *made = emit_insn_before(a, insn);
+    INSN_LOCATION(made) = loc;
+    sites_made++;
+}
 
 namespace {
 const pass_data memhook_pass_data = {
@@ -235,26 +258,20 @@ struct memhook_pass : rtl_opt_pass {
                 rtx mem = acc[i].mem;
                 if (MEM_ADDR_SPACE(mem) != ADDR_SPACE_GENERIC || frame_address(XEXP(mem, 0)))
                     continue;
-                HOST_WIDE_INT n = GET_MODE_SIZE(GET_MODE(mem)).to_constant();
-                if (GET_MODE(mem) == BLKmode || (n != 1 && n != 2 && n != 4 && n != 8 && n != 16)) {
+                /* BLKmode: a fence's or a blockage's (mem:BLK (scratch)); GCC
+                 * copies and clears structs with moves here (no SSE), and
+                 * the kernel's rep movs are inline asm or string.c's. */
+                if (GET_MODE(mem) == BLKmode) {
                     sites_skipped++;
                     continue;
                 }
-                char base[16];
-                snprintf(base, sizeof(base), "%s%d", acc[i].store ? "store" : "load", (int)n);
+                HOST_WIDE_INT n = GET_MODE_SIZE(GET_MODE(mem)).to_constant();
+                if (n != 1 && n != 2 && n != 4 && n != 8 && n != 16) {
+                    sites_skipped++;
+                    continue;
+                }
                 tree expr = MEM_EXPR(mem);
-                std::string what = expr ? describe(expr) : "?";
-                location_t loc = INSN_LOCATION(insn);
-                rtx op = copy_rtx(mem);
-                rtvec inputs = gen_rtvec(1, op);
-                rtvec constraints = gen_rtvec(1, gen_rtx_ASM_INPUT_loc(GET_MODE(op), ggc_strdup("m"), loc));
-                rtvec labels = rtvec_alloc(0);
-                rtx a = gen_rtx_ASM_OPERANDS(VOIDmode, ggc_strdup(asm_text(base, what.c_str())), "", 0,
-                                             inputs, constraints, labels, loc);
-                MEM_VOLATILE_P(a) = 1;
-                rtx_insn *made = emit_insn_before(a, insn);
-                INSN_LOCATION(made) = loc;
-                sites_made++;
+                insert_site(insn, mem, acc[i].store, expr ? describe(expr).c_str() : "?");
             }
         }
         return 0;
