@@ -45,8 +45,10 @@ KCFLAGS     := -m32 -march=i686 -std=gnu11 -O2 -g -ffreestanding -fno-builtin -f
 # docs/caches.md); the model itself, vsmp's dispatcher (not charged) and the
 # string functions (charged as ranges) are not instrumented.
 # memhook-plugin (kernel/machine/memhook-plugin.cc, a GCC plugin built here
-# with g++ and gcc-12-plugin-dev) turns the instrumentation's calls into
-# calls that clobber no register (docs/caches.md, "Exactness").
+# with g++ and gcc-12-plugin-dev) puts a call that changes no register and
+# no flag before every memory access of the final code, after register
+# allocation: the plain build's code plus the calls (docs/caches.md,
+# "Exactness").
 MEMHOOK_PLUGIN := build/memhook-plugin.so
 MEMHOOK_FLAGS := -fplugin=$(MEMHOOK_PLUGIN)
 # kernel/time.c: the TSC's calibration against the PIT (boot only, no access
