@@ -33,6 +33,7 @@
 #include "task.h"
 #include "sched_core.h"
 #include "wait.h"
+#include "machine/memhooks.h"
 
 _Static_assert(WAKE_SYNC == 1, "wake_waiters indexes woken[] by WAKE_SYNC");
 
@@ -97,7 +98,7 @@ static void ring_free(char *ring, uint32_t size)
 static inline void copy(void *d, const void *s, uint32_t n)
 {
     uint32_t words = n >> 2, bytes = n & 3;
-    __asm__ volatile("rep movsl\n\tmovl %3, %%ecx\n\trep movsb"
+    __asm__ volatile(MACHINE_COPY_ASM("rep movsl", "movl %3, %%ecx", "rep movsb", "pipe.copied")
                      : "+D"(d), "+S"(s), "+c"(words)
                      : "r"(bytes)
                      : "memory");

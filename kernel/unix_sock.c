@@ -74,6 +74,7 @@
 #include "task.h"
 #include "sched_core.h"
 #include "wait.h"
+#include "machine/memhooks.h"
 
 static const struct unix_model_params models[] = {
     [UNIX_MODEL_2_4_18] = { "2.4.18", 144, 32, 65535, 16320, false },
@@ -156,7 +157,7 @@ static uint32_t total_max_queued;
 static inline void copy(void *d, const void *s, uint32_t n)
 {
     uint32_t words = n >> 2, bytes = n & 3;
-    __asm__ volatile("rep movsl\n\tmovl %3, %%ecx\n\trep movsb"
+    __asm__ volatile(MACHINE_COPY_ASM("rep movsl", "movl %3, %%ecx", "rep movsb", "skb.copied")
                      : "+D"(d), "+S"(s), "+c"(words)
                      : "r"(bytes)
                      : "memory");

@@ -86,4 +86,58 @@ THUNK store, 16, PERCPU_MACHINE_WFILTER, CACHE_WRITE
  * owns modified (the write filter), else the model stalls it as a load and
  * takes ownership. */
 THUNK atomic, 4, PERCPU_MACHINE_WFILTER, CACHE_ATOMIC
+
+/* A copy in inline asm (memhooks.h MACHINE_COPY_ASM), after its `rep
+ * movs`: the source's and the destination's starts on the stack above the
+ * return address, their ends in %esi and %edi.  The source is charged as
+ * a read range and the destination as a write range through memhook_miss
+ * (from an entry point: the site, the return address, is six words above
+ * its first argument, as for the accesses above); then the clock's base
+ * takes memhook_copy_owed (memcopy.c: what the site, this and
+ * memhook_miss's two calls cost beyond what memhook_miss owes itself,
+ * signed; a copy of nothing calls no model and owes
+ * memhook_copy_empty_owed).  Interrupts are off from the cli to the popfl,
+ * whatever the caller had: every path has a fixed instruction count, and
+ * memhook_miss's irq_restore never runs the sti that boot's calibration
+ * (interrupts off) did not count.  The caller drops the two starts: the
+ * source's slot keeps the flags.  Every register is kept; the flags are
+ * the asm's to lose (restored all the same). */
+#define PERCPU_TSC_BASE 36                  /* kernel/percpu.h (memcopy.c checks they agree) */
+.globl __memhook_copy
+__memhook_copy:
+    pushl %ecx
+    pushl %edx
+    pushl %eax
+    pushfl
+    cli
+    popl %eax                           /* the caller's flags */
+    movl 16(%esp), %ecx                 /* the source's start */
+    movl %eax, 16(%esp)                 /* ... its slot keeps the flags */
+    movl %esi, %edx
+    subl %ecx, %edx                     /* the length */
+    jz 2f
+    pushl $MEMHOOK_FROM_ENTRY
+    pushl %edx
+    pushl %ecx
+    call memhook_miss
+    movl 32(%esp), %eax                 /* the destination's start (the three arguments above) */
+    movl %edi, %ecx
+    subl %eax, %ecx
+    movl %eax, (%esp)                   /* (the callee may have written its arguments) */
+    movl %ecx, 4(%esp)
+    movl $(CACHE_WRITE | MEMHOOK_FROM_ENTRY), 8(%esp)
+    call memhook_miss
+    addl $12, %esp
+    movl memhook_copy_owed, %eax
+    jmp 1f
+2:  movl memhook_copy_empty_owed, %eax
+1:  cltd
+    addl %eax, %gs:PERCPU_TSC_BASE      /* owed back (the base moves on: the clock back) */
+    adcl %edx, %gs:PERCPU_TSC_BASE+4
+    pushl 16(%esp)
+    popfl                               /* the caller's interrupt flag */
+    popl %eax
+    popl %edx
+    popl %ecx
+    ret
 #endif

@@ -550,6 +550,7 @@ static void calibrate(struct cpu *c)
         fast_cost = per_call(calibration_loop(a, a), 0);
         memhook_fast_cost = fast_cost;
     }
+    memhook_copy_calibrate(model ? slow_cost : null_cost);     /* memcopy.c: the inline-asm copies' sequence */
     fold(c);
     spill_milli = cmdline_key_uint(&machine_keys[KEY_MEMHOOK_SPILL]);
 }

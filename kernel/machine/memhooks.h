@@ -71,6 +71,32 @@ static inline void machine_access(const volatile void *addr, size_t size, uint32
 #define machine_atomic(p) ((void)(p))
 #endif
 
+/* A copy in inline asm (`rep movs` from %esi to %edi: kernel/pipe.c,
+ * kernel/unix_sock.c), of three lines: MACHINE_COPY_ASM(first, middle,
+ * last, what) is the asm's text.  Under CACHES=1 the first line also saves
+ * both start pointers and the last calls __memhook_copy after the copy
+ * (memhook-thunks.S), which charges the source as a read range and the
+ * destination as a write range (from the saved starts to where the copy
+ * left %esi and %edi; memhook_miss, line by line, named what in the
+ * memline object= lines) and owes the whole sequence's instructions back
+ * (memcopy.c calibrates them at boot).  Assembler macros, so that the
+ * text has the plain build's three lines: GCC sizes an asm by its lines
+ * (inlining, block layout), and the plain build's code around the copy
+ * must stay instruction for instruction (docs/caches.md, "Exactness").
+ * The plain build's text is the three lines alone. */
+#ifdef CACHES
+__asm__(".macro memhook_copy_begin insn:vararg\n\tpushl %edi\n\tpushl %esi\n\t\\insn\n.endm\n"
+        ".macro memhook_copy_end what, insn:vararg\n\t\\insn\n\tcall __memhook_copy\n.Lmhc\\@:\n\taddl $8, %esp\n"
+        "\t.pushsection .memhook_sites,\"a\"\n\t.long .Lmhc\\@, .Lmhcn\\@\n\t.popsection\n"
+        "\t.pushsection .rodata.memhook_names,\"aMS\",@progbits,1\n.Lmhcn\\@:\t.asciz \"\\what\"\n\t.popsection\n"
+        ".endm");
+#define MACHINE_COPY_ASM(first, middle, last, what) \
+    "memhook_copy_begin " first "\n\t" middle "\n\tmemhook_copy_end " what ", " last
+void memhook_copy_calibrate(uint32_t miss_owed);     /* memcopy.c, at boot (memhooks.c calibrate) */
+#else
+#define MACHINE_COPY_ASM(first, middle, last, what) first "\n\t" middle "\n\t" last
+#endif
+
 /* A task in 2.4's layout (an 8 KB block, task.c) comes (live) or goes:
  * the model sees its scan's fields in one line (memhooks.c). */
 struct task;
