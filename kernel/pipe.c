@@ -93,7 +93,9 @@ static void ring_free(char *ring, uint32_t size)
  * Word copy: rep movsl for the whole words, then rep movsb for the 0-3
  * bytes left, where the kernel's memcpy is rep movsb throughout; pipes
  * move most of the data of every workload.  Inline asm, so gcc cannot turn
- * it back into a call to memcpy.
+ * it back into a call to memcpy; under CACHES=1 the memory model sees it as
+ * a read of the source and a write of the destination, both whole ranges
+ * (MACHINE_COPY_ASM, kernel/machine/memhooks.h: memline's `pipe.copied`).
  */
 static inline void copy(void *d, const void *s, uint32_t n)
 {

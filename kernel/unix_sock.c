@@ -153,7 +153,8 @@ static uint64_t total_woken[2], total_reader_sleeps, total_writer_sleeps, total_
 static uint32_t total_max_queued;
 
 /* Word copy: the kernel's memcpy is rep movsb, one iteration per translated
- * block under TCG (the same helper as pipe.c's). */
+ * block under TCG (the same helper as pipe.c's; under CACHES=1 charged to
+ * the memory model as ranges, memline's `skb.copied`). */
 static inline void copy(void *d, const void *s, uint32_t n)
 {
     uint32_t words = n >> 2, bytes = n & 3;

@@ -4,11 +4,11 @@
 # the instrumented build with every latency 0 within 5% of the plain build
 # on a pipe round trip (vsmp=1, deterministic); the model's memstat lines;
 # a cross-CPU pipe moves lines between caches (cache-to-cache transfers),
-# the tasks' and the pipe's by name, and costs more with the model than with every latency 0; two boots give
+# the tasks' and the pipe's by name (the pipe's copied data among them), and costs more with the model than with every latency 0; two boots give
 # the same figures; the bad combinations are refused.  Counts and
 # virtual-time ratios only: no timed assertion.
 . "$(dirname "$0")/../lib.sh"
-plan $((3 + 16 * $(long)))
+plan $((3 + 17 * $(long)))
 
 S=rr
 
@@ -49,6 +49,8 @@ check "caches-cross-cpu-c2c" [ "${c2c:-0}" -gt 0 ]
 # by name (memhook-plugin.cc's site records): the tasks' and the pipe's lines moved
 expect "caches-memline-object-task" '^memline object=task field=\* by=moves moves=[1-9][0-9]* invals=[0-9]+ misses=[0-9]+$'
 expect "caches-memline-object-pipe" '^memline object=pipe field=\* by=moves moves=[1-9][0-9]* invals=[0-9]+ misses=[0-9]+$'
+# the pipe's data, copied by inline asm (kernel/pipe.c copy, MACHINE_COPY_ASM): its lines move too
+expect "caches-memline-pipe-copied" '^memline object=pipe field=copied by=moves moves=[1-9][0-9]* invals=[1-9][0-9]* misses=[0-9]+$'
 # memstat and memline as kernel/protocol.h declares them
 check "caches-protocol" sh -c '"$1" parse "$2" --format tsv | awk -F"\t" "NR > 1 && \$4 != \"\" { bad = 1; print } END { exit bad }"' _ "$SCHEDLAB_BIN" "$OUT"
 boot_once "$B" 2 'bench=pipe loops=2000 machine=piii-xeon-1m' 256 vsmp 600
