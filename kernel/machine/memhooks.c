@@ -40,6 +40,9 @@
 #include "../protocol.h"
 #include "../task.h"
 #include "../sched_class.h"
+#ifdef MEMHOOK_TEST_BURN
+#include "../chan_cost.h"
+#endif
 
 _Static_assert(PERCPU_MACHINE_DEBT == 44 && PERCPU_MACHINE_RFILTER == 48 && PERCPU_MACHINE_WFILTER == 52,
                "kernel/machine/memhook-thunks.S has the per-CPU offsets");
@@ -429,14 +432,10 @@ static __attribute__((noinline)) uint64_t model_step(struct cpu *c, uint32_t a, 
             e->misses += (uint32_t)(model->stats[id].l2_misses - misses);
     }
     slow_calls[id]++;
-    if (spill_milli) {
-        uint32_t spill = spill_acc[id] + spill_milli;
-        spill_acc[id] = spill % 1000;
-        stall -= spill / 1000;      /* owed back through the stall (modular: the base gains it) */
-    }
     return stall;
 }
 
+void vsmp_machine_stalled(uint32_t cycles);     /* vsmp.c */
 /* Not the fast path's: the model with interrupts off between two reads of
  * the TSC; what it measured, slow_cost and the stall go into the base. */
 void memhook_miss(uint32_t a, uint32_t size, uint32_t flags);
@@ -458,8 +457,19 @@ __attribute__((noinline, used)) void memhook_miss(uint32_t a, uint32_t size, uin
     struct cpu *c = this_cpu();
     uint64_t t0 = rdtsc_fenced();
     uint64_t stall = model_step(c, a, size, flags, t0, &a);
+    if (stall)
+        vsmp_machine_stalled((uint32_t)stall);
+#ifdef MEMHOOK_TEST_BURN
+    cost_burn(MEMHOOK_TEST_BURN);   /* a slower model: the figures must not move (tests/qemu/caches.sh) */
+#endif
     uint64_t t1 = rdtsc_fenced();
-    c->tsc_base += (t1 - t0) + slow_cost - stall;
+    uint64_t owed = slow_cost;
+    if (spill_milli) {              /* off by default */
+        uint32_t spill = spill_acc[c->id] + spill_milli;
+        spill_acc[c->id] = spill % 1000;
+        owed += spill / 1000;
+    }
+    c->tsc_base += (t1 - t0) + owed - stall;
     model_cycles += t1 - t0;
     irq_restore(f);
 }
