@@ -449,7 +449,7 @@ static __attribute__((noinline)) uint64_t model_step(struct cpu *c, uint32_t a, 
     return stall;
 }
 
-void vsmp_machine_stalled(uint32_t cycles);     /* vsmp.c */
+void vsmp_machine_stalled(uint32_t cycles, uint64_t local);     /* vsmp.c */
 /* Not the fast path's: the model with interrupts off between two reads of
  * the TSC; what it measured, slow_cost and the stall go into the base. */
 void memhook_miss(uint32_t a, uint32_t size, uint32_t flags);
@@ -471,8 +471,8 @@ __attribute__((noinline, used)) void memhook_miss(uint32_t a, uint32_t size, uin
     struct cpu *c = this_cpu();
     uint64_t t0 = rdtsc_fenced();
     uint64_t stall = model_step(c, a, size, flags, t0, &a);
-    if (stall)
-        vsmp_machine_stalled((uint32_t)stall);
+    if (stall)                      /* (the clock at t0, model_step having folded the debt, plus the stall) */
+        vsmp_machine_stalled((uint32_t)stall, t0 - c->tsc_base + stall);
 #ifdef MEMHOOK_TEST_BURN
     cost_burn(MEMHOOK_TEST_BURN);   /* a slower model: the figures must not move (tests/qemu/caches.sh) */
 #endif

@@ -552,13 +552,6 @@ static uint64_t irq_residue;
 #ifdef CACHES
 void vsmp_machine_thaw(void);
 void __attribute__((used)) vsmp_machine_thaw(void) { machine_thaw(&cpus[cur]); }
-/* The memory model stalled the current CPU (its clock jumped): the jump is
- * not code that ran without hooks, so it does not count towards the
- * quantum that makes a CPU hookless (irq_body, deliver_body).  Without
- * that, a copy's misses (tbench: 20 us in one call) made CPUs that call
- * hooks as often as without the model hookless, and their exact timer
- * fired early, through the model's own work, 440,000 times a boot. */
-void vsmp_machine_stalled(uint32_t cycles) { vsmp_curv->ran_from += cycles; }
 #endif
 
 /* A hook's entry: the current CPU's clock, frozen at `local`. */
@@ -882,7 +875,7 @@ static uint64_t k_mark;
 static bool fq_open;                /* an early fire's re-arm: its span from its exit's vsmp_armed_at */
 static uint64_t fq_from, fq_count;
 static int64_t k_on_time;           /* k_target - k_now() of a fire on time (measured at boot) */
-static uint64_t model_early_irqs;
+static uint64_t model_early_irqs, stall_fires;
 
 static inline void k_resolve(void)
 {
@@ -898,6 +891,28 @@ static inline void k_resolve(void)
 }
 
 static inline uint64_t k_now(void) { return phys_lb - memhook_model_cycles - fq_total; }
+
+/* The memory model stalled the current CPU by `cycles`; its clock is now
+ * `local` (memhooks.c, inside the model's TSC reads, interrupts off).
+ * The stall is not code that ran without hooks, so it does not count
+ * towards the quantum that makes a CPU hookless (irq_body, deliver_body):
+ * without that, a copy's misses (tbench: tens of microseconds in one call)
+ * made CPUs hookless that call hooks as often as without the model.  And
+ * where the stall carries the clock past the timer's target, the timer
+ * fires now (its interrupt is taken when interrupts are on again): K
+ * leaves stalls out, so it would reach the target later, and the model's
+ * slow calls are points of the kernel's code that its cost does not move. */
+void vsmp_machine_stalled(uint32_t cycles, uint64_t local)
+{
+    vsmp_curv->ran_from += cycles;
+    if (hw_cycles && vsmp_armed_at != NEVER && local >= hw_due()) {
+        k_resolve();
+        *vsmp_timer_init_reg = 1;
+        vsmp_armed_at = 0;          /* not NEVER (armed, and firing) and not ahead of phys_lb (not stale) */
+        k_valid = false;
+        stall_fires++;
+    }
+}
 #endif
 
 /* The current CPU's deadline, kept whenever its events or min_other change
@@ -1383,7 +1398,7 @@ BODY int irq_body(uint64_t local, uint32_t vector)
         k_resolve();
         if (calibrating_timer && vsmp_armed_at != NEVER)
             k_on_time = (int64_t)(vsmp_armed_at - phys_lb);
-        if (k_valid && vsmp_armed_at != NEVER && (int64_t)(k_target - k_now()) > k_on_time) {
+        if (k_valid && vsmp_armed_at != NEVER && (int64_t)(k_target - k_now()) > k_on_time && v->local < hw_due()) {
             /* Early: the model's work ran on the physical clock since the
              * write.  Written again for what is left of K, and nothing
              * else: this interrupt is not the machine's either. */
