@@ -863,9 +863,11 @@ static inline uint64_t hw_due(void)
  * early interrupt's own span outside K is its exit's RDTSC less phys_lb,
  * plus what phys_lb leaves out (irq_residue: the entry before the stub's
  * RDTSC and the iret's tail) and the EXIT_ARM_AFTER instructions after
- * its RDTSC, less the entry again: EXIT_ARM_AFTER.  Checked: the burn
- * control's fires land at the same local times with 8 or 9 early
- * interrupts before them.
+ * its RDTSC, less the entry again: EXIT_ARM_AFTER.  Checked with a
+ * model that burns 300 more instructions a call (-DMEMHOOK_TEST_BURN):
+ * o1's 1-CPU hackbench delivers its first tick at the same local time
+ * after 35 early interrupts and after 30, and every one-CPU boot of the
+ * control takes the same trajectory (docs/caches.md, "Exactness").
  */
 extern uint64_t memhook_model_cycles;
 static uint64_t fq_total;           /* the physical cycles of the interrupts the model's work brought early */
