@@ -40,6 +40,9 @@
 #include "../protocol.h"
 #include "../task.h"
 #include "../sched_class.h"
+#ifdef MEMHOOK_TEST_BURN
+#include "../chan_cost.h"
+#endif
 
 _Static_assert(PERCPU_MACHINE_DEBT == 44 && PERCPU_MACHINE_RFILTER == 48 && PERCPU_MACHINE_WFILTER == 52,
                "kernel/machine/memhook-thunks.S has the per-CPU offsets");
@@ -310,31 +313,6 @@ static void sort_sites(void)
     }
 }
 
-/* A direct-mapped cache of site_what's answers: a few sites make most
- * misses and moves, and the binary search is a dozen steps. */
-#define SITE_CACHE 1024
-static struct memhook_site site_cache[SITE_CACHE];
-
-static const char *site_what(uint32_t site)
-{
-    if (!site)
-        return "copy";          /* string.c's ranges (machine_access) */
-    struct memhook_site *c = &site_cache[(site >> 2) & (SITE_CACHE - 1)];
-    if (c->ret == site)
-        return c->what;
-    uint32_t lo = 0, hi = nsites;
-    while (lo < hi) {
-        uint32_t mid = (lo + hi) / 2;
-        if (__start_memhook_sites[mid].ret < site)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
-    c->ret = site;
-    c->what = lo < nsites && __start_memhook_sites[lo].ret == site ? __start_memhook_sites[lo].what : "?";
-    return c->what;
-}
-
 /* 0: no counts by name (to measure what they cost the host) */
 #ifndef MEMHOOK_NAMES
 #define MEMHOOK_NAMES 1
@@ -362,9 +340,48 @@ static struct hot_name *name_entry(const char *what)
     return NULL;
 }
 
-static void name_moved(const char *what, bool inval)
+/* A direct-mapped cache of the sites' names and their count entries: a
+ * few sites make most misses and moves, and the binary search is a dozen
+ * steps, the name's hash a few more. */
+#define SITE_CACHE 1024
+static struct site_cached {
+    uint32_t ret;
+    struct hot_name *e;         /* NULL: the table had no room for the name (counted where used) */
+} site_cache[SITE_CACHE];
+
+static const char *site_what(uint32_t site)
 {
-    struct hot_name *e = name_entry(what);
+    if (!site)
+        return "copy";          /* string.c's ranges (machine_access) */
+    uint32_t lo = 0, hi = nsites;
+    while (lo < hi) {
+        uint32_t mid = (lo + hi) / 2;
+        if (__start_memhook_sites[mid].ret < site)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo < nsites && __start_memhook_sites[lo].ret == site ? __start_memhook_sites[lo].what : "?";
+}
+
+/* The count entry of the name of the access at site (NULL, counted as
+ * dropped, when the table has no room for it). */
+static struct hot_name *site_entry(uint32_t site)
+{
+    struct site_cached *c = &site_cache[(site >> 2) & (SITE_CACHE - 1)];
+    if (c->ret != site || !c->e) {
+        struct hot_name *e = name_entry(site_what(site));
+        if (!e)
+            return NULL;        /* (name_entry counted it) */
+        c->ret = site;
+        c->e = e;
+    }
+    return c->e;
+}
+
+static void name_moved(uint32_t site, bool inval)
+{
+    struct hot_name *e = site_entry(site);
     if (e && inval)
         e->invals++;
     else if (e)
@@ -375,7 +392,7 @@ static void line_moved(struct cache_model *m, int to, int from, uint32_t line, b
 {
     (void)m, (void)to, (void)from;
     if (MEMHOOK_NAMES)
-        name_moved(site_what(access_site), inval);
+        name_moved(access_site, inval);
     uint32_t h = (line * 2654435761u) >> 18;
     for (uint32_t i = 0; i < HOT_PROBES; i++) {
         struct hot_line *e = &hot[(h + i) & (HOT_LINES - 1)];
@@ -424,19 +441,15 @@ static __attribute__((noinline)) uint64_t model_step(struct cpu *c, uint32_t a, 
             if (era_chunk_mapped[ch])
                 cache_filter_forget(model, id, (real & ~((1u << ERA_BLOCK_SHIFT) - 1)) + ch * 32);
     if (MEMHOOK_NAMES && model->stats[id].l2_misses != misses) {
-        struct hot_name *e = name_entry(site_what(access_site));
+        struct hot_name *e = site_entry(access_site);
         if (e)
             e->misses += (uint32_t)(model->stats[id].l2_misses - misses);
     }
     slow_calls[id]++;
-    if (spill_milli) {
-        uint32_t spill = spill_acc[id] + spill_milli;
-        spill_acc[id] = spill % 1000;
-        stall -= spill / 1000;      /* owed back through the stall (modular: the base gains it) */
-    }
     return stall;
 }
 
+void vsmp_machine_stalled(uint32_t cycles, uint64_t local);     /* vsmp.c */
 /* Not the fast path's: the model with interrupts off between two reads of
  * the TSC; what it measured, slow_cost and the stall go into the base. */
 void memhook_miss(uint32_t a, uint32_t size, uint32_t flags);
@@ -458,8 +471,19 @@ __attribute__((noinline, used)) void memhook_miss(uint32_t a, uint32_t size, uin
     struct cpu *c = this_cpu();
     uint64_t t0 = rdtsc_fenced();
     uint64_t stall = model_step(c, a, size, flags, t0, &a);
+    if (stall)                      /* (the clock at t0, model_step having folded the debt, plus the stall) */
+        vsmp_machine_stalled((uint32_t)stall, t0 - c->tsc_base + stall);
+#ifdef MEMHOOK_TEST_BURN
+    cost_burn(MEMHOOK_TEST_BURN);   /* a slower model: the figures must not move (tests/qemu/caches.sh) */
+#endif
     uint64_t t1 = rdtsc_fenced();
-    c->tsc_base += (t1 - t0) + slow_cost - stall;
+    uint64_t owed = slow_cost;
+    if (spill_milli) {              /* off by default */
+        uint32_t spill = spill_acc[c->id] + spill_milli;
+        spill_acc[c->id] = spill % 1000;
+        owed += spill / 1000;
+    }
+    c->tsc_base += (t1 - t0) + owed - stall;
     model_cycles += t1 - t0;
     irq_restore(f);
 }
