@@ -31,6 +31,7 @@
  */
 #include "memhooks.h"
 #include "cache.h"
+#include "stalltrace.h"
 #include "../cpu.h"
 #include "../x86.h"
 #include "../mem.h"
@@ -420,7 +421,12 @@ static __attribute__((noinline)) uint64_t model_step(struct cpu *c, uint32_t a, 
     bool era = era_on && off < ERA_TASK_BYTES && era_block(a);
     if (era && size <= 8 && era_map[off] >= 0)
         a = (a & ~((1u << ERA_BLOCK_SHIFT) - 1)) + (uint32_t)era_map[off];   /* in 2.4's goodness line */
+    uint64_t mark[5];
+    if (stalltrace_recording)       /* trace=1: the biggest stalls (stalltrace.h) */
+        stalltrace_mark(&model->stats[id], mark);
     uint64_t stall = cache_access(model, id, a, size, flags, t0 - c->tsc_base);
+    if (stalltrace_recording && stall)
+        stalltrace_access(c, &model->stats[id], mark, t0 - c->tsc_base, stall, access_site, site_what(access_site));
     if (era)    /* the real lines that hold mapped bytes stay off the fast path */
         for (uint32_t ch = off / 32; ch * 32 < off + size && ch * 32 < ERA_TASK_BYTES; ch++)
             if (era_chunk_mapped[ch])
