@@ -79,7 +79,7 @@ import json, re, sys, collections
 d = sys.argv[1]
 j = json.load(open(d + "/trace.json"))
 assert isinstance(j["traceEvents"], list) and j["displayTimeUnit"] == "ns"
-x = collections.Counter(e["tid"] for e in j["traceEvents"] if e["ph"] == "X")
+x = collections.Counter(e["tid"] for e in j["traceEvents"] if e["ph"] == "X" and e.get("cat") == "run")
 assert all(e["dur"] > 0 and e["ts"] >= 0 and e["name"] for e in j["traceEvents"] if e["ph"] == "X")
 names = {e["tid"]: e["args"]["name"] for e in j["traceEvents"] if e["ph"] == "M" and e["name"] == "thread_name"}
 cpus = j["otherData"]["cpus"]
