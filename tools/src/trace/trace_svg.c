@@ -390,9 +390,9 @@ void trace_write_svg(const struct trace *t, const struct timeline_opts *o, FILE 
             continue;
         double x = us_of(t, e->ts);
         int y = lane_y(e->cpu) + LANE_H;
-        double h = 3 + 9.0 * (double)e->value / (double)stall_max;
+        double h = 6 + 16.0 * (double)e->value / (double)stall_max;
         fprintf(out, "<line class=\"memstall\" x1=\"%.3f\" y1=\"%d\" x2=\"%.3f\" y2=\"%.1f\" stroke=\"%s\" "
-                     "stroke-width=\"2\" vector-effect=\"non-scaling-stroke\"><title>",
+                     "stroke-width=\"3\" vector-effect=\"non-scaling-stroke\"><title>",
                 x, y, x, y - h, stall_color(e->flags));
         xml_text(out, e->what[0] ? e->what : "?");
         fprintf(out, ": %" PRId64 " ns from %s (cpu %u, %.3f ms; this tick's stalls %.1f us; site 0x%08x)</title></line>\n",
