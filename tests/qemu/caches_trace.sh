@@ -69,9 +69,9 @@ ELF1=$(ls -d "$ROOT"/build/$S-caches-x*/ | while read -r d; do grep -q 'STALLTRA
 check "caches-trace-dry-one-byte" sh -c '[ "$(cmp -l "$1/kernel.elf" "$2/kernel.elf" | wc -l)" = 1 ]' _ "$ELF0" "$ELF1"
 C='bench=hackbench groups=4 loops=20 machine=piii-xeon-1m trace=1'
 tboot "$(basename "$ELF0")" 2 "$C" "$TMP/ct-rec.bin"
-rec=$(grep -E '^result ' "$OUT") nrec=$(sed -n 's/^trace: \([0-9]*\) memstall records.*/\1/p' "$OUT")
+rec=$(grep -E '^result ' "$OUT") nrec=$(grep -oE '^trace: [0-9]+ memstall records' "$OUT" | grep -oE '[0-9]+')
 tboot "$(basename "$ELF1")" 2 "$C" "$TMP/ct-dry.bin"
-drec=$(grep -E '^result ' "$OUT") ndry=$(sed -n 's/^trace: \([0-9]*\) memstall records.*/\1/p' "$OUT")
+drec=$(grep -E '^result ' "$OUT") ndry=$(grep -oE '^trace: [0-9]+ memstall records' "$OUT" | grep -oE '[0-9]+')
 check "caches-trace-recorded" sh -c '[ "${1:-0}" -gt 0 ] && [ "${2:-x}" = 0 ]' _ "$nrec" "$ndry"
 check "caches-trace-free" sh -c '[ -n "$1" ] && [ "$1" = "$2" ]' _ "$rec" "$drec"
 echo "# caches_trace: $nrec memstall records; the result line with them and without: $(field time_s "$rec") / $(field time_s "$drec") s"
