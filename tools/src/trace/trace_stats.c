@@ -18,8 +18,8 @@ uint64_t trace_cpu_first_kept(const struct trace *t, uint32_t cpu)
 {
     if (cpu >= t->ncpus || !t->cpu[cpu].dropped)
         return 0;
-    for (size_t i = 0; i < t->nev; i++)
-        if (t->ev[i].cpu == cpu)
+    for (size_t i = 0; i < t->nev; i++)     /* memstall records have buffers of their own: older ones may be kept */
+        if (t->ev[i].cpu == cpu && t->ev[i].type != TRACE_MEMSTALL)
             return t->ev[i].ts;
     return 0;
 }
@@ -218,6 +218,8 @@ void trace_analyze(const struct trace *t, struct trace_analysis *a)
     bool seen[TRACE_MAX_CPUS] = { false };
     for (size_t i = 0; i < t->nev; i++) {
         const struct tev *e = &t->ev[i];
+        if (e->type == TRACE_MEMSTALL)      /* the memory model's: not the scheduler's record */
+            continue;
         if (!seen[e->cpu] && t->cpu[e->cpu].dropped && e->ts > a->valid_from)
             a->valid_from = e->ts;
         /* A CPU's idle time counts from its first record: the others come
