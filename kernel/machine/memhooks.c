@@ -31,6 +31,7 @@
  */
 #include "memhooks.h"
 #include "cache.h"
+#include "stalltrace.h"
 #include "../cpu.h"
 #include "../x86.h"
 #include "../mem.h"
@@ -202,20 +203,21 @@ wrapped:
  * line.  Copies (string.c's ranges) see the real layout. */
 #define ERA_BLOCK_SHIFT 13                  /* 8 KB blocks */
 #define ERA_LINE 2048                       /* the line's offset in the block */
+#define ERA_LINE2 (ERA_LINE + 64)           /* scan_bytes' line 1: a line of its own at 32 and 64 bytes a line */
 #define ERA_TASK_BYTES ((uint32_t)sizeof(struct task))
 static bool era_on;
 static int16_t era_map[sizeof(struct task)];                   /* byte -> its offset in the model; -1: its own */
 static bool era_chunk_mapped[(sizeof(struct task) + 31) / 32];  /* a 32-byte chunk holds a mapped byte */
 static uint32_t era_blocks[(1u << (32 - ERA_BLOCK_SHIFT)) / 32]; /* a bit per 8 KB block: a task in 2.4's layout */
-_Static_assert(ERA_LINE >= sizeof(struct task) && ERA_LINE + 64 <= 4096, "the goodness line lies in the task's page, past the struct");
+_Static_assert(ERA_LINE >= sizeof(struct task) && ERA_LINE2 + 64 <= 4096, "the goodness line lies in the task's page, past the struct");
 
-static void era_map_bytes(uint32_t off, uint32_t size, uint32_t *next)
+static void era_map_bytes(uint32_t off, uint32_t size, uint32_t *next, uint32_t base)
 {
     /* A field that would cross the line's end starts it again (the model
      * sees lines, not bytes: 2.4's SCHED_YIELD was a bit of policy, this
      * kernel's yielded a byte of its own). */
-    if (*next + size > ERA_LINE + 32)
-        *next = ERA_LINE;
+    if (*next + size > base + 32)
+        *next = base;
     for (uint32_t b = 0; b < size && off + b < ERA_TASK_BYTES; b++) {
         era_map[off + b] = (int16_t)(*next)++;
         era_chunk_mapped[(off + b) / 32] = true;
@@ -229,14 +231,15 @@ static void era_setup(void)
     era_on = model && machine_era_layout() && (scheduler.flags & SCHED_LAYOUT_LINUX24) && scheduler.scan_bytes;
     if (!era_on)
         return;
-    uint32_t next = ERA_LINE;
-    era_map_bytes(offsetof(struct task, nice), sizeof(int), &next);
-    era_map_bytes(offsetof(struct task, policy), sizeof(int), &next);
-    era_map_bytes(offsetof(struct task, mm), sizeof(int), &next);
-    era_map_bytes(offsetof(struct task, cpus_allowed), sizeof(cpumask_t), &next);
-    era_map_bytes(offsetof(struct task, on_cpu), sizeof(int), &next);     /* 2.4's cpus_runnable */
+    uint32_t next = ERA_LINE, next2 = ERA_LINE2;
+    era_map_bytes(offsetof(struct task, nice), sizeof(int), &next, ERA_LINE);
+    era_map_bytes(offsetof(struct task, policy), sizeof(int), &next, ERA_LINE);
+    era_map_bytes(offsetof(struct task, mm), sizeof(int), &next, ERA_LINE);
+    era_map_bytes(offsetof(struct task, cpus_allowed), sizeof(cpumask_t), &next, ERA_LINE);
+    era_map_bytes(offsetof(struct task, on_cpu), sizeof(int), &next, ERA_LINE);     /* 2.4's cpus_runnable */
     for (const struct sched_scan_bytes *b = scheduler.scan_bytes; b->size; b++)
-        era_map_bytes((uint32_t)offsetof(struct task, sched_private) + b->offset, b->size, &next);
+        era_map_bytes((uint32_t)offsetof(struct task, sched_private) + b->offset, b->size,
+                      b->line ? &next2 : &next, b->line ? ERA_LINE2 : ERA_LINE);
 }
 
 void machine_era_task(const struct task *t, bool live)
@@ -435,7 +438,12 @@ static __attribute__((noinline)) uint64_t model_step(struct cpu *c, uint32_t a, 
     bool era = era_on && off < ERA_TASK_BYTES && era_block(a);
     if (era && size <= 8 && era_map[off] >= 0)
         a = (a & ~((1u << ERA_BLOCK_SHIFT) - 1)) + (uint32_t)era_map[off];   /* in 2.4's goodness line */
+    uint64_t mark[5];
+    if (stalltrace_recording)       /* trace=1: the biggest stalls (stalltrace.h) */
+        stalltrace_mark(&model->stats[id], mark);
     uint64_t stall = cache_access(model, id, a, size, flags, t0 - c->tsc_base);
+    if (stalltrace_recording && stall)
+        stalltrace_access(c, &model->stats[id], mark, t0 - c->tsc_base, stall, access_site, site_what(access_site));
     if (era)    /* the real lines that hold mapped bytes stay off the fast path */
         for (uint32_t ch = off / 32; ch * 32 < off + size && ch * 32 < ERA_TASK_BYTES; ch++)
             if (era_chunk_mapped[ch])
