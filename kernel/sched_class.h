@@ -166,9 +166,12 @@ struct sched_class {
      * of the task_struct (2.4.18 include/linux/sched.h: "We keep all fields
      * in a single cacheline that are needed for the goodness() loop"); the
      * memory model sees them there (kernel/machine/memhooks.c, docs/caches.md
-     * "Layouts").  NULL: each field where this kernel has it. */
+     * "Layouts").  NULL: each field where this kernel has it.  line 1: a
+     * field 2.4 kept on the task_struct's next line (dyn-sched's time_slice,
+     * after run_list), which the model sees on a second line. */
     const struct sched_scan_bytes {
         uint16_t offset, size;
+        uint16_t line;          /* 0: the goodness line; 1: the line after it */
     } *scan_bytes;
 };
 

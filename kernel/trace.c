@@ -16,12 +16,15 @@
 #include "cmdline.h"
 #include "mem.h"
 #include "x86.h"
+#include "machine/machine.h"
+#include "machine/stalltrace.h"
 #endif
 
 const char *const trace_type_names[TRACE_NR_TYPES + 2] = {
     [TRACE_SWITCH] = "switch", [TRACE_WAKEUP] = "wakeup", [TRACE_WAKEUP_NEW] = "wakeup_new",
     [TRACE_MIGRATE] = "migrate", [TRACE_FORK] = "fork",   [TRACE_EXIT] = "exit",
-    [TRACE_SCHED] = "sched",     [TRACE_NR_TYPES] = "all", [TRACE_NR_TYPES + 1] = NULL,
+    [TRACE_SCHED] = "sched",     [TRACE_MEMSTALL] = "memstall", [TRACE_NR_TYPES] = "all",
+    [TRACE_NR_TYPES + 1] = NULL,
 };
 
 #ifdef HOST_TEST
@@ -364,6 +367,9 @@ void trace_stop(void)
         return;
     xchg(&recording_, 0);                /* a full barrier, as begin_record's xchg of busy */
     stop_ns_ = sched_clock_ns();
+#ifndef HOST_TEST
+    stalltrace_stop();
+#endif
     for (int cpu = 0; cpu < ncpus_; cpu++)
         while (bufs_[cpu].busy)
             cpu_relax();
@@ -425,11 +431,27 @@ uint64_t trace_write_stream(trace_out_fn out, void *arg, const char *sched, cons
         ch.written = b->written;
         ch.nrecords = b->written < capacity_ ? (uint32_t)b->written : capacity_;
         ch.dropped = b->written - ch.nrecords;
+        uint32_t kept = ch.nrecords, nstall = 0;
+        uint64_t stall_lost = 0;
+        const struct trace_record *stall = NULL;
+#ifndef HOST_TEST
+        stall = stalltrace_records(cpu, &nstall, &stall_lost);
+#endif
+        ch.nrecords += nstall;
+        ch.memstall_dropped = stall_lost > 0xffffffffu ? 0xffffffffu : (uint32_t)stall_lost;
         emit(&s, &ch, sizeof(ch));
-        /* Oldest first: after a wrap the oldest kept record is the next to be overwritten. */
-        if (b->written > capacity_)
-            emit(&s, &b->rec[b->next], (size_t)(capacity_ - b->next) * sizeof(struct trace_record));
-        emit(&s, b->rec, (size_t)(b->written > capacity_ ? b->next : ch.nrecords) * sizeof(struct trace_record));
+        /* Oldest first: after a wrap the oldest kept record is the next to
+         * be overwritten.  The memory model's stall records (kept apart:
+         * kernel/machine/stalltrace.h) go in by time. */
+        uint32_t first = b->written > capacity_ ? b->next : 0, j = 0;
+        for (uint32_t i = 0; i < kept; i++) {
+            const struct trace_record *r = &b->rec[(first + i) % capacity_];
+            for (; j < nstall && stall[j].ts_ns <= r->ts_ns; j++)
+                emit(&s, &stall[j], sizeof(stall[j]));
+            emit(&s, r, sizeof(*r));
+        }
+        for (; j < nstall; j++)
+            emit(&s, &stall[j], sizeof(stall[j]));
         total += ch.nrecords;
     }
     struct trace_stream_trailer t;
@@ -489,6 +511,14 @@ void trace_boot(uint32_t events, uint32_t buf_kib, int ncpus)
             cmdline_error("trace_buf_kib", why);
         }
     }
+    /* The memory model's stall records: buffers whenever there is a model,
+     * so that tracing them or not leaves the memory layout alone. */
+    if (machine_on())
+        stalltrace_start(ncpus, events & (1u << TRACE_MEMSTALL));
+    else if ((events & (1u << TRACE_MEMSTALL)) && events != TRACE_ALL_TYPES)
+        cmdline_error("trace_events", "memstall needs the memory model (a CACHES=1 kernel with machine=)");
+    else
+        events &= ~(1u << TRACE_MEMSTALL);      /* "all": the header says none were recorded */
     /* Before any other CPU runs: nothing executes the code being patched. */
     sites_patched = patch_sites(events);
     trace_start(events, bufs, pages * (PAGE_SIZE / sizeof(struct trace_record)), ncpus, cpu_table);
@@ -529,6 +559,18 @@ void trace_finish(void)
                 "(the buffer of %u KiB was full: trace_buf_kib= sets it)\n",
                 cpu, (unsigned long long)d, (unsigned long long)w, (unsigned long long)(us / 1000),
                 (unsigned long long)(us % 1000 / 100), capacity_ * (uint32_t)sizeof(struct trace_record) / 1024);
+    }
+    if (events_ & (1u << TRACE_MEMSTALL)) {
+        uint64_t n = 0, lost = 0;
+        for (int cpu = 0; cpu < ncpus_; cpu++) {
+            uint32_t k;
+            uint64_t l;
+            stalltrace_records(cpu, &k, &l);
+            n += k;
+            lost += l;
+        }
+        kprintf("trace: %llu memstall records (the biggest stall of each CPU and tick; %llu lost to full buffers)\n",
+                (unsigned long long)n, (unsigned long long)lost);
     }
     uint64_t bytes = trace_write_stream(debugcon_out, NULL, sched_name(), cmdline_raw(), HZ, tsc_khz);
     kprintf(PROTO_WORD_TRACE " %llu records (%llu dropped), %llu bytes on the trace channel, %d static-key sites patched, "

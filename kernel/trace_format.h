@@ -28,7 +28,13 @@ enum trace_type {
     TRACE_FORK = 4,         /* sched_process_fork: pid (parent) created pid2 (child) */
     TRACE_EXIT = 5,         /* sched_process_exit: pid exits; value = its CPU time in ns (the core's count) */
     TRACE_SCHED = 6,        /* sched_event: a scheduler's own moment; comm2 = its name, value, cpu */
-    TRACE_NR_TYPES = 7,
+    TRACE_MEMSTALL = 7,     /* memstall (CACHES=1 with machine=): the memory model's biggest stall of a CPU
+                               in a tick (kernel/machine/stalltrace.h): cpu = the CPU stalled, value = the
+                               stall in ns, flags = where the line came from (enum stall_source), pid = the
+                               task running (0: idle), pid2 = every stall of the CPU in that tick, ns;
+                               prio, prio2 = the access's code site (low, high 16 bits); comm and comm2 are
+                               ONE 32-byte name of what was accessed ("task.cpus_allowed", "copy"), NUL-ended */
+    TRACE_NR_TYPES = 8,
 };
 #define TRACE_ALL_TYPES ((1u << TRACE_NR_TYPES) - 1)
 
@@ -37,6 +43,16 @@ enum trace_prev_state {
     TRACE_STATE_RUNNABLE = 0,   /* preempted or yielding: still runnable (ftrace "R+", "R" for idle) */
     TRACE_STATE_SLEEPING = 1,   /* blocked ("S") */
     TRACE_STATE_DEAD = 2,       /* its last switch ("X") */
+};
+/* Where a memstall record's line came from (its flags). */
+enum trace_stall_source {
+    TRACE_STALL_L2 = 1,         /* an L1 miss the L2 answered */
+    TRACE_STALL_MEMORY = 2,     /* an L2 miss served by memory */
+    TRACE_STALL_C2C = 3,        /* an L2 miss served by another CPU's modified copy (cache-to-cache) */
+    TRACE_STALL_L1_XFER = 4,    /* a shared L2: the other core's L1 had it modified */
+    TRACE_STALL_UPGRADE = 5,    /* a store to a shared line: the invalidation on the bus */
+    TRACE_STALL_BUS = 6,        /* none of these: waiting for the bus (a store behind a write-back) */
+    TRACE_STALL_NR = 7,
 };
 #define TRACE_FLAG_SYNC 0x1     /* TRACE_WAKEUP/TRACE_WAKEUP_NEW: a WAKE_SYNC wake-up */
 
@@ -74,9 +90,9 @@ struct trace_stream_header {
 struct trace_cpu_header {
     char magic[4];              /* "cpu" */
     uint32_t cpu;
-    uint32_t nrecords;          /* records that follow (at most capacity) */
-    uint32_t reserved;
-    uint64_t written;           /* events recorded on this CPU */
+    uint32_t nrecords;          /* records that follow (at most capacity, plus memstall records) */
+    uint32_t memstall_dropped;  /* memstall records lost to a full buffer (they are not in written, dropped) */
+    uint64_t written;           /* events recorded on this CPU (memstall records not counted) */
     uint64_t dropped;           /* overwritten, oldest first, when the buffer was full */
 };
 

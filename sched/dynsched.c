@@ -335,13 +335,31 @@ static const struct sched_preset dyn_presets[] = {
     { "davide", "max_dynprio=40 legacy_nice_tslice=0 recalc_rcl_last=1 yield_rollover=0" },
 };
 
+/* What the scan and Davide's goodness() read of each task.  His patch
+ * (include/linux/sched.h) put dyn_prio where 2.4.18 had counter, in the
+ * goodness line at offset 32 ("We keep all fields in a single cacheline
+ * that are needed for the goodness() loop in schedule()"), and time_slice
+ * where 2.4.18 had sleep_time, after run_list: offset 68, past the line
+ * ("only the 'next' pointer fits into the cacheline").  So dyn-sched's
+ * goodness() read two lines a task where 2.4.18's read one; line 1 is the
+ * second (kernel/sched_class.h). */
+static const struct sched_scan_bytes dyn_scan_bytes[] = {
+    { offsetof(struct dyn_task, rq.run_list.next), sizeof(void *), 0 },
+    { offsetof(struct dyn_task, rq.processor), sizeof(int), 0 },
+    { offsetof(struct dyn_task, rq.yielded), sizeof(bool), 0 },
+    { offsetof(struct dyn_task, dyn_prio), sizeof(int), 0 },
+    { offsetof(struct dyn_task, time_slice), sizeof(int), 1 },
+    { 0, 0, 0 },
+};
+
 const struct sched_class scheduler = {
     .name = "dynsched",
     .tunables = dyn_tunables,
     .ntunables = ARRAY_SIZE(dyn_tunables),
     .presets = dyn_presets,
     .npresets = ARRAY_SIZE(dyn_presets),
-    .flags = SCHED_SHARED_RUNQUEUE | SCHED_TICK_UNLOCKED,   /* one runqueue_lock; 2.4's tick never took it */
+    /* one runqueue_lock; 2.4's tick never took it; 2.4's task layout */
+    .flags = SCHED_SHARED_RUNQUEUE | SCHED_TICK_UNLOCKED | SCHED_LAYOUT_LINUX24,
     .init = dyn_init,
     .task_fork = dyn_task_fork,
     .select_cpu = linux24_select_cpu,
@@ -352,4 +370,5 @@ const struct sched_class scheduler = {
     .yield = dyn_yield,
     .set_affinity = linux24_set_affinity,
     .task_exit = dyn_task_exit,
+    .scan_bytes = dyn_scan_bytes,
 };

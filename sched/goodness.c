@@ -255,11 +255,11 @@ static const struct sched_tunable goodness_tunables[] = {
 /* What goodness() and the scan read of each task (2.4 kept them in the
  * task_struct's goodness line with nice, policy, mm and cpus_allowed). */
 static const struct sched_scan_bytes goodness_scan_bytes[] = {
-    { offsetof(struct goodness_task, rq.run_list.next), sizeof(void *) },
-    { offsetof(struct goodness_task, rq.processor), sizeof(int) },
-    { offsetof(struct goodness_task, rq.yielded), sizeof(bool) },
-    { offsetof(struct goodness_task, counter), sizeof(int) },
-    { 0, 0 },
+    { offsetof(struct goodness_task, rq.run_list.next), sizeof(void *), 0 },
+    { offsetof(struct goodness_task, rq.processor), sizeof(int), 0 },
+    { offsetof(struct goodness_task, rq.yielded), sizeof(bool), 0 },
+    { offsetof(struct goodness_task, counter), sizeof(int), 0 },
+    { 0, 0, 0 },
 };
 
 const struct sched_class scheduler = {

@@ -842,6 +842,22 @@ static const struct sched_tunable mq_tunables[] = {
       "not in the patch: an idle CPU polls the published maxima on every tick" },
 };
 
+/* What the scans read of each task (scan_local, republish, the real-time
+ * queue's scan: na_goodness and local_goodness).  The patch changed no
+ * field of the task_struct (its include/linux/sched.h hunks add the queue
+ * and CPU data only), so they are 2.4's goodness-line fields: counter,
+ * nice, policy (SCHED_YIELD is its bit), mm, has_cpu, cpus_allowed and
+ * run_list.next at offsets 32-63 of 2.4.14's task_struct ("We keep all
+ * fields in a single cacheline that are needed for the goodness() loop").
+ * The kernel's nice, policy, mm, cpus_allowed and on_cpu (has_cpu) are in
+ * that line already (kernel/machine/memhooks.c); these are mq's own. */
+static const struct sched_scan_bytes mq_scan_bytes[] = {
+    { offsetof(struct mq_task, run_list.next), sizeof(void *), 0 },
+    { offsetof(struct mq_task, counter), sizeof(int), 0 },
+    { offsetof(struct mq_task, yielded), sizeof(bool), 0 },
+    { 0, 0, 0 },
+};
+
 const struct sched_class scheduler = {
     .name = "mq",
     .flags = SCHED_LAYOUT_LINUX24,      /* a 2.4 kernel's task layout (kernel/sched_class.h) */
@@ -859,4 +875,5 @@ const struct sched_class scheduler = {
     .set_nice = mq_set_nice,
     .set_affinity = mq_set_affinity,
     .task_exit = mq_task_exit,
+    .scan_bytes = mq_scan_bytes,
 };

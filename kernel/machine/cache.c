@@ -20,8 +20,8 @@ static inline struct cache_l2_line *l2_set(const struct cache_model *m, int dom,
     return m->l2 + ((size_t)dom * m->l2_sets + (line & (m->l2_sets - 1))) * m->l2_ways;
 }
 
-static inline int domain_of(const struct cache_model *m, int cpu) { return cpu / (int)m->p.l2_cores; }
-static inline int core_of(const struct cache_model *m, int cpu) { return cpu % (int)m->p.l2_cores; }
+static inline int domain_of(const struct cache_model *m, int cpu) { return m->dom_of[cpu]; }
+static inline int core_of(const struct cache_model *m, int cpu) { return m->core_of[cpu]; }
 static inline int cpu_of(const struct cache_model *m, int dom, int core) { return dom * (int)m->p.l2_cores + core; }
 
 static bool pow2(uint32_t x) { return x && !(x & (x - 1)); }
@@ -485,6 +485,10 @@ struct cache_model *cache_init(void *mem, const struct cache_preset *p, int ncpu
     m->p.bus_ns = scale(p->bus_ns, lat_pct);
     m->p.bus_inval_ns = scale(p->bus_inval_ns, lat_pct);
     m->ncpus = ncpus;
+    for (int c = 0; c < ncpus; c++) {
+        m->dom_of[c] = (uint8_t)(c / (int)p->l2_cores);
+        m->core_of[c] = (uint8_t)(c % (int)p->l2_cores);
+    }
     m->ndomains = (ncpus + (int)p->l2_cores - 1) / (int)p->l2_cores;
     m->line_shift = ilog2(p->line_bytes);
     m->l1_ways = p->l1_ways;

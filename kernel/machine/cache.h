@@ -137,6 +137,7 @@ struct cache_model {
      * words: CACHE_FILTER chunk numbers (address >> 5, or
      * CACHE_FILTER_EMPTY), then CACHE_FILTER indices into l1_stamp. */
     uint32_t *rfilter, *wfilter;
+    uint8_t dom_of[CACHE_MAX_CPUS], core_of[CACHE_MAX_CPUS];   /* each CPU's L2 and its core index in it */
 };
 
 #define CACHE_FILTER 4096           /* entries per CPU, direct mapped by 32-byte chunk (128 KB: few conflicts among the L1's lines) */

@@ -31,6 +31,7 @@
  */
 #include "memhooks.h"
 #include "cache.h"
+#include "stalltrace.h"
 #include "../cpu.h"
 #include "../x86.h"
 #include "../mem.h"
@@ -40,6 +41,9 @@
 #include "../protocol.h"
 #include "../task.h"
 #include "../sched_class.h"
+#ifdef MEMHOOK_TEST_BURN
+#include "../chan_cost.h"
+#endif
 
 _Static_assert(PERCPU_MACHINE_DEBT == 44 && PERCPU_MACHINE_RFILTER == 48 && PERCPU_MACHINE_WFILTER == 52,
                "kernel/machine/memhook-thunks.S has the per-CPU offsets");
@@ -199,20 +203,21 @@ wrapped:
  * line.  Copies (string.c's ranges) see the real layout. */
 #define ERA_BLOCK_SHIFT 13                  /* 8 KB blocks */
 #define ERA_LINE 2048                       /* the line's offset in the block */
+#define ERA_LINE2 (ERA_LINE + 64)           /* scan_bytes' line 1: a line of its own at 32 and 64 bytes a line */
 #define ERA_TASK_BYTES ((uint32_t)sizeof(struct task))
 static bool era_on;
 static int16_t era_map[sizeof(struct task)];                   /* byte -> its offset in the model; -1: its own */
 static bool era_chunk_mapped[(sizeof(struct task) + 31) / 32];  /* a 32-byte chunk holds a mapped byte */
 static uint32_t era_blocks[(1u << (32 - ERA_BLOCK_SHIFT)) / 32]; /* a bit per 8 KB block: a task in 2.4's layout */
-_Static_assert(ERA_LINE >= sizeof(struct task) && ERA_LINE + 64 <= 4096, "the goodness line lies in the task's page, past the struct");
+_Static_assert(ERA_LINE >= sizeof(struct task) && ERA_LINE2 + 64 <= 4096, "the goodness line lies in the task's page, past the struct");
 
-static void era_map_bytes(uint32_t off, uint32_t size, uint32_t *next)
+static void era_map_bytes(uint32_t off, uint32_t size, uint32_t *next, uint32_t base)
 {
     /* A field that would cross the line's end starts it again (the model
      * sees lines, not bytes: 2.4's SCHED_YIELD was a bit of policy, this
      * kernel's yielded a byte of its own). */
-    if (*next + size > ERA_LINE + 32)
-        *next = ERA_LINE;
+    if (*next + size > base + 32)
+        *next = base;
     for (uint32_t b = 0; b < size && off + b < ERA_TASK_BYTES; b++) {
         era_map[off + b] = (int16_t)(*next)++;
         era_chunk_mapped[(off + b) / 32] = true;
@@ -226,14 +231,15 @@ static void era_setup(void)
     era_on = model && machine_era_layout() && (scheduler.flags & SCHED_LAYOUT_LINUX24) && scheduler.scan_bytes;
     if (!era_on)
         return;
-    uint32_t next = ERA_LINE;
-    era_map_bytes(offsetof(struct task, nice), sizeof(int), &next);
-    era_map_bytes(offsetof(struct task, policy), sizeof(int), &next);
-    era_map_bytes(offsetof(struct task, mm), sizeof(int), &next);
-    era_map_bytes(offsetof(struct task, cpus_allowed), sizeof(cpumask_t), &next);
-    era_map_bytes(offsetof(struct task, on_cpu), sizeof(int), &next);     /* 2.4's cpus_runnable */
+    uint32_t next = ERA_LINE, next2 = ERA_LINE2;
+    era_map_bytes(offsetof(struct task, nice), sizeof(int), &next, ERA_LINE);
+    era_map_bytes(offsetof(struct task, policy), sizeof(int), &next, ERA_LINE);
+    era_map_bytes(offsetof(struct task, mm), sizeof(int), &next, ERA_LINE);
+    era_map_bytes(offsetof(struct task, cpus_allowed), sizeof(cpumask_t), &next, ERA_LINE);
+    era_map_bytes(offsetof(struct task, on_cpu), sizeof(int), &next, ERA_LINE);     /* 2.4's cpus_runnable */
     for (const struct sched_scan_bytes *b = scheduler.scan_bytes; b->size; b++)
-        era_map_bytes((uint32_t)offsetof(struct task, sched_private) + b->offset, b->size, &next);
+        era_map_bytes((uint32_t)offsetof(struct task, sched_private) + b->offset, b->size,
+                      b->line ? &next2 : &next, b->line ? ERA_LINE2 : ERA_LINE);
 }
 
 void machine_era_task(const struct task *t, bool live)
@@ -310,31 +316,6 @@ static void sort_sites(void)
     }
 }
 
-/* A direct-mapped cache of site_what's answers: a few sites make most
- * misses and moves, and the binary search is a dozen steps. */
-#define SITE_CACHE 1024
-static struct memhook_site site_cache[SITE_CACHE];
-
-static const char *site_what(uint32_t site)
-{
-    if (!site)
-        return "copy";          /* string.c's ranges (machine_access) */
-    struct memhook_site *c = &site_cache[(site >> 2) & (SITE_CACHE - 1)];
-    if (c->ret == site)
-        return c->what;
-    uint32_t lo = 0, hi = nsites;
-    while (lo < hi) {
-        uint32_t mid = (lo + hi) / 2;
-        if (__start_memhook_sites[mid].ret < site)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
-    c->ret = site;
-    c->what = lo < nsites && __start_memhook_sites[lo].ret == site ? __start_memhook_sites[lo].what : "?";
-    return c->what;
-}
-
 /* 0: no counts by name (to measure what they cost the host) */
 #ifndef MEMHOOK_NAMES
 #define MEMHOOK_NAMES 1
@@ -362,9 +343,48 @@ static struct hot_name *name_entry(const char *what)
     return NULL;
 }
 
-static void name_moved(const char *what, bool inval)
+/* A direct-mapped cache of the sites' names and their count entries: a
+ * few sites make most misses and moves, and the binary search is a dozen
+ * steps, the name's hash a few more. */
+#define SITE_CACHE 1024
+static struct site_cached {
+    uint32_t ret;
+    struct hot_name *e;         /* NULL: the table had no room for the name (counted where used) */
+} site_cache[SITE_CACHE];
+
+static const char *site_what(uint32_t site)
 {
-    struct hot_name *e = name_entry(what);
+    if (!site)
+        return "copy";          /* string.c's ranges (machine_access) */
+    uint32_t lo = 0, hi = nsites;
+    while (lo < hi) {
+        uint32_t mid = (lo + hi) / 2;
+        if (__start_memhook_sites[mid].ret < site)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo < nsites && __start_memhook_sites[lo].ret == site ? __start_memhook_sites[lo].what : "?";
+}
+
+/* The count entry of the name of the access at site (NULL, counted as
+ * dropped, when the table has no room for it). */
+static struct hot_name *site_entry(uint32_t site)
+{
+    struct site_cached *c = &site_cache[(site >> 2) & (SITE_CACHE - 1)];
+    if (c->ret != site || !c->e) {
+        struct hot_name *e = name_entry(site_what(site));
+        if (!e)
+            return NULL;        /* (name_entry counted it) */
+        c->ret = site;
+        c->e = e;
+    }
+    return c->e;
+}
+
+static void name_moved(uint32_t site, bool inval)
+{
+    struct hot_name *e = site_entry(site);
     if (e && inval)
         e->invals++;
     else if (e)
@@ -375,7 +395,7 @@ static void line_moved(struct cache_model *m, int to, int from, uint32_t line, b
 {
     (void)m, (void)to, (void)from;
     if (MEMHOOK_NAMES)
-        name_moved(site_what(access_site), inval);
+        name_moved(access_site, inval);
     uint32_t h = (line * 2654435761u) >> 18;
     for (uint32_t i = 0; i < HOT_PROBES; i++) {
         struct hot_line *e = &hot[(h + i) & (HOT_LINES - 1)];
@@ -418,25 +438,26 @@ static __attribute__((noinline)) uint64_t model_step(struct cpu *c, uint32_t a, 
     bool era = era_on && off < ERA_TASK_BYTES && era_block(a);
     if (era && size <= 8 && era_map[off] >= 0)
         a = (a & ~((1u << ERA_BLOCK_SHIFT) - 1)) + (uint32_t)era_map[off];   /* in 2.4's goodness line */
+    uint64_t mark[5];
+    if (stalltrace_recording)       /* trace=1: the biggest stalls (stalltrace.h) */
+        stalltrace_mark(&model->stats[id], mark);
     uint64_t stall = cache_access(model, id, a, size, flags, t0 - c->tsc_base);
+    if (stalltrace_recording && stall)
+        stalltrace_access(c, &model->stats[id], mark, t0 - c->tsc_base, stall, access_site, site_what(access_site));
     if (era)    /* the real lines that hold mapped bytes stay off the fast path */
         for (uint32_t ch = off / 32; ch * 32 < off + size && ch * 32 < ERA_TASK_BYTES; ch++)
             if (era_chunk_mapped[ch])
                 cache_filter_forget(model, id, (real & ~((1u << ERA_BLOCK_SHIFT) - 1)) + ch * 32);
     if (MEMHOOK_NAMES && model->stats[id].l2_misses != misses) {
-        struct hot_name *e = name_entry(site_what(access_site));
+        struct hot_name *e = site_entry(access_site);
         if (e)
             e->misses += (uint32_t)(model->stats[id].l2_misses - misses);
     }
     slow_calls[id]++;
-    if (spill_milli) {
-        uint32_t spill = spill_acc[id] + spill_milli;
-        spill_acc[id] = spill % 1000;
-        stall -= spill / 1000;      /* owed back through the stall (modular: the base gains it) */
-    }
     return stall;
 }
 
+void vsmp_machine_stalled(uint32_t cycles, uint64_t local);     /* vsmp.c */
 /* Not the fast path's: the model with interrupts off between two reads of
  * the TSC; what it measured, slow_cost and the stall go into the base. */
 void memhook_miss(uint32_t a, uint32_t size, uint32_t flags);
@@ -458,8 +479,19 @@ __attribute__((noinline, used)) void memhook_miss(uint32_t a, uint32_t size, uin
     struct cpu *c = this_cpu();
     uint64_t t0 = rdtsc_fenced();
     uint64_t stall = model_step(c, a, size, flags, t0, &a);
+    if (stall)                      /* (the clock at t0, model_step having folded the debt, plus the stall) */
+        vsmp_machine_stalled((uint32_t)stall, t0 - c->tsc_base + stall);
+#ifdef MEMHOOK_TEST_BURN
+    cost_burn(MEMHOOK_TEST_BURN);   /* a slower model: the figures must not move (tests/qemu/caches.sh) */
+#endif
     uint64_t t1 = rdtsc_fenced();
-    c->tsc_base += (t1 - t0) + slow_cost - stall;
+    uint64_t owed = slow_cost;
+    if (spill_milli) {              /* off by default */
+        uint32_t spill = spill_acc[c->id] + spill_milli;
+        spill_acc[c->id] = spill % 1000;
+        owed += spill / 1000;
+    }
+    c->tsc_base += (t1 - t0) + owed - stall;
     model_cycles += t1 - t0;
     irq_restore(f);
 }

@@ -117,7 +117,7 @@ struct vcpu {
     uint64_t ipi_at;            /* a pending reschedule IPI is due then; NEVER: none */
     struct spinlock *wait_lock; /* LOCKWAIT: the lock */
     uint64_t wait_since;        /* LOCKWAIT: local time it began to wait */
-    uint64_t ran_from;          /* local time of its dispatch or of the last timer delivery */
+    uint64_t ran_from;          /* local time of its dispatch or of the last timer delivery (plus the memory model's stalls since) */
     bool hooked;                /* it called a hook since then */
     bool hookless;              /* the timer once found it running a quantum without hooks: arm it exactly */
     struct vcpu_stats stats;
@@ -843,6 +843,80 @@ static inline uint64_t hw_due(void)
     return hw_cycles ? hw_local + hw_cycles : NEVER;
 }
 
+#ifdef CACHES
+/*
+ * The timer in the time of a machine whose memory model costs nothing.
+ * The model's own work (memhooks.c, memhook_model_cycles) runs on the
+ * physical clock, on which the timer counts, so the timer fires early, at
+ * a point of the kernel's code that depends on how long the model took;
+ * the quiet re-arms from there chase the deadline, and where the chase
+ * ends moved boots' figures with the model's speed (the burn control,
+ * docs/caches.md "Exactness").  So the time the timer should count is K:
+ * physical cycles less the model's work and less the interrupts that only
+ * that work brought (fq_total).  arm_timer's writes aim at a point of K
+ * (k_target, from the exit's vsmp_armed_at less what K had not counted at
+ * the write); a fire before it is written again for what is left of K
+ * (model_early), with no other change, so that the fire that counts comes
+ * where it would without the model's work, whatever that costs.
+ * Constants: the fire that arrives on time reads k_target - k_now() =
+ * k_on_time, measured at boot (the calibration fire, no model work); an
+ * early interrupt's own span outside K is its exit's RDTSC less phys_lb,
+ * plus what phys_lb leaves out (irq_residue: the entry before the stub's
+ * RDTSC and the iret's tail) and the EXIT_ARM_AFTER instructions after
+ * its RDTSC, less the entry again: EXIT_ARM_AFTER.  Checked with a
+ * model that burns 300 more instructions a call (-DMEMHOOK_TEST_BURN):
+ * o1's 1-CPU hackbench delivers its first tick at the same local time
+ * after 35 early interrupts and after 30, and every one-CPU boot of the
+ * control takes the same trajectory (docs/caches.md, "Exactness").
+ */
+extern uint64_t memhook_model_cycles;
+static uint64_t fq_total;           /* the physical cycles of the interrupts the model's work brought early */
+static uint64_t k_target;           /* where the armed timer fires, in K (when k_valid) */
+static bool k_valid, k_open;        /* k_open: arm_timer wrote: k_target from the exit's vsmp_armed_at less k_mark */
+static uint64_t k_mark;
+static bool fq_open;                /* an early fire's re-arm: its span from its exit's vsmp_armed_at */
+static uint64_t fq_from, fq_count;
+static int64_t k_on_time;           /* k_target - k_now() of a fire on time (measured at boot) */
+static uint64_t model_early_irqs, stall_fires;
+
+static inline void k_resolve(void)
+{
+    if (k_open) {
+        k_target = vsmp_armed_at - k_mark;
+        k_valid = vsmp_armed_at != NEVER;
+        k_open = false;
+    }
+    if (fq_open) {
+        fq_total += (vsmp_armed_at - fq_count) - fq_from + EXIT_ARM_AFTER;
+        fq_open = false;
+    }
+}
+
+static inline uint64_t k_now(void) { return phys_lb - memhook_model_cycles - fq_total; }
+
+/* The memory model stalled the current CPU by `cycles`; its clock is now
+ * `local` (memhooks.c, inside the model's TSC reads, interrupts off).
+ * The stall is not code that ran without hooks, so it does not count
+ * towards the quantum that makes a CPU hookless (irq_body, deliver_body):
+ * without that, a copy's misses (tbench: tens of microseconds in one call)
+ * made CPUs hookless that call hooks as often as without the model.  And
+ * where the stall carries the clock past the timer's target, the timer
+ * fires now (its interrupt is taken when interrupts are on again): K
+ * leaves stalls out, so it would reach the target later, and the model's
+ * slow calls are points of the kernel's code that its cost does not move. */
+void vsmp_machine_stalled(uint32_t cycles, uint64_t local)
+{
+    vsmp_curv->ran_from += cycles;
+    if (hw_cycles && vsmp_armed_at != NEVER && local >= hw_due()) {
+        k_resolve();
+        *vsmp_timer_init_reg = 1;
+        vsmp_armed_at = 0;          /* not NEVER (armed, and firing) and not ahead of phys_lb (not stale) */
+        k_valid = false;
+        stall_fires++;
+    }
+}
+#endif
+
 /* The current CPU's deadline, kept whenever its events or min_other change
  * (the hooks compare its clock with it, and arm() works from it). */
 static inline void refresh_deadline(const struct vcpu *v)
@@ -873,10 +947,21 @@ static void arm_timer(struct vcpu *v, bool may_raise)
     hw_cycles = cycles;
     /* (vsmp_armed_at is the exit's RDTSC plus the count; the write comes
      * a few instructions later, so the timer fires a little after it.) */
+#ifdef CACHES
+    k_resolve();
+    if (vsmp_armed_at != NEVER &&
+        (k_valid ? k_target + 32 <= k_now() + cycles : vsmp_armed_at + 32 <= phys_lb + cycles))
+        return;                     /* it fires first, in K (the model's work left out) */
+#else
     if (vsmp_armed_at != NEVER && vsmp_armed_at + 32 <= phys_lb + cycles)
         return;                     /* it fires first (or has fired: the interrupt is pending) */
+#endif
     hw_timer_arms++;
     vsmp_exit_count = (uint32_t)timer_count(cycles);
+#ifdef CACHES
+    k_mark = memhook_model_cycles + fq_total;
+    k_open = true;
+#endif
 }
 
 /* The end of every hook: usually nothing changed since the last time, the
@@ -1311,6 +1396,28 @@ BODY int irq_body(uint64_t local, uint32_t vector)
         v->local -= repeat;
         return 0;
     } else if (vector == VECTOR_TIMER) {
+#ifdef CACHES
+        k_resolve();
+        if (calibrating_timer && vsmp_armed_at != NEVER)
+            k_on_time = (int64_t)(vsmp_armed_at - phys_lb);
+        if (k_valid && vsmp_armed_at != NEVER && (int64_t)(k_target - k_now()) > k_on_time && v->local < hw_due()) {
+            /* Early: the model's work ran on the physical clock since the
+             * write.  Written again for what is left of K, and nothing
+             * else: this interrupt is not the machine's either. */
+            uint64_t left = (uint64_t)((int64_t)(k_target - k_now()) - k_on_time);
+            *vsmp_timer_init_reg = 0;
+            fq_from = phys_lb;
+            fq_count = left + (uint64_t)k_on_time + EXIT_ARM_AFTER;
+            fq_open = true;
+            vsmp_exit_count = (uint32_t)fq_count;
+            model_early_irqs++;
+            hw_timer_irqs++;        /* (vsmpstat counts every interrupt of the timer) */
+            quiet_irqs++;
+            v->local -= repeat;
+            return 0;
+        }
+        k_valid = false;
+#endif
         /* Stopped until this interrupt's exit writes it again (it may have
          * fired already: then this stops nothing). */
         *vsmp_timer_init_reg = 0;

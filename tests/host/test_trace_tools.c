@@ -315,6 +315,127 @@ static void test_malformed_text(void **state)
     }
 }
 
+/* memstall (the memory model's biggest stall of a CPU and tick): through the
+ * text both ways, trace.dat (libtracecmd) and the summary; a trace that did
+ * not record them says so instead of showing none. */
+static void add_stall(struct trace *t, uint64_t ts_us, int cpu, int pid, const char *what, int64_t ns, int32_t tick_ns,
+                      int src, uint32_t site)
+{
+    add(t, ts_us, cpu, TRACE_MEMSTALL, pid, "", tick_ns, "", src, cpu);
+    struct tev *e = &t->ev[t->nev - 1];
+    t->cpu[cpu].written--, t->cpu[cpu].kept--, t->cpu[cpu].memstall++;
+    e->value = ns;
+    e->prio = (int16_t)(uint16_t)(site & 0xffff), e->prio2 = (int16_t)(uint16_t)(site >> 16);
+    snprintf(e->what, sizeof(e->what), "%s", what);
+}
+
+static const struct tev *find_stall(const struct trace *t, int cpu)
+{
+    for (size_t i = 0; i < t->nev; i++)
+        if (t->ev[i].type == TRACE_MEMSTALL && t->ev[i].cpu == cpu)
+            return &t->ev[i];
+    return NULL;
+}
+
+static void test_memstall(void **state)
+{
+    (void)state;
+    struct trace t = known();
+    add_stall(&t, 2600, 0, 10, "task.cpus_allowed", 155, 4650, TRACE_STALL_MEMORY, 0x00104abcu);
+    add_stall(&t, 3300, 1, 11, "goodness_task.rq.yielded", 3120, 9000, TRACE_STALL_C2C, 0x00100dc7u);
+    snprintf(t.ev[t.nev - 2].comm, TRACE_COMM_LEN, "a");
+    snprintf(t.ev[t.nev - 1].comm, TRACE_COMM_LEN, "b");
+    for (size_t i = 0; i < t.nev; i++)
+        t.ev[i].seq = (uint32_t)i;
+    trace_sort(&t);
+    /* the text, and back */
+    char *txt = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&txt, &len);
+    trace_write_text(&t, f);
+    fclose(f);
+    assert_non_null(strstr(txt, "a-10    [000] d...     0.002600: memstall: what=task.cpus_allowed stall_ns=155 "
+                                "from=memory tick_stall_ns=4650 site=0x00104abc\n"));
+    struct trace r;
+    char *err = NULL;
+    if (!trace_parse_text(txt, len, &r, &err))
+        fail_msg("%s", err);
+    const struct tev *a = find_stall(&r, 0), *b = find_stall(&r, 1);
+    assert_non_null(a);
+    assert_non_null(b);
+    assert_string_equal(a->what, "task.cpus_allowed");
+    assert_string_equal(a->comm, "a");
+    assert_int_equal(a->pid, 10);
+    assert_int_equal(a->value, 155);
+    assert_int_equal(a->pid2, 4650);
+    assert_int_equal(a->flags, TRACE_STALL_MEMORY);
+    assert_int_equal(tev_stall_site(a), 0x00104abc);
+    assert_string_equal(b->what, "goodness_task.rq.yielded");
+    assert_int_equal(b->flags, TRACE_STALL_C2C);
+    assert_int_equal(tev_stall_site(b), 0x00100dc7);
+    assert_int_equal(r.cpu[1].memstall, 1);
+    assert_true(r.events & (1u << TRACE_MEMSTALL));
+    trace_free(&r);
+    free(txt);
+    /* malformed: an unknown source */
+    const char *bad = "# schedlab: sched=o1 cpus=1 hz=1000 tsc_khz=1 events=memstall capacity=1 start_ns=0 stop_ns=9\n"
+                      "  a-10    [000] d...     0.000001: memstall: what=x stall_ns=1 from=disk tick_stall_ns=1 site=0x0\n";
+    assert_false(trace_parse_text(bad, strlen(bad), &r, &err));
+    assert_non_null(strstr(err, "line 2: malformed memstall"));
+    free(err);
+    /* trace.dat: schedlab:memstall with its fields */
+    char path[] = "/tmp/schedlab-test-memstall-XXXXXX";
+    int fd = mkstemp(path);
+    assert_true(fd >= 0);
+    close(fd);
+    if (!trace_write_dat(&t, path, &err))
+        fail_msg("%s", err);
+    struct tracecmd_input *h = tracecmd_open(path, TRACECMD_FL_LOAD_NO_PLUGINS);
+    assert_non_null(h);
+    struct tep_handle *tep = tracecmd_get_tep(h);
+    size_t found = 0;
+    for (struct tep_record *rec = tracecmd_read_cpu_first(h, 1); rec; rec = tracecmd_read_data(h, 1)) {
+        struct tep_event *ev = tep_find_event(tep, tep_data_type(tep, rec));
+        if (ev && !strcmp(ev->name, "memstall")) {
+            unsigned long long v;
+            assert_int_equal(rec->ts, 3300000);
+            assert_int_equal(tep_get_field_val(NULL, ev, "stall_ns", rec, &v, 1), 0);
+            assert_int_equal(v, 3120);
+            assert_int_equal(tep_get_field_val(NULL, ev, "from", rec, &v, 1), 0);
+            assert_int_equal(v, TRACE_STALL_C2C);
+            assert_int_equal(tep_get_field_val(NULL, ev, "site", rec, &v, 1), 0);
+            assert_int_equal(v, 0x00100dc7);
+            struct tep_format_field *fw = tep_find_field(ev, "what");
+            assert_non_null(fw);
+            assert_string_equal((const char *)rec->data + fw->offset, "goodness_task.rq.yielded");
+            assert_int_equal(tep_data_pid(tep, rec), 11);
+            found++;
+        }
+        tracecmd_free_record(rec);
+    }
+    assert_int_equal(found, 1);
+    tracecmd_close(h);
+    unlink(path);
+    /* the summary names the objects; without the event it says "not recorded" */
+    char *sum = NULL;
+    f = open_memstream(&sum, &len);
+    trace_write_summary(&t, f);
+    fclose(f);
+    assert_non_null(strstr(sum, "memory stalls: 2 ticks with a stall recorded"));
+    assert_non_null(strstr(sum, "goodness_task.rq.yielded"));
+    assert_non_null(strstr(sum, "c2c=1"));
+    free(sum);
+    trace_free(&t);
+    t = known();
+    t.events &= ~(1u << TRACE_MEMSTALL);
+    f = open_memstream(&sum, &len);
+    trace_write_summary(&t, f);
+    fclose(f);
+    assert_non_null(strstr(sum, "memory stalls: not recorded"));
+    free(sum);
+    trace_free(&t);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -323,6 +444,7 @@ int main(void)
         cmocka_unit_test(test_dat_long_gaps),
         cmocka_unit_test(test_linux_ftrace_text),
         cmocka_unit_test(test_malformed_text),
+        cmocka_unit_test(test_memstall),
     };
     return cmocka_run_group_tests_name("trace_tools", tests, NULL, NULL);
 }

@@ -36,7 +36,7 @@ tboot "$S" 1 'bench=boot trace=1'
 check "trace-no-channel-exit1" [ "$RC" = 1 ]
 expect "trace-no-channel-error" '^error: trace=1: no trace channel'
 tboot "$S" 1 'bench=list'
-expect "trace-keys-listed" '^key workload=kernel name=trace_events type=choice_list .*choices=switch\|wakeup\|wakeup_new\|migrate\|fork\|exit\|sched\|all'
+expect "trace-keys-listed" '^key workload=kernel name=trace_events type=choice_list .*choices=switch\|wakeup\|wakeup_new\|migrate\|fork\|exit\|sched\|memstall\|all'
 # Off: the boot line as before, nothing on the channel.
 tboot "$S" 1 'bench=boot' "$TMP/off.bin"
 expect "trace-off-boot-line" '^boot: cpus=1 sched=[a-z0-9]+ hz=[0-9]+ tsc_khz=[0-9]+ accel=[a-z]+ mem_mib=[0-9]+ mm=[a-z_]+ pvspin=[01] lock=[a-z]+ cr3=(load|elide) idle=(halt|poll idle_poll_us=[0-9]+) cost=[a-z0-9]+ charged=[^ ]+ real=[a-z,0-9]+$'
@@ -79,7 +79,7 @@ import json, re, sys, collections
 d = sys.argv[1]
 j = json.load(open(d + "/trace.json"))
 assert isinstance(j["traceEvents"], list) and j["displayTimeUnit"] == "ns"
-x = collections.Counter(e["tid"] for e in j["traceEvents"] if e["ph"] == "X")
+x = collections.Counter(e["tid"] for e in j["traceEvents"] if e["ph"] == "X" and e.get("cat") == "run")
 assert all(e["dur"] > 0 and e["ts"] >= 0 and e["name"] for e in j["traceEvents"] if e["ph"] == "X")
 names = {e["tid"]: e["args"]["name"] for e in j["traceEvents"] if e["ph"] == "M" and e["name"] == "thread_name"}
 cpus = j["otherData"]["cpus"]

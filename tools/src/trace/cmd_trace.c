@@ -25,7 +25,7 @@ static const struct verb_spec trace_spec = {
     "  one boot, traced: a timeline of which task ran on which CPU and when it was woken\n"
     "  --sched S --smp N --bench W [any flag of run: workload keys, --accel, --mem, --timeout...]\n"
     "  --out DIR           results directory (new or empty)                            [required]\n"
-    "  --events LIST       trace_events=: switch,wakeup,wakeup_new,migrate,fork,exit,sched or all [all]\n"
+    "  --events LIST       trace_events=: switch,wakeup,wakeup_new,migrate,fork,exit,sched,memstall or all [all]\n"
     "  --buf-kib N         trace_buf_kib=: ring buffer per CPU, KiB (64 bytes an event;\n"
     "                      when full the oldest are dropped and counted)               [the kernel's]\n"
     "  --arrows            draw wake-ups on the timeline (waker's CPU -> where the task ran)\n"

@@ -179,13 +179,15 @@ static bool same_event(const struct tev *a, const struct tev *b, uint64_t res)
 {
     uint64_t ra = (a->ts + res / 2) / res * res, rb = (b->ts + res / 2) / res * res;
     bool cur = a->type == TRACE_WAKEUP || a->type == TRACE_WAKEUP_NEW || a->type == TRACE_MIGRATE || a->type == TRACE_SCHED;
-    bool comm_ok = !strcmp(a->comm, b->comm) || ((a->type == TRACE_SCHED) && a->pid == 0);
+    bool comm_ok = !strcmp(a->comm, b->comm) || ((a->type == TRACE_SCHED || a->type == TRACE_MEMSTALL) && a->pid == 0) ||
+                   (a->type == TRACE_MEMSTALL && !a->comm[0]);   /* before its CPU's first switch: no name known */
     bool comm2_ok = !strcmp(a->comm2, b->comm2) || (cur && a->pid2 == 0);
     return ra == rb && a->cpu == b->cpu && a->type == b->type && a->pid == b->pid && a->pid2 == b->pid2 &&
            a->tcpu == b->tcpu && a->ocpu == b->ocpu && a->flags == b->flags && comm_ok && comm2_ok &&
            (a->type == TRACE_FORK || a->type == TRACE_SCHED || a->prio == b->prio) &&
            (a->type != TRACE_SWITCH || a->prio2 == b->prio2) &&
-           (a->type != TRACE_EXIT && a->type != TRACE_SCHED ? true : a->value == b->value);
+           (a->type != TRACE_EXIT && a->type != TRACE_SCHED && a->type != TRACE_MEMSTALL ? true : a->value == b->value) &&
+           (a->type != TRACE_MEMSTALL || (a->prio2 == b->prio2 && !strcmp(a->what, b->what)));
 }
 
 static size_t compare_traces(const struct trace *a, const struct trace *b, const char *what)

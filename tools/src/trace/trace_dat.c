@@ -147,6 +147,18 @@ static const struct dat_format {
       "\tfield:int cpu;\toffset:32;\tsize:4;\tsigned:1;\n"
       "\tfield:int pad;\toffset:36;\tsize:4;\tsigned:1;\n",
       "\"name=%s value=%lld cpu=%d\", REC->name, REC->value, REC->cpu", 40 },
+    /* The memory model's biggest stall of a CPU in a tick (kernel/machine/stalltrace.h). */
+    { TRACE_MEMSTALL, "schedlab", "memstall",
+      "\tfield:char what[32];\toffset:8;\tsize:32;\tsigned:0;\n"
+      "\tfield:u32 stall_ns;\toffset:40;\tsize:4;\tsigned:0;\n"
+      "\tfield:u32 tick_stall_ns;\toffset:44;\tsize:4;\tsigned:0;\n"
+      "\tfield:u32 site;\toffset:48;\tsize:4;\tsigned:0;\n"
+      "\tfield:int cpu;\toffset:52;\tsize:4;\tsigned:1;\n"
+      "\tfield:int from;\toffset:56;\tsize:4;\tsigned:1;\n",
+      "\"what=%s stall_ns=%u from=%s tick_stall_ns=%u site=0x%08x\", REC->what, REC->stall_ns, "
+      "__print_symbolic(REC->from, { 1, \"l2\" }, { 2, \"memory\" }, { 3, \"c2c\" }, { 4, \"l1_xfer\" }, "
+      "{ 5, \"upgrade\" }, { 6, \"bus\" }), REC->tick_stall_ns, REC->site",
+      60 },
 };
 #define NFORMATS (sizeof(formats) / sizeof(formats[0]))
 
@@ -200,6 +212,11 @@ static size_t payload(const struct tev *e, unsigned char *p)
         PUT32(24, e->pid), PUT32(28, e->prio);
         PUT64(32, e->value);
         return 40;
+    case TRACE_MEMSTALL:
+        memcpy(p + 8, e->what, 32);
+        p[8 + 31] = 0;
+        PUT32(40, e->value), PUT32(44, e->pid2), PUT32(48, tev_stall_site(e)), PUT32(52, e->cpu), PUT32(56, e->flags);
+        return 60;
     default:
         memcpy(p + 8, e->comm2, 16);
         PUT64(24, e->value);
@@ -290,7 +307,7 @@ static char *cmdlines(const struct trace *t)
         const struct tev *e = &t->ev[i];
         if (e->pid > 0 && e->comm[0])
             u[n++] = (struct name_use){ e->pid, 2 * i, e->comm };
-        if (e->type != TRACE_SCHED && e->pid2 > 0 && e->comm2[0])
+        if (e->type != TRACE_SCHED && e->type != TRACE_MEMSTALL && e->pid2 > 0 && e->comm2[0])
             u[n++] = (struct name_use){ e->pid2, 2 * i + 1, e->comm2 };
     }
     qsort(u, n, sizeof(*u), cmp_use);

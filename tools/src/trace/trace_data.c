@@ -15,12 +15,26 @@ static const char *const event_names[TRACE_NR_TYPES] = {
     [TRACE_SWITCH] = "sched_switch",           [TRACE_WAKEUP] = "sched_wakeup",
     [TRACE_WAKEUP_NEW] = "sched_wakeup_new",   [TRACE_MIGRATE] = "sched_migrate_task",
     [TRACE_FORK] = "sched_process_fork",       [TRACE_EXIT] = "sched_process_exit",
-    [TRACE_SCHED] = "sched_event",
+    [TRACE_SCHED] = "sched_event",             [TRACE_MEMSTALL] = "memstall",
 };
 static const char *const short_names[TRACE_NR_TYPES] = {
     [TRACE_SWITCH] = "switch", [TRACE_WAKEUP] = "wakeup", [TRACE_WAKEUP_NEW] = "wakeup_new",
     [TRACE_MIGRATE] = "migrate", [TRACE_FORK] = "fork", [TRACE_EXIT] = "exit", [TRACE_SCHED] = "sched",
+    [TRACE_MEMSTALL] = "memstall",
 };
+static const char *const stall_sources[TRACE_STALL_NR] = {
+    [TRACE_STALL_L2] = "l2", [TRACE_STALL_MEMORY] = "memory", [TRACE_STALL_C2C] = "c2c",
+    [TRACE_STALL_L1_XFER] = "l1_xfer", [TRACE_STALL_UPGRADE] = "upgrade", [TRACE_STALL_BUS] = "bus",
+};
+
+const char *tev_stall_source_name(int src) { return src > 0 && src < TRACE_STALL_NR ? stall_sources[src] : "?"; }
+int tev_stall_source_of_name(const char *name)
+{
+    for (int i = 1; i < TRACE_STALL_NR; i++)
+        if (!strcmp(stall_sources[i], name))
+            return i;
+    return -1;
+}
 
 const char *tev_event_name(int type) { return type >= 0 && type < TRACE_NR_TYPES ? event_names[type] : "?"; }
 const char *tev_short_name(int type) { return type >= 0 && type < TRACE_NR_TYPES ? short_names[type] : "?"; }
@@ -77,6 +91,25 @@ void trace_sort(struct trace *t)
 
 static void order_ties(struct trace *t);
 
+/* A memstall record carries the running task's pid only: its name is the
+ * one the last switch on that CPU gave (the record's pid says which). */
+static void name_stall_tasks(struct trace *t)
+{
+    char names[TRACE_MAX_CPUS][TRACE_COMM_LEN] = { { 0 } };
+    int32_t pids[TRACE_MAX_CPUS];
+    for (int c = 0; c < TRACE_MAX_CPUS; c++)
+        pids[c] = -1;
+    for (size_t i = 0; i < t->nev; i++) {
+        struct tev *e = &t->ev[i];
+        if (e->type == TRACE_SWITCH && e->cpu < TRACE_MAX_CPUS) {
+            pids[e->cpu] = e->pid2;
+            memcpy(names[e->cpu], e->comm2, TRACE_COMM_LEN);
+        } else if (e->type == TRACE_MEMSTALL && !e->comm[0] && e->cpu < TRACE_MAX_CPUS && pids[e->cpu] == e->pid) {
+            memcpy(e->comm, names[e->cpu], TRACE_COMM_LEN);
+        }
+    }
+}
+
 /* ---- the stream ---- */
 
 static bool fail(char **err, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -132,14 +165,23 @@ bool trace_parse_stream(const unsigned char *buf, size_t len, struct trace *t, c
         memcpy(&ch, buf + off, sizeof(ch));
         if (memcmp(ch.magic, "cpu", 4) != 0 || ch.cpu != c)
             return fail(err, "bad header for cpu %u at byte %zu", c, off);
-        if (ch.nrecords > h.capacity || ch.written < ch.nrecords || ch.dropped != ch.written - ch.nrecords)
-            return fail(err, "cpu %u: %u records of %u, written %" PRIu64 ", dropped %" PRIu64 " do not add up", c,
-                        ch.nrecords, h.capacity, ch.written, ch.dropped);
         off += sizeof(ch);
         if ((len - off) / sizeof(struct trace_record) < ch.nrecords)
             return fail(err, "cut off in the records of cpu %u (%u claimed)", c, ch.nrecords);
+        /* The memory model's stall records have buffers of their own: not in written and dropped. */
+        uint32_t stalls = 0;
+        for (uint32_t i = 0; i < ch.nrecords; i++)
+            stalls += buf[off + (size_t)i * sizeof(struct trace_record) + offsetof(struct trace_record, type)] ==
+                      TRACE_MEMSTALL;
+        uint32_t ring = ch.nrecords - stalls;
+        if (ring > h.capacity || ch.written < ring || ch.dropped != ch.written - ring)
+            return fail(err, "cpu %u: %u records of %u, written %" PRIu64 ", dropped %" PRIu64 " do not add up", c,
+                        ring, h.capacity, ch.written, ch.dropped);
+        if ((stalls || ch.memstall_dropped) && !(h.events & (1u << TRACE_MEMSTALL)))
+            return fail(err, "cpu %u: memstall records in a stream that did not record them", c);
         off += (size_t)ch.nrecords * sizeof(struct trace_record);
-        t->cpu[c].written = ch.written, t->cpu[c].dropped = ch.dropped, t->cpu[c].kept = ch.nrecords;
+        t->cpu[c].written = ch.written, t->cpu[c].dropped = ch.dropped, t->cpu[c].kept = ring;
+        t->cpu[c].memstall = stalls, t->cpu[c].memstall_dropped = ch.memstall_dropped;
         total += ch.nrecords;
     }
     struct trace_stream_trailer tr;
@@ -159,9 +201,20 @@ bool trace_parse_stream(const unsigned char *buf, size_t len, struct trace *t, c
     off = sizeof(h);
     for (uint32_t c = 0; c < h.ncpus; c++) {
         off += sizeof(struct trace_cpu_header);
-        for (uint32_t i = 0; i < t->cpu[c].kept; i++, off += sizeof(struct trace_record)) {
+        for (uint32_t i = 0; i < t->cpu[c].kept + t->cpu[c].memstall; i++, off += sizeof(struct trace_record)) {
             struct trace_record r;
             memcpy(&r, buf + off, sizeof(r));
+            if (r.type == TRACE_MEMSTALL) {     /* comm and comm2: one 32-byte name */
+                if (!has_nul(r.comm, 2 * TRACE_COMM_LEN) || r.cpu != c || r.value < 0 || r.pid < 0 ||
+                    r.flags < 1 || r.flags >= TRACE_STALL_NR)
+                    return trace_free(t), fail(err, "cpu %u record %u: malformed memstall", c, i);
+                struct tev *e = &t->ev[t->nev++];
+                e->ts = r.ts_ns, e->seq = i, e->cpu = (uint8_t)c, e->type = r.type, e->tcpu = r.cpu;
+                e->flags = r.flags, e->pid = r.pid, e->pid2 = r.pid2, e->prio = r.prio, e->prio2 = r.prio2;
+                e->value = r.value;
+                memcpy(e->what, r.comm, sizeof(e->what));
+                continue;
+            }
             if (r.type >= TRACE_NR_TYPES || !has_nul(r.comm, sizeof(r.comm)) || !has_nul(r.comm2, sizeof(r.comm2)))
                 return trace_free(t), fail(err, "cpu %u record %u: unknown type %u or unterminated name", c, i, r.type);
             if (r.cpu >= h.ncpus || r.cpu2 >= h.ncpus)
@@ -177,6 +230,7 @@ bool trace_parse_stream(const unsigned char *buf, size_t len, struct trace *t, c
     }
     trace_sort(t);
     order_ties(t);
+    name_stall_tasks(t);
     t->ts_resolution_ns = 1;
     return true;
 }
@@ -243,8 +297,9 @@ void trace_write_text(const struct trace *t, FILE *out)
     fprintf(out, " capacity=%u start_ns=%" PRIu64 " stop_ns=%" PRIu64 "\n", t->capacity, t->start_ns, t->stop_ns);
     fprintf(out, "# schedlab: cmdline=%s\n", t->cmdline);
     for (uint32_t c = 0; c < t->ncpus; c++)
-        fprintf(out, "# schedlab: cpu=%u written=%" PRIu64 " dropped=%" PRIu64 " kept=%" PRIu64 "\n", c,
-                t->cpu[c].written, t->cpu[c].dropped, t->cpu[c].kept);
+        fprintf(out, "# schedlab: cpu=%u written=%" PRIu64 " dropped=%" PRIu64 " kept=%" PRIu64 " memstall=%" PRIu64
+                     " memstall_dropped=%" PRIu64 "\n", c,
+                t->cpu[c].written, t->cpu[c].dropped, t->cpu[c].kept, t->cpu[c].memstall, t->cpu[c].memstall_dropped);
     fprintf(out, "#\n"
                  "#                              _-----=> irqs-off\n"
                  "#                             / _----=> need-resched\n"
@@ -293,6 +348,16 @@ void trace_write_text(const struct trace *t, FILE *out)
         case TRACE_SCHED:
             fprintf(out, "name=%s value=%" PRId64 " cpu=%u\n", word(e->comm2, b), e->value, e->tcpu);
             break;
+        case TRACE_MEMSTALL: {
+            char w[2 * TRACE_COMM_LEN];
+            size_t k = 0;
+            for (; e->what[k] && k < sizeof(w) - 1; k++)
+                w[k] = e->what[k] == ' ' || e->what[k] == '=' ? '_' : e->what[k];
+            w[k] = 0;
+            fprintf(out, "what=%s stall_ns=%" PRId64 " from=%s tick_stall_ns=%d site=0x%08x\n", k ? w : "?", e->value,
+                    tev_stall_source_name(e->flags), e->pid2, tev_stall_site(e));
+            break;
+        }
         }
     }
 }
@@ -366,7 +431,12 @@ static bool parse_meta(char *line, struct trace *t, bool *have_header, char **er
         if (!get_long(&kv, "cpu", 0, TRACE_MAX_CPUS - 1, &c) || !get_u64(kv_get(&kv, "written"), &w) ||
             !get_u64(kv_get(&kv, "dropped"), &d) || !get_u64(kv_get(&kv, "kept"), &k) || d > w || k > w)
             return fail(err, "line %zu: bad '# schedlab: cpu=' line", lineno);
-        t->cpu[c] = (struct trace_cpu_count){ w, d, k };
+        t->cpu[c] = (struct trace_cpu_count){ w, d, k, 0, 0 };
+        uint64_t ms;
+        if (get_u64(kv_get(&kv, "memstall"), &ms))
+            t->cpu[c].memstall = ms;
+        if (get_u64(kv_get(&kv, "memstall_dropped"), &ms))
+            t->cpu[c].memstall_dropped = ms;
         return true;
     }
     if (!kv_get(&kv, "sched"))
@@ -534,6 +604,27 @@ static bool parse_event_line(char *line, struct tev *e, uint32_t *seq, char **er
         e->value = val, e->tcpu = (uint8_t)c, e->pid = (int32_t)pid;
         set_comm(e->comm, task);
         set_comm(e->comm2, kv_get(&kv, "name"));
+        break;
+    }
+    case TRACE_MEMSTALL: {
+        uint64_t ns, tick, site;
+        const char *w = kv_get(&kv, "what"), *from = kv_get(&kv, "from"), *st = kv_get(&kv, "site");
+        int src = from ? tev_stall_source_of_name(from) : -1;
+        char *end = NULL;
+        ok = w && src > 0 && get_u64(kv_get(&kv, "stall_ns"), &ns) && get_u64(kv_get(&kv, "tick_stall_ns"), &tick) &&
+             tick <= INT32_MAX && st && !strncmp(st, "0x", 2);
+        if (ok) {
+            errno = 0;
+            site = strtoull(st + 2, &end, 16);
+            ok = st[2] && !*end && !errno && site <= 0xffffffffu;
+        }
+        if (!ok)
+            break;
+        e->value = (int64_t)ns, e->pid2 = (int32_t)tick, e->flags = (uint8_t)src, e->tcpu = (uint8_t)cpu;
+        e->prio = (int16_t)(uint16_t)(site & 0xffff), e->prio2 = (int16_t)(uint16_t)(site >> 16);
+        e->pid = (int32_t)pid;
+        set_comm(e->comm, task);
+        snprintf(e->what, sizeof(e->what), "%s", w);
         break;
     }
     }

@@ -40,10 +40,19 @@ struct tev {
     int64_t value;               /* exit: CPU time ns; sched: its value */
     char comm[TRACE_COMM_LEN];
     char comm2[TRACE_COMM_LEN];  /* next, child, current (wake-up, migrate), the sched event's name */
+    char what[2 * TRACE_COMM_LEN]; /* memstall: what the access named ("task.cpus_allowed"); comm: the task running */
 };
 
+/* memstall (kernel/machine/stalltrace.h): value = the stall ns, pid2 = every
+ * stall of that CPU in that tick (ns), flags = enum trace_stall_source,
+ * tev_stall_site() the code address of the access. */
+const char *tev_stall_source_name(int src);   /* "memory", "c2c", ...; "?" */
+int tev_stall_source_of_name(const char *name); /* -1 if unknown */
+static inline uint32_t tev_stall_site(const struct tev *e) { return (uint16_t)e->prio | (uint32_t)(uint16_t)e->prio2 << 16; }
+
 struct trace_cpu_count {
-    uint64_t written, dropped, kept;
+    uint64_t written, dropped, kept;    /* the scheduler's records (memstall not counted) */
+    uint64_t memstall, memstall_dropped; /* the memory model's stall records, and those lost to a full buffer */
 };
 
 struct trace {

@@ -11,6 +11,8 @@
  *   - migrations, forks and exits: instants with their arguments;
  *   - the scheduler's own events (goodness's recalc, o1's array_swap, CFS's
  *     vruntime): instants on the CPU they concern, with their value;
+ *   - the memory model's stalls (memstall): a complete event as long as the
+ *     stall, named by what was accessed, with where the line came from;
  *   - per CPU that dropped records, an instant at its first kept record that
  *     says so, and the counts in "otherData".
  *
@@ -163,6 +165,14 @@ size_t trace_write_json(const struct trace *t, FILE *out)
         case TRACE_SCHED:
             head(out, &first, "i", e->comm2, "sched_event", e->tcpu < t->ncpus ? e->tcpu : e->cpu, e->ts);
             fprintf(out, ",\"s\":\"t\",\"args\":{\"value\":%" PRId64 ",\"cpu\":%u}}", e->value, e->tcpu);
+            break;
+        case TRACE_MEMSTALL:       /* the memory model's biggest stall of the tick: as long as it lasted */
+            snprintf(name, sizeof(name), "memstall %s", e->what[0] ? e->what : "?");
+            head(out, &first, "X", name, "memstall", e->cpu, e->ts);
+            fputs(",\"dur\":", out);
+            us(out, (uint64_t)e->value);
+            fprintf(out, ",\"args\":{\"stall_ns\":%" PRId64 ",\"from\":\"%s\",\"tick_stall_ns\":%d,\"site\":\"0x%08x\"}}",
+                    e->value, tev_stall_source_name(e->flags), e->pid2, tev_stall_site(e));
             break;
         }
     }

@@ -18,8 +18,8 @@ uint64_t trace_cpu_first_kept(const struct trace *t, uint32_t cpu)
 {
     if (cpu >= t->ncpus || !t->cpu[cpu].dropped)
         return 0;
-    for (size_t i = 0; i < t->nev; i++)
-        if (t->ev[i].cpu == cpu)
+    for (size_t i = 0; i < t->nev; i++)     /* memstall records have buffers of their own: older ones may be kept */
+        if (t->ev[i].cpu == cpu && t->ev[i].type != TRACE_MEMSTALL)
             return t->ev[i].ts;
     return 0;
 }
@@ -218,6 +218,8 @@ void trace_analyze(const struct trace *t, struct trace_analysis *a)
     bool seen[TRACE_MAX_CPUS] = { false };
     for (size_t i = 0; i < t->nev; i++) {
         const struct tev *e = &t->ev[i];
+        if (e->type == TRACE_MEMSTALL)      /* the memory model's: not the scheduler's record */
+            continue;
         if (!seen[e->cpu] && t->cpu[e->cpu].dropped && e->ts > a->valid_from)
             a->valid_from = e->ts;
         /* A CPU's idle time counts from its first record: the others come
@@ -530,6 +532,67 @@ static uint64_t rq_window(const struct trace *t, const struct trace_analysis *a)
 
 static double pct(uint64_t part, uint64_t whole) { return whole ? 100.0 * (double)part / (double)whole : 0.0; }
 
+/* The memory model's stalls (memstall records: the biggest stall of each
+ * CPU and tick), or a line saying they were not recorded. */
+static void write_stalls(const struct trace *t, FILE *out)
+{
+    if (!(t->events & (1u << TRACE_MEMSTALL))) {
+        fprintf(out, "memory stalls: not recorded (memstall needs the memory model: a CACHES=1 kernel with machine=)\n");
+        return;
+    }
+    struct obj {
+        char what[2 * TRACE_COMM_LEN];
+        uint64_t ticks, ns, tick_ns, from[TRACE_STALL_NR];
+    } *o = xcalloc(t->nev + 1, sizeof(*o));
+    size_t no = 0;
+    uint64_t n = 0, lost = 0, tick_ns = 0;
+    for (uint32_t c = 0; c < t->ncpus; c++)
+        lost += t->cpu[c].memstall_dropped;
+    for (size_t i = 0; i < t->nev; i++) {
+        const struct tev *e = &t->ev[i];
+        if (e->type != TRACE_MEMSTALL)
+            continue;
+        n++;
+        tick_ns += (uint64_t)e->pid2;
+        size_t j = 0;
+        while (j < no && strcmp(o[j].what, e->what))
+            j++;
+        if (j == no)
+            snprintf(o[no++].what, sizeof(o->what), "%s", e->what);
+        o[j].ticks++, o[j].ns += (uint64_t)e->value, o[j].tick_ns += (uint64_t)e->pid2;
+        if (e->flags < TRACE_STALL_NR)
+            o[j].from[e->flags]++;
+    }
+    fprintf(out, "memory stalls: %" PRIu64 " ticks with a stall recorded (the biggest of each CPU and tick)%s; "
+                 "every stall of those ticks: %.3f ms\n",
+            n, lost ? " and some lost to full buffers" : "", tick_ns / 1e6);
+    if (lost)
+        fprintf(out, "memory stalls: %" PRIu64 " ticks lost: the stall buffers (1 MiB a CPU) were full\n", lost);
+    for (size_t a = 0; a < no; a++)         /* most ticks first (selection: few objects) */
+        for (size_t b = a + 1; b < no; b++)
+            if (o[b].ticks > o[a].ticks || (o[b].ticks == o[a].ticks && o[b].ns > o[a].ns)) {
+                struct obj x = o[a];
+                o[a] = o[b], o[b] = x;
+            }
+    if (no)
+        fprintf(out, "%-32s %7s %11s %13s  %s\n", "biggest stall's object", "ticks", "its_ns_mean", "ticks_stall_ms",
+                "from (ticks)");
+    for (size_t a = 0; a < no && a < 20; a++) {
+        fprintf(out, "%-32s %7" PRIu64 " %11.0f %13.3f  ", o[a].what[0] ? o[a].what : "?", o[a].ticks,
+                (double)o[a].ns / (double)o[a].ticks, o[a].tick_ns / 1e6);
+        bool first = true;
+        for (int f = 1; f < TRACE_STALL_NR; f++)
+            if (o[a].from[f]) {
+                fprintf(out, "%s%s=%" PRIu64, first ? "" : ",", tev_stall_source_name(f), o[a].from[f]);
+                first = false;
+            }
+        fputc('\n', out);
+    }
+    if (no > 20)
+        fprintf(out, "(%zu more objects)\n", no - 20);
+    free(o);
+}
+
 void trace_write_summary(const struct trace *t, FILE *out)
 {
     struct trace_analysis a;
@@ -599,6 +662,7 @@ void trace_write_summary(const struct trace *t, FILE *out)
     if (a.ngroups)
         fprintf(out, "hackbench groups: %" PRIu64 " (told apart by the order of their %s)\n", a.ngroups,
                 a.groups_by_pid ? "pids: their forks were dropped" : "forks");
+    write_stalls(t, out);
     trace_analysis_free(&a);
 }
 

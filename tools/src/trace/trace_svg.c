@@ -75,6 +75,17 @@ static void task_color(const struct trace_task *p, bool by_group, char *buf, siz
 }
 
 /* The dash pattern of the k-th scheduler event name (black ticks). */
+/* A memstall mark's colour by where the line came from. */
+static const char *stall_color(int src)
+{
+    switch (src) {
+    case TRACE_STALL_MEMORY: return "#c0392b";
+    case TRACE_STALL_C2C: return "#8e44ad";
+    case TRACE_STALL_L2: return "#e67e22";
+    default: return "#2c3e50";
+    }
+}
+
 static const char *event_dash(size_t k)
 {
     static const char *const dash[] = { "none", "4,2", "1,2", "6,2,1,2", "2,4", "8,3" };
@@ -197,7 +208,16 @@ void trace_write_svg(const struct trace *t, const struct timeline_opts *o, FILE 
     int shift = drop_lines * 14;
     (void)shift;   /* lane_y() has moved everything below the title by as much */
     int legend_y = axis_y + AXIS_H;
-    int legend_rows = (int)((nleg + (size_t)per_row - 1) / (size_t)per_row) + (nen ? 1 : 0) + 2;
+    /* The memory model's stalls (memstall): the biggest of each CPU and tick. */
+    size_t nstall = 0;
+    int64_t stall_max = 1;
+    for (size_t i = 0; i < t->nev; i++)
+        if (t->ev[i].type == TRACE_MEMSTALL) {
+            nstall++;
+            if (t->ev[i].value > stall_max)
+                stall_max = t->ev[i].value;
+        }
+    int legend_rows = (int)((nleg + (size_t)per_row - 1) / (size_t)per_row) + (nen ? 1 : 0) + (nstall ? 1 : 0) + 2;
     int height = legend_y + legend_rows * LEGEND_ROW + 10;
     int width = LEFT + PLOT_W + RIGHT;
 
@@ -362,6 +382,22 @@ void trace_write_svg(const struct trace *t, const struct timeline_opts *o, FILE 
         xml_text(out, e->comm2);
         fprintf(out, " %" PRId64 " (cpu %u, %.3f ms)</title></line>\n", e->value, e->tcpu, x / 1000);
     }
+    /* Memory stalls: a mark at the lane's foot, as high as the stall against
+     * the trace's biggest, coloured by where the line came from. */
+    for (size_t i = 0; i < t->nev; i++) {
+        const struct tev *e = &t->ev[i];
+        if (e->type != TRACE_MEMSTALL || e->cpu >= ncpu)
+            continue;
+        double x = us_of(t, e->ts);
+        int y = lane_y(e->cpu) + LANE_H;
+        double h = 6 + 16.0 * (double)e->value / (double)stall_max;
+        fprintf(out, "<line class=\"memstall\" x1=\"%.3f\" y1=\"%d\" x2=\"%.3f\" y2=\"%.1f\" stroke=\"%s\" "
+                     "stroke-width=\"3\" vector-effect=\"non-scaling-stroke\"><title>",
+                x, y, x, y - h, stall_color(e->flags));
+        xml_text(out, e->what[0] ? e->what : "?");
+        fprintf(out, ": %" PRId64 " ns from %s (cpu %u, %.3f ms; this tick's stalls %.1f us; site 0x%08x)</title></line>\n",
+                e->value, tev_stall_source_name(e->flags), e->cpu, x / 1000, e->pid2 / 1000.0, tev_stall_site(e));
+    }
     /* Wake-up arrows: from the wake-up on the waker's CPU to where the task ran next. */
     if (o->arrows) {
         struct pending {
@@ -425,6 +461,20 @@ void trace_write_svg(const struct trace *t, const struct timeline_opts *o, FILE 
             fprintf(out, "<text x=\"%d\" y=\"%d\" font-size=\"11\">sched_event ", x + 14, y + 10);
             xml_text(out, enames[j]);
             fprintf(out, "</text>\n");
+        }
+        y += LEGEND_ROW;
+    }
+    if (nstall) {
+        static const int srcs[] = { TRACE_STALL_MEMORY, TRACE_STALL_C2C, TRACE_STALL_L2, TRACE_STALL_UPGRADE };
+        static const char *const labels[] = { "memory", "cache-to-cache", "L2", "other (invalidation, L1, bus)" };
+        int x = LEFT;
+        fprintf(out, "<text x=\"%d\" y=\"%d\" font-size=\"11\">memory stalls (the biggest of each CPU and tick, "
+                     "at the lane's foot; hover for the object):</text>\n", x, y + 10);
+        x += 510;
+        for (int j = 0; j < 4; j++, x += 120) {
+            fprintf(out, "<rect x=\"%d\" y=\"%d\" width=\"4\" height=\"12\" fill=\"%s\"/>"
+                         "<text x=\"%d\" y=\"%d\" font-size=\"11\">%s</text>\n",
+                    x, y, stall_color(srcs[j]), x + 8, y + 10, labels[j]);
         }
         y += LEGEND_ROW;
     }
