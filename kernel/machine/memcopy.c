@@ -13,11 +13,13 @@
  * costs outside it (slow_cost, or null_cost without a model); the copy's
  * sequence (two pushes, the call, the entry point, two memhook_miss calls,
  * the add that drops the pushes) costs a different, fixed number of
- * instructions, and the difference is owed here: memhook_copy_owed, signed
- * (the sequence costs less than two plugin sites).  A copy of nothing calls
- * no model and owes memhook_copy_empty_owed, its whole sequence.  Both are
- * measured at boot by a loop of the same sequence against the loop's own
- * instructions (memhook_copy_calibrate, from memhooks.c calibrate()).
+ * instructions, and __memhook_copy adds the difference to the clock's
+ * base: memhook_copy_owed, signed (the sequence may cost less than two
+ * plugin sites' slow calls).  A copy of nothing calls no model and owes
+ * memhook_copy_empty_owed, its whole sequence.  Both are measured here at
+ * boot by a loop of the same sequence against the loop's own instructions
+ * (memhook_copy_calibrate, from memhooks.c calibrate()), with interrupts
+ * off as __memhook_copy runs its part (so no irq_restore runs an sti).
  */
 #include "memhooks.h"
 #include "../cpu.h"
