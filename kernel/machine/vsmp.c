@@ -453,10 +453,83 @@ _Static_assert(offsetof(struct vcpu, hooked) == VCPU_HOOKED, "VCPU_HOOKED");
     FAST_LEAVE("vsmp_release_residue")
 #endif
 
+/*
+ * The patched spinlock sites call the hooks' site entries (vsmp_site_order,
+ * vsmp_site_release: kernel/spinlock.c retargets the sites' calls); they
+ * called spin_vsmp_order and spin_release_pv before, which tail-jumped to
+ * the hooks after a frame and a test (13 and 15 instructions with gcc 12
+ * -O2), one call level more on every acquisition and release.  The clock a
+ * hook reads there is the time of the acquisition and of the release (the
+ * order, the stamps), so the site entries read it as many cycles later as
+ * those calls took (site_order_ahead, site_release_ahead: measured at boot
+ * in calibrate_spinlock_hooks), and the residues, measured through the old
+ * calls, take the same total off afterwards.
+ *
+ * One thing the longer path did besides: the hardware timer could fire
+ * inside it, with the clock running, where the site entry has its clock
+ * frozen already (the interrupt would be deferred to the hook's end).  So
+ * a site entry whose RDTSC is past vsmp_site_fence (a timer may fire
+ * within the next FENCE_MARGIN cycles: armed_at's lower bound less the
+ * margin) takes the old path's length with the clock running: its first
+ * instructions, a computed jump into a sled of nops as long as the rest of
+ * the old path (calibrate_spinlock_hooks measures that the total is the
+ * old path's, exactly), and the hook's plain entry.  The timer fires there
+ * at the same local time and instruction count as in the old path.  An
+ * interrupt inside the check (only possible on the fenced path: the fence
+ * keeps the timer away from the other) may change the fence, so it sends
+ * the check on in a copy that takes the fenced path whatever the fence
+ * (irq_body, vsmp_site_checks: same instructions, same count).
+ */
+struct vsmp_site_check {
+    uint32_t start, end, fenced;
+};
+extern const struct vsmp_site_check __start_vsmp_site_checks[], __stop_vsmp_site_checks[];
+uint32_t site_order_ahead __asm__("vsmp_site_order_ahead");
+uint32_t site_release_ahead __asm__("vsmp_site_release_ahead");
+uint64_t site_fence __asm__("vsmp_site_fence") = NEVER;
+uint32_t site_order_sled __asm__("vsmp_site_order_sled"), site_release_sled __asm__("vsmp_site_release_sled");
+extern const uint8_t vsmp_site_order_sled_end[], vsmp_site_release_sled_end[];
+#define FENCE_MARGIN 256
+#define SLED_MAX 48
+#define SITE_CHECK_INSNS 7      /* before the sled: rdtsc, movl, cmpl, sbbl, jae, jmp *; after it: jmp */
+#define HOOK_SITE(name, body, exit, fast, ahead, sled, plain)                 \
+    ".globl " name "\n" name ":\n\t"                                       \
+    "rdtsc\n"                                                              \
+    "20:\tmovl %edx, %ecx\n\t"                                              \
+    "cmpl vsmp_site_fence, %eax\n\t"                                       \
+    "sbbl vsmp_site_fence+4, %ecx\n\t"                                     \
+    "jae 12f\n"                                                            \
+    "21:\tsubl %gs:" STR(PERCPU_TSC_BASE) ", %eax\n\t"                          \
+    "sbbl %gs:" STR(PERCPU_TSC_BASE_HI) ", %edx\n\t"                       \
+    "movb $1, vsmp_frozen\n\t"                                             \
+    "addl " ahead ", %eax\n\t"                                             \
+    "adcl $0, %edx\n\t"                                                    \
+    fast                                                                   \
+    "leal 4(%esp), %ecx\n\t"                                               \
+    "call " body "\n\t"                                                    \
+    MACHINE_THAW                                                           \
+    "jmp " exit "\n"                                                       \
+    "12:\tjmp *" sled "\n\t"                                               \
+    ".fill " STR(SLED_MAX) ", 1, 0x90\n"                                   \
+    sled "_end:\n\t"                                                       \
+    "jmp " plain "\n"                                                      \
+    "22:\tmovl %edx, %ecx\n\t"                                              \
+    "cmpl vsmp_site_fence, %eax\n\t"                                       \
+    "sbbl vsmp_site_fence+4, %ecx\n\t"                                     \
+    "jmp 12b\n\t"                                                          \
+    ".pushsection vsmp_site_checks, \"a\"\n\t"                              \
+    ".balign 4\n\t"                                                        \
+    ".long 20b, 21b, 22b\n\t"                                              \
+    ".popsection\n"
+
 /* Each hook: its stub and its body (below). */
 __asm__(".text\n"
         HOOK("vsmp_lock_order", "lock_order_body", "hook_exit_lock", FAST_ORDER)
         HOOK("vsmp_lock_release", "lock_release_body", "hook_exit_lock", FAST_RELEASE)
+        HOOK_SITE("vsmp_site_order", "lock_order_body", "hook_exit_lock", FAST_ORDER,
+                  "vsmp_site_order_ahead", "vsmp_site_order_sled", "vsmp_lock_order")
+        HOOK_SITE("vsmp_site_release", "lock_release_body", "hook_exit_lock", FAST_RELEASE,
+                  "vsmp_site_release_ahead", "vsmp_site_release_sled", "vsmp_lock_release")
         HOOK_CLI("vsmp_lock_block", "lock_block_body")
         HOOK_CLI("vsmp_relax", "relax_body")
         HOOK_CLI("vsmp_halt", "halt_body")
@@ -852,6 +925,16 @@ static inline void refresh_deadline(const struct vcpu *v)
     arm_dirty = true;
 }
 
+/* The exit arms the timer for `count` cycles after its RDTSC, which is
+ * after phys_lb: no site entry may freeze its clock from FENCE_MARGIN
+ * cycles before that on (HOOK_SITE). */
+static __attribute__((noinline)) void set_site_fence(uint32_t count)
+{
+    uint64_t at = phys_lb + count;
+    site_fence = at > FENCE_MARGIN ? at - FENCE_MARGIN : 0;
+
+}
+
 static void arm_timer(struct vcpu *v, bool may_raise)
 {
     arm_dirty = false;
@@ -877,6 +960,7 @@ static void arm_timer(struct vcpu *v, bool may_raise)
         return;                     /* it fires first (or has fired: the interrupt is pending) */
     hw_timer_arms++;
     vsmp_exit_count = (uint32_t)timer_count(cycles);
+    set_site_fence(vsmp_exit_count);
 }
 
 /* The end of every hook: usually nothing changed since the last time, the
@@ -1219,8 +1303,10 @@ void __attribute__((used)) irq_frozen(int vector, uint32_t *eip)
             irqs_rewound++;
             break;
         }
-    if (vector == VECTOR_TIMER)
+    if (vector == VECTOR_TIMER) {
         vsmp_armed_at = NEVER;
+        site_fence = NEVER;         /* (it has fired: nothing is armed) */
+    }
     vsmp_deferred |= vector == VECTOR_TIMER ? DEFER_TIMER : DEFER_EVENT;
     irqs_deferred++;
     lapic_eoi();
@@ -1297,6 +1383,9 @@ BODY int irq_body(uint64_t local, uint32_t vector)
     /* Judged by how far the interrupted code got; its clock goes on from
      * before a read the interrupt split (which runs again). */
     uint32_t repeat = clock_read_rewind(irq_eip);
+    for (const struct vsmp_site_check *c = __start_vsmp_site_checks; c < __stop_vsmp_site_checks; c++)
+        if (*irq_eip >= c->start && *irq_eip < c->end)
+            *irq_eip = c->fenced + (*irq_eip - c->start);
     struct vcpu *v = enter(local - irq_residue);
     lapic_eoi();                    /* before any switch: an interrupt in service holds back the next */
     int deliver = 0;
@@ -1315,6 +1404,7 @@ BODY int irq_body(uint64_t local, uint32_t vector)
          * fired already: then this stops nothing). */
         *vsmp_timer_init_reg = 0;
         vsmp_armed_at = NEVER;
+        site_fence = NEVER;
         hw_timer_irqs++;
         if (calibrating_timer) {
             calibrating_timer = false;
@@ -1412,13 +1502,48 @@ static void calibrate_spinlock_hooks(void)
     uint64_t plain = lock_pairs_cycles();
     spin_vsmp_enable_acquire();
     uint64_t with_order = lock_pairs_cycles();
+    spin_vsmp_retarget_acquire();
+    uint64_t with_order_site = lock_pairs_cycles();
     spin_vsmp_enable_release();
     uint64_t with_both = lock_pairs_cycles();
+    spin_vsmp_retarget_release();
+    uint64_t with_both_site = lock_pairs_cycles();
     order_residue = with_order > plain ? (with_order - plain) / CALIBRATION_PAIRS : 0;
-    release_residue = with_both > with_order ? (with_both - with_order) / CALIBRATION_PAIRS : 0;
-    if ((with_order - plain) % CALIBRATION_PAIRS || (with_both - with_order) % CALIBRATION_PAIRS)
+    release_residue = with_both > with_order_site ? (with_both - with_order_site) / CALIBRATION_PAIRS : 0;
+    if ((with_order - plain) % CALIBRATION_PAIRS || (with_both - with_order_site) % CALIBRATION_PAIRS)
         panic("vsmp: the spinlock hooks' residue is not the same at every call (%llu, %llu cycles for %d)",
-              (unsigned long long)(with_order - plain), (unsigned long long)(with_both - with_order),
+              (unsigned long long)(with_order - plain), (unsigned long long)(with_both - with_order_site),
+              CALIBRATION_PAIRS);
+    /* What the retargeted calls save: the site entries read the clock
+     * that much later (HOOK_SITE). */
+    if (with_order_site > with_order || with_both_site > with_both ||
+        (with_order - with_order_site) % CALIBRATION_PAIRS || (with_both - with_both_site) % CALIBRATION_PAIRS)
+        panic("vsmp: the spinlock sites' direct calls do not save the same at every call (%llu, %llu cycles for %d)",
+              (unsigned long long)(with_order - with_order_site), (unsigned long long)(with_both - with_both_site),
+              CALIBRATION_PAIRS);
+    site_order_ahead = (uint32_t)((with_order - with_order_site) / CALIBRATION_PAIRS);
+    site_release_ahead = (uint32_t)((with_both - with_both_site) / CALIBRATION_PAIRS);
+    /* The fenced path (a timer due soon): as long as the old one, exactly.
+     * A site whose call was not retargeted saves nothing (ahead 0) and
+     * never reaches a site entry. */
+    for (int i = 0; i < 2; i++) {
+        uint32_t ahead = i == 0 ? site_order_ahead : site_release_ahead;
+        uint32_t nops = ahead > SITE_CHECK_INSNS ? ahead - SITE_CHECK_INSNS : 0;
+        if (ahead && (ahead < SITE_CHECK_INSNS || nops > SLED_MAX))
+            panic("vsmp: the spinlock sites' old path is %u instructions, the fenced one %u to %u", ahead,
+                  SITE_CHECK_INSNS, SITE_CHECK_INSNS + SLED_MAX);
+        *(i == 0 ? &site_order_sled : &site_release_sled) =
+            (uint32_t)(uintptr_t)((i == 0 ? vsmp_site_order_sled_end : vsmp_site_release_sled_end) - nops);
+    }
+    /* With the residues and the readings ahead, a hook costs a site
+     * nothing, fenced or not. */
+    uint64_t with_sites = lock_pairs_cycles();
+    site_fence = 0;                  /* every site entry fenced */
+    uint64_t with_sites_fenced = lock_pairs_cycles();
+    site_fence = NEVER;
+    if (with_sites != plain || with_sites_fenced != plain)
+        panic("vsmp: the spinlock sites cost %lld cycles, %lld fenced, for %d pairs (0: the old path's length exactly)",
+              (long long)(with_sites - plain), (long long)(with_sites_fenced - plain),
               CALIBRATION_PAIRS);
 }
 
