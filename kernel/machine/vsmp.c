@@ -775,6 +775,19 @@ static uint64_t stall_limit_cycles(void)
  * no CPU number is favoured; *rest: the smallest eff of the CPUs other
  * than the one picked (with a tie, the same eff).
  */
+/* A tie at the head h: of the equals (together at the head), the first
+ * after x. */
+static __attribute__((noinline)) int pick_tie(int x, int h, uint64_t best)
+{
+    int y = h, dy = (h - x - 1 + nvcpus) % nvcpus;
+    for (int n = queue_next[h]; n >= 0 && queued_eff[n] == best; n = queue_next[n]) {
+        int d = (n - x - 1 + nvcpus) % nvcpus;
+        if (d < dy)
+            y = n, dy = d;
+    }
+    return y;
+}
+
 static inline int pick(int x, uint64_t *rest)
 {
     int h = queue_head;
@@ -792,15 +805,8 @@ static inline int pick(int x, uint64_t *rest)
         *rest = n < 0 ? NEVER : queued_eff[n];
         return h;
     }
-    /* A tie: of the equals (together at the head), the first after x. */
     *rest = best;
-    int y = h, dy = (h - x - 1 + nvcpus) % nvcpus;
-    for (; n >= 0 && queued_eff[n] == best; n = queue_next[n]) {
-        int d = (n - x - 1 + nvcpus) % nvcpus;
-        if (d < dy)
-            y = n, dy = d;
-    }
-    return y;
+    return pick_tie(x, h, best);
 }
 
 static inline void set_min_other(uint64_t m)
@@ -1012,6 +1018,38 @@ static void after_switch(bool irqs_on, bool hook)
 }
 
 /*
+ * The switch from the current CPU x (clock frozen, not on the list) to y
+ * (y != x, just taken off the list at eff e; rest: the smallest eff of
+ * the others now).  Returns when x runs again, its local time moved on to
+ * when it could run (its event, or a release).
+ */
+static inline __attribute__((always_inline)) void switch_to(struct vcpu *v, int y, uint64_t e, uint64_t rest)
+{
+    struct vcpu *w = &vcpus[y];
+    if (e > w->local)
+        w->local = e;               /* a halted CPU sleeps until its event */
+    w->state = VCPU_RUNNING;
+    w->ran_from = w->local;
+    w->hooked = false;
+    w->stats.dispatches++;
+    set_min_other(rest);
+    /* Interrupts stay as they are across the switch (on only in a spinlock
+     * hook, where an interrupt only takes notes), and x gets back its own
+     * state of them and of in_lock_hook afterwards: an sti is paid only
+     * where the context that switched to x had them off. */
+    bool on = (read_eflags() & EFLAGS_IF) != 0, hook = in_lock_hook;
+    switch_irqs_on = on;
+    cur = y;
+    vsmp_curv = w;
+    vsmp_switch(&v->saved_esp, w->saved_esp, gs_selector[y]);
+    /* x again: whoever dispatched us set cur, state, local and min_other. */
+    refresh_deadline(v);
+    after_switch(on, hook);
+    if (on && !switch_irqs_on)
+        irq_enable();
+}
+
+/*
  * The current CPU x (clock frozen, its state set by the caller: ready,
  * halted or waiting for a lock) gives the physical CPU to the CPU with the
  * smallest time, which may be x itself.  Returns when x runs again, its
@@ -1027,35 +1065,55 @@ static void reschedule(struct vcpu *v)
         queue_insert(x, ex);
     uint64_t rest;
     int y = pick(x, &rest);
-    struct vcpu *w = &vcpus[y];
     uint64_t e = queued_eff[y];
-    if (e > w->local)
-        w->local = e;               /* a halted CPU sleeps until its event */
-    w->state = VCPU_RUNNING;
-    w->ran_from = w->local;
-    w->hooked = false;
-    w->stats.dispatches++;
     queue_remove(y);                /* it was on the list: its eff was the smallest */
     queued_eff[y] = NEVER;
-    set_min_other(rest);
     if (y == x) {
+        struct vcpu *w = &vcpus[y];
+        if (e > w->local)
+            w->local = e;
+        w->state = VCPU_RUNNING;
+        w->ran_from = w->local;
+        w->hooked = false;
+        w->stats.dispatches++;
+        set_min_other(rest);
         refresh_deadline(v);
         return;
     }
-    /* Interrupts stay as they are across the switch (on only in a spinlock
-     * hook, where an interrupt only takes notes), and x gets back its own
-     * state of them and of in_lock_hook afterwards: an sti is paid only
-     * where the context that switched to x had them off. */
-    bool on = (read_eflags() & EFLAGS_IF) != 0, hook = in_lock_hook;
-    switch_irqs_on = on;
-    cur = y;
-    vsmp_curv = w;
-    vsmp_switch(&v->saved_esp, w->saved_esp, gs_selector[y]);
-    /* x again: whoever dispatched us set cur, state, local and min_other. */
-    refresh_deadline(v);
-    after_switch(on, hook);
-    if (on && !switch_irqs_on)
-        irq_enable();
+    switch_to(v, y, e, rest);
+}
+
+/*
+ * reschedule() for the usual dispatch, an acquisition's order yield: x is
+ * ready at its local time, past order_limit, so the head of the list (some
+ * CPU behind it, min_other) is not x and x goes on the list behind it; the
+ * same pick, the same switch, fewer steps (o1, 8 CPUs, hackbench: 3.0 M of
+ * the 3.1 M dispatches).
+ */
+static inline __attribute__((always_inline)) void order_yield(struct vcpu *v)
+{
+    int x = cur;
+    TEST_BURN();
+    v->stats.order_yields++;
+    v->state = VCPU_READY;
+    uint64_t ex = v->local;
+    queued_eff[x] = ex;
+    queue_insert(x, ex);
+    int y = queue_head;
+    uint64_t e = queued_eff[y];
+    if (unlikely(lock_waiters))
+        check_lock_waiters(e);
+    int n = queue_next[y];          /* (x is behind y: n >= 0) */
+    uint64_t rest = queued_eff[n];
+    if (unlikely(rest == e)) {
+        y = pick_tie(x, y, e);
+        queue_remove(y);
+    } else {
+        queue_head = n;             /* queue_remove(y), y the head */
+        queue_prev[n] = -1;
+    }
+    queued_eff[y] = NEVER;
+    switch_to(v, y, e, rest);
 }
 
 /* ---- the hook bodies ---- */
@@ -1096,9 +1154,7 @@ BODY void lock_order_body(uint64_t local, const uint32_t *args)
             charge_lock_wait(cur, v, lock->vsmp_release);
         if (v->local <= order_limit)
             break;
-        v->stats.order_yields++;
-        v->state = VCPU_READY;
-        reschedule(v);
+        order_yield(v);
     }
     hook_check(v);
     v->local -= order_residue;
