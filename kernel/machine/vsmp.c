@@ -941,7 +941,7 @@ static __attribute__((noinline)) void set_site_fence(uint32_t count)
 
 }
 
-static void arm_timer(struct vcpu *v, bool may_raise)
+static inline __attribute__((always_inline)) void arm_timer(struct vcpu *v, bool may_raise)
 {
     arm_dirty = false;
     uint64_t local = v->local;
@@ -971,7 +971,7 @@ static void arm_timer(struct vcpu *v, bool may_raise)
 
 /* The end of every hook: usually nothing changed since the last time, the
  * deadline is still ahead and the timer is armed for it. */
-static inline void arm(struct vcpu *v)
+static inline __attribute__((always_inline)) void arm(struct vcpu *v)
 {
     if (likely(!arm_dirty && vsmp_armed_at != NEVER && v->local < deadline)) {
         return;
