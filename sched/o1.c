@@ -92,10 +92,13 @@
  *   - An affinity change is carried out by the core (it dequeues the task and
  *     wakes it on the first allowed CPU, like 2.6.0's migration thread with
  *     any_online_cpu()); there is no migration thread.
- *   - Sleep arithmetic is 64-bit (i386's 32-bit unsigned long could wrap in
- *     recalc_task_prio for sleeps of 430..815 ms), and a clock that reads
- *     earlier on this CPU than a timestamp taken on another CPU counts as no
- *     time rather than wrapping.
+ *   - A sleep multiplied by the bonus factor is 64-bit (i386's 32-bit
+ *     unsigned long could wrap in recalc_task_prio for sleeps of 430..815
+ *     ms), and a clock that reads earlier on this CPU than a timestamp taken
+ *     on another CPU counts as no time rather than wrapping.  sleep_avg and
+ *     the capped sleep and run times are 32 bits, as 2.6.0's unsigned long.
+ *   - max_sleep_avg below AVG_TIMESLICE is refused: the long sleeper's
+ *     sleep_avg, MAX_SLEEP_AVG - AVG_TIMESLICE, would be negative.
  *   - The busy rebalance runs on the first tick of each 200 ms window of
  *     jiffies (2.6.0: jiffies % 200 == 0), so a CPU whose tick drifts past
  *     that exact jiffy under QEMU still balances.
@@ -113,11 +116,11 @@
  *   min_timeslice 10 ms, max_timeslice 200 ms, child_penalty 95 %,
  *   parent_penalty 100 %, exit_weight 3, prio_bonus_ratio 25 %,
  *   interactive_delta 2, max_sleep_avg auto (AVG_TIMESLICE x MAX_BONUS =
- *   1020 ms), starvation_limit auto (= max_sleep_avg; 0 = off),
- *   on_runqueue_weight 30 %, credit_limit 100, timeslice_granularity 1,
- *   idle_rebalance_tick 1 ms, busy_rebalance_tick 200 ms, cachesize
- *   512 KiB, bandwidth 350 MB/s, cache_decay_ticks auto (smp_tune_scheduling,
- *   2 ms).  The jiffy values are derived once, in o1_init().
+ *   1020 ms; at least AVG_TIMESLICE), starvation_limit auto (=
+ *   max_sleep_avg; 0 = off), on_runqueue_weight 30 %, credit_limit 100,
+ *   timeslice_granularity 1, idle_rebalance_tick 1 ms, busy_rebalance_tick
+ *   200 ms, cachesize 512 KiB, bandwidth 350 MB/s, cache_decay_ticks auto
+ *   (smp_tune_scheduling, 2 ms).  The jiffy values are derived once, in o1_init().
  *
  * Preset rml-2.4 (sched.preset=rml-2.4): the 2.5 scheduler as Robert Love
  * backported it to 2.4 (sched-O1-rml, in 2.4.19-pre7-ac2 and -jam6, the
@@ -199,7 +202,8 @@ static struct {
     int min_timeslice, max_timeslice, avg_timeslice;
     int max_bonus;
     int max_sleep_avg;            /* jiffies */
-    uint64_t ns_max_sleep_avg;
+    uint32_t ns_max_sleep_avg;    /* < 2^32 within the tunable's range (checked in derive_constants) */
+    uint32_t sleep_avg_reset;     /* JIFFIES_TO_NS(MAX_SLEEP_AVG - AVG_TIMESLICE): a long sleeper's sleep_avg */
     int starvation_limit;         /* jiffies, 0 = off */
     int idle_rebalance_tick, busy_rebalance_tick;
     uint64_t cache_decay_ns;
@@ -207,8 +211,10 @@ static struct {
     uint32_t on_runqueue_weight_128;   /* ON_RUNQUEUE_WEIGHT * 128 / 100, as 2.6.0 computes it */
     /* JUST_INTERACTIVE_SLEEP(p) in ns for each static_prio - MAX_RT_PRIO (it
      * depends on the nice level only): recalc_task_prio runs on every
-     * wake-up, and computed there it cost about 45 instructions each. */
-    uint64_t just_interactive_ns[MAX_PRIO - MAX_RT_PRIO];
+     * wake-up, and computed there it cost about 45 instructions each.  Only
+     * ever compared with a sleep time of at most NS_MAX_SLEEP_AVG, so it is
+     * stored capped there, in 32 bits (derive_constants). */
+    uint32_t just_interactive_ns[MAX_PRIO - MAX_RT_PRIO];
 } k;
 
 #define MIN_TIMESLICE (k.min_timeslice)
@@ -256,15 +262,20 @@ struct o1_task {
     struct list_head run_list;    /* in array->queue[prio] */
     struct prio_array *array;     /* NULL while not queued */
     uint64_t timestamp;           /* ns: last switch in/out or activation */
-    int64_t sleep_avg;            /* ns, 0..NS_MAX_SLEEP_AVG */
+    uint32_t sleep_avg;           /* ns, 0..NS_MAX_SLEEP_AVG; 2.6.0: unsigned long, 32 bits on i386 */
     int interactive_credit;       /* 2.6.0: long, 32 bits on i386 */
     int prio;                     /* dynamic priority 0..139 */
     int static_prio;              /* 120 + nice */
+    int activated;                /* 0, 1 (woken by a task), 2 (woken by an interrupt) */
     int time_slice;               /* ticks left */
     int first_time_slice;         /* still in the slice it got at fork */
-    int activated;                /* 0, 1 (woken by a task), 2 (woken by an interrupt) */
     int waker_cpu;                /* CPU that woke it last (set in select_cpu) */
 };
+
+/* The helpers of the wake-up and switch paths: inline in every build, so
+ * that the instrumented one (CACHES=1) inlines what the plain one does
+ * (GCC's own choice differed between them: docs/caches.md). */
+#define O1_HOT static inline __attribute__((always_inline))
 
 static struct o1_task *o1(struct task *p) { return SCHED_TASK(p, struct o1_task); }
 static struct task *task_of(struct list_head *node) { return sched_task_of(node, offsetof(struct o1_task, run_list)); }
@@ -282,21 +293,40 @@ static int task_timeslice(const struct o1_task *t)
     return MIN_TIMESLICE + (MAX_TIMESLICE - MIN_TIMESLICE) * (MAX_PRIO - 1 - t->static_prio) / (MAX_USER_PRIO - 1);
 }
 
-static int current_bonus(const struct o1_task *t)
+/* CURRENT_BONUS as 2.6.0 computes it: sleep_avg stays within
+ * 0..NS_MAX_SLEEP_AVG (< 2^32), so 32-bit arithmetic is exact. */
+static int bonus_formula(uint32_t sleep_avg)
 {
-    /* sleep_avg stays within 0..NS_MAX_SLEEP_AVG (about 1e9 ns), so 32-bit
-     * arithmetic is exact, and i386 has no 64-bit division instruction. */
-    uint32_t jiffies = (uint32_t)t->sleep_avg / (uint32_t)NSEC_PER_JIFFY;
-    return (int)(jiffies * MAX_BONUS / MAX_SLEEP_AVG);
+    uint32_t jiffies = sleep_avg / (uint32_t)NSEC_PER_JIFFY;
+    return (int)(jiffies * (uint32_t)MAX_BONUS / (uint32_t)MAX_SLEEP_AVG);
 }
 
+/*
+ * The wake-up and switch paths compute a bonus two to four times a pipe
+ * round trip and a dynamic priority twice, so both are tables filled at
+ * boot from 2.6.0's formulas (derive_constants): the bonus of every whole
+ * jiffy of sleep_avg (NS_TO_JIFFIES is the first step of CURRENT_BONUS,
+ * and MAX_SLEEP_AVG is at most max_sleep_avg's 4000 ms), and
+ * effective_prio()'s clamped static_prio - (bonus - MAX_BONUS / 2) for
+ * every bonus (MAX_BONUS is at most 40 * 50 / 100, prio_bonus_ratio's top)
+ * and nice level.
+ */
+#define MAX_SLEEP_AVG_JIFFIES (4000 * HZ / 1000)
+#define MAX_MAX_BONUS (MAX_USER_PRIO * 50 / 100)
+static uint8_t bonus_of_jiffies[MAX_SLEEP_AVG_JIFFIES + 1];
+static uint8_t prio_of_bonus[MAX_MAX_BONUS + 1][MAX_USER_PRIO];
+
+O1_HOT int bonus_of(uint32_t sleep_avg) { return bonus_of_jiffies[sleep_avg / (uint32_t)NSEC_PER_JIFFY]; }
+
+O1_HOT int current_bonus(const struct o1_task *t) { return bonus_of(t->sleep_avg); }
+
 /* DELTA(p): C division truncates toward zero, as in 2.6.0's SCALE(). */
-static int interactive_delta(const struct o1_task *t)
+O1_HOT int interactive_delta(const struct o1_task *t)
 {
     return TASK_NICE(t) * MAX_BONUS / 40 + INTERACTIVE_DELTA;
 }
 
-static bool task_interactive(const struct o1_task *t)
+O1_HOT bool task_interactive(const struct o1_task *t)
 {
     return t->prio <= t->static_prio - interactive_delta(t);
 }
@@ -308,10 +338,8 @@ static uint64_t just_interactive_sleep_of(int static_prio)
     return JIFFIES_TO_NS(MAX_SLEEP_AVG * (MAX_BONUS / 2 + delta + 1) / MAX_BONUS - 1);
 }
 
-static uint64_t just_interactive_sleep(const struct o1_task *t) { return k.just_interactive_ns[t->static_prio - MAX_RT_PRIO]; }
-
-static bool high_credit(const struct o1_task *t) { return t->interactive_credit > CREDIT_LIMIT; }
-static bool low_credit(const struct o1_task *t) { return t->interactive_credit < -CREDIT_LIMIT; }
+O1_HOT bool high_credit(const struct o1_task *t) { return t->interactive_credit > CREDIT_LIMIT; }
+O1_HOT bool low_credit(const struct o1_task *t) { return t->interactive_credit < -CREDIT_LIMIT; }
 
 static int timeslice_granularity(const struct o1_task *t)
 {
@@ -321,12 +349,10 @@ static int timeslice_granularity(const struct o1_task *t)
     return MIN_TIMESLICE * (1 << (shift - 1)) * sched_nr_cpus();
 }
 
-static int effective_prio(const struct o1_task *t)
+/* 2.6.0 effective_prio() of a normal task of this static_prio and bonus (derive_constants tabulates it). */
+static int effective_prio_formula(int static_prio, int bonus)
 {
-    if (rt_prio(t->prio))
-        return t->prio;
-    int bonus = current_bonus(t) - MAX_BONUS / 2;
-    int prio = t->static_prio - bonus;
+    int prio = static_prio - (bonus - MAX_BONUS / 2);
     if (prio < MAX_RT_PRIO)
         prio = MAX_RT_PRIO;
     if (prio > MAX_PRIO - 1)
@@ -334,64 +360,106 @@ static int effective_prio(const struct o1_task *t)
     return prio;
 }
 
+O1_HOT int effective_prio(const struct o1_task *t)
+{
+    if (rt_prio(t->prio))
+        return t->prio;
+    return prio_of_bonus[current_bonus(t)][t->static_prio - MAX_RT_PRIO];
+}
+
 /* now - then, or 0 if another CPU's clock was ahead of ours. */
 static uint64_t ns_since(uint64_t now, uint64_t then) { return now > then ? now - then : 0; }
 
-/* The sleep since t->timestamp raises sleep_avg; then the priority follows. */
-static void recalc_task_prio(struct o1_task *t, uint64_t now)
+/* ns_since() capped at NS_MAX_SLEEP_AVG: what a sleep or a run counts for
+ * (2.6.0 caps both so, and they then fit its 32-bit unsigned long). */
+O1_HOT uint32_t capped_ns_since(uint64_t now, uint64_t then)
 {
-    uint64_t since = ns_since(now, t->timestamp);
-    /* At most NS_MAX_SLEEP_AVG, which is below 2^32 (derive_constants): 32
-     * bits from here on are exact, and the multiply below one instruction. */
-    uint32_t sleep_time = since > NS_MAX_SLEEP_AVG ? (uint32_t)NS_MAX_SLEEP_AVG : (uint32_t)since;
-    if (sleep_time > 0) {
-        /* A long sleeper becomes just interactive, not maximally so: it must
-         * not turn into a CPU hog with a huge bonus.  (2.6.0 also requires a
-         * user task that is not waking from an uninterruptible sleep: here
-         * every task is one and no sleep is uninterruptible.) */
-        if (sleep_time > just_interactive_sleep(t)) {
-            t->sleep_avg = (int64_t)JIFFIES_TO_NS(MAX_SLEEP_AVG - AVG_TIMESLICE);
-            if (!high_credit(t))
-                t->interactive_credit++;
+    /* Clock readings are below 2^63 ns, so the difference's sign says
+     * which is later; its high word is 0 for any gap under 4.3 s. */
+    uint64_t d = now - then;
+    uint32_t high = (uint32_t)(d >> 32), low = (uint32_t)d;
+    if (unlikely(high))
+        return (int32_t)high < 0 ? 0 : NS_MAX_SLEEP_AVG;
+    return low > NS_MAX_SLEEP_AVG ? NS_MAX_SLEEP_AVG : low;
+}
+
+/* recalc_task_prio()'s sleep_avg for a sleep while at the cap: a long sleeper's reset or the cap. */
+O1_HOT void sleep_avg_to(struct o1_task *t, uint32_t sleep_avg)
+{
+    t->sleep_avg = sleep_avg;
+    if (!high_credit(t))
+        t->interactive_credit++;
+}
+
+/*
+ * The two rarer cases of recalc_task_prio()'s sleep: a long sleeper becomes
+ * just interactive, not maximally so: it must not turn into a CPU hog with a
+ * huge bonus (2.6.0 also requires a user task that is not waking from an
+ * uninterruptible sleep: here every task is one and no sleep is
+ * uninterruptible); and a low-credit task earns at most one timeslice of
+ * sleep.
+ */
+static __attribute__((noinline)) void recalc_sleep_rare(struct o1_task *t, uint32_t sleep_time)
+{
+    if (sleep_time > k.just_interactive_ns[t->static_prio - MAX_RT_PRIO]) {
+        sleep_avg_to(t, k.sleep_avg_reset);
+        return;
+    }
+    uint32_t factor = (uint32_t)(MAX_BONUS - current_bonus(t));
+    uint64_t earned = (uint64_t)sleep_time * (factor ? factor : 1);
+    if (low_credit(t) && earned > JIFFIES_TO_NS(task_timeslice(t)))
+        earned = JIFFIES_TO_NS(task_timeslice(t));
+    if (earned > NS_MAX_SLEEP_AVG - t->sleep_avg)
+        sleep_avg_to(t, NS_MAX_SLEEP_AVG);
+    else
+        t->sleep_avg += (uint32_t)earned;
+}
+
+/*
+ * 2.6.0 recalc_task_prio() for a task that slept sleep_time ns, already
+ * capped at NS_MAX_SLEEP_AVG (its callers measure it from t->timestamp):
+ * the sleep raises sleep_avg, the lower the sleep_avg the faster, then the
+ * priority follows.
+ */
+O1_HOT void recalc_task_prio(struct o1_task *t, uint32_t sleep_time)
+{
+    if (likely(sleep_time > 0)) {
+        if (unlikely(sleep_time > k.just_interactive_ns[t->static_prio - MAX_RT_PRIO] || low_credit(t))) {
+            recalc_sleep_rare(t, sleep_time);
         } else {
-            /* The lower the sleep_avg, the faster it rises. */
             uint32_t factor = (uint32_t)(MAX_BONUS - current_bonus(t));   /* >= 0: sleep_avg <= NS_MAX_SLEEP_AVG */
-            uint64_t earned = (uint64_t)sleep_time * (factor ? factor : 1);
-            /* Low-credit tasks earn at most one timeslice of sleep. */
-            if (low_credit(t) && earned > JIFFIES_TO_NS(task_timeslice(t)))
-                earned = JIFFIES_TO_NS(task_timeslice(t));
-            t->sleep_avg += (int64_t)earned;
-            if (t->sleep_avg > (int64_t)NS_MAX_SLEEP_AVG) {
-                t->sleep_avg = (int64_t)NS_MAX_SLEEP_AVG;
-                if (!high_credit(t))
-                    t->interactive_credit++;
-            }
+            uint64_t earned = (uint64_t)sleep_time * (factor ? factor : 1);   /* one 32x32->64 multiply */
+            /* sleep_avg + earned > NS_MAX_SLEEP_AVG, without a 64-bit sum. */
+            if ((uint32_t)(earned >> 32) || (uint32_t)earned > NS_MAX_SLEEP_AVG - t->sleep_avg)
+                sleep_avg_to(t, NS_MAX_SLEEP_AVG);
+            else
+                t->sleep_avg += (uint32_t)earned;
         }
     }
     t->prio = effective_prio(t);
 }
 
 /* 2.6.0 resched_task(rq->curr) is our sched_resched_cpu(cpu); idle has prio MAX_PRIO. */
-static int curr_prio(int cpu)
+O1_HOT int curr_prio(int cpu)
 {
     struct task *curr = sched_cpu_curr(cpu);
     return curr->is_idle ? MAX_PRIO : o1(curr)->prio;
 }
 
-static void __activate_task(struct task *p, struct runqueue *rq) { enqueue_task(p, rq->active); }
+O1_HOT void __activate_task(struct task *p, struct runqueue *rq) { enqueue_task(p, rq->active); }
 
-static void activate_task(struct task *p, struct runqueue *rq, bool from_interrupt)
+O1_HOT void activate_task(struct task *p, struct runqueue *rq, bool from_interrupt)
 {
     struct o1_task *t = o1(p);
     uint64_t now = sched_clock_ns();
-    recalc_task_prio(t, now);
+    recalc_task_prio(t, capped_ns_since(now, t->timestamp));
     if (!t->activated)
         t->activated = from_interrupt ? 2 : 1;
     t->timestamp = now;
     __activate_task(p, rq);
 }
 
-static void deactivate_task(struct task *p)
+O1_HOT void deactivate_task(struct task *p)
 {
     struct o1_task *t = o1(p);
     if (!t->array)
@@ -413,9 +481,14 @@ static void derive_constants(void)
     if (tun.max_sleep_avg == SCHED_TUNABLE_UNSET)
         tun.max_sleep_avg = (uint32_t)((uint64_t)(AVG_TIMESLICE * MAX_BONUS) * 1000 / HZ);
     k.max_sleep_avg = ms_to_jiffies(tun.max_sleep_avg);
-    k.ns_max_sleep_avg = JIFFIES_TO_NS(MAX_SLEEP_AVG);
-    if (k.ns_max_sleep_avg > UINT32_MAX)      /* the tunable's range keeps it below: 4000 ms */
+    /* sleep_avg, sleep and run times are 32 bits, as 2.6.0's unsigned long
+     * on i386: exact while the cap fits (the tunable's range keeps it
+     * below, 4000 ms), and then a multiply or a division is one instruction. */
+    if (JIFFIES_TO_NS(MAX_SLEEP_AVG) > UINT32_MAX)
         sched_bug("o1: max_sleep_avg %u ms does not fit recalc_task_prio's 32-bit sleep times", tun.max_sleep_avg);
+    k.ns_max_sleep_avg = (uint32_t)JIFFIES_TO_NS(MAX_SLEEP_AVG);
+    /* o1_check_tunables keeps MAX_SLEEP_AVG >= AVG_TIMESLICE: never negative. */
+    k.sleep_avg_reset = (uint32_t)JIFFIES_TO_NS(MAX_SLEEP_AVG - AVG_TIMESLICE);
     if (tun.starvation_limit == SCHED_TUNABLE_UNSET)
         tun.starvation_limit = tun.max_sleep_avg;
     k.starvation_limit = tun.starvation_limit ? ms_to_jiffies(tun.starvation_limit) : 0;
@@ -426,8 +499,23 @@ static void derive_constants(void)
     k.cache_decay_ns = (uint64_t)tun.cache_decay_ticks * 1000000u;   /* ticks at 2.6.0's HZ = 1000: ms */
     k.credit_limit = tun.credit_limit;
     k.on_runqueue_weight_128 = tun.on_runqueue_weight * 128 / 100;
-    for (int prio = MAX_RT_PRIO; prio < MAX_PRIO; prio++)
-        k.just_interactive_ns[prio - MAX_RT_PRIO] = just_interactive_sleep_of(prio);
+    /* A sleep time is at most NS_MAX_SLEEP_AVG, so "sleep_time >
+     * JUST_INTERACTIVE_SLEEP" is the same test against the value capped
+     * there: which fits 32 bits.  (A level below zero jiffies, possible at
+     * extreme tunables, is a huge unsigned value that no sleep exceeds, as
+     * in 2.6.0's unsigned comparison: it becomes the cap.) */
+    for (int prio = MAX_RT_PRIO; prio < MAX_PRIO; prio++) {
+        uint64_t ns = just_interactive_sleep_of(prio);
+        k.just_interactive_ns[prio - MAX_RT_PRIO] = ns < NS_MAX_SLEEP_AVG ? (uint32_t)ns : NS_MAX_SLEEP_AVG;
+    }
+    /* The tables of bonus_of() and effective_prio(), from 2.6.0's formulas. */
+    if (MAX_SLEEP_AVG > MAX_SLEEP_AVG_JIFFIES || MAX_BONUS > MAX_MAX_BONUS)
+        sched_bug("o1: max_sleep_avg %d jiffies or MAX_BONUS %d beyond the tables", MAX_SLEEP_AVG, MAX_BONUS);
+    for (int j = 0; j <= MAX_SLEEP_AVG; j++)
+        bonus_of_jiffies[j] = (uint8_t)bonus_formula((uint32_t)JIFFIES_TO_NS(j));
+    for (int bonus = 0; bonus <= MAX_BONUS; bonus++)
+        for (int prio = MAX_RT_PRIO; prio < MAX_PRIO; prio++)
+            prio_of_bonus[bonus][prio - MAX_RT_PRIO] = (uint8_t)effective_prio_formula(prio, bonus);
 }
 
 static const char *o1_check_tunables(const char **bad)
@@ -435,6 +523,17 @@ static const char *o1_check_tunables(const char **bad)
     if (tun.min_timeslice > tun.max_timeslice) {
         *bad = "min_timeslice";
         return "min_timeslice is above max_timeslice";
+    }
+    /* A long sleeper's sleep_avg is MAX_SLEEP_AVG - AVG_TIMESLICE
+     * (recalc_task_prio); below zero it has no meaning (2.6.0's constants
+     * never got there). */
+    if (tun.max_sleep_avg != SCHED_TUNABLE_UNSET) {
+        int min = ms_to_jiffies(tun.min_timeslice), max = ms_to_jiffies(tun.max_timeslice);
+        int avg = min + (max - min) * (MAX_PRIO - 1 - NICE_TO_PRIO(0)) / (MAX_USER_PRIO - 1);
+        if (ms_to_jiffies(tun.max_sleep_avg) < avg) {
+            *bad = "max_sleep_avg";
+            return "max_sleep_avg is below AVG_TIMESLICE (the nice 0 slice: 102 ms at the default slices)";
+        }
     }
     return NULL;
 }
@@ -548,8 +647,8 @@ static void o1_task_fork(struct task *parent, struct task *child)
         /* Forking parents and their children lose a little sleep_avg, so a
          * maximally interactive task cannot fork maximally interactive ones. */
         c->sleep_avg = pp->sleep_avg;
-        pp->sleep_avg = (int64_t)JIFFIES_TO_NS(current_bonus(pp) * PARENT_PENALTY / 100 * MAX_SLEEP_AVG / MAX_BONUS);
-        c->sleep_avg = (int64_t)JIFFIES_TO_NS(current_bonus(c) * CHILD_PENALTY / 100 * MAX_SLEEP_AVG / MAX_BONUS);
+        pp->sleep_avg = (uint32_t)JIFFIES_TO_NS(current_bonus(pp) * PARENT_PENALTY / 100 * MAX_SLEEP_AVG / MAX_BONUS);
+        c->sleep_avg = (uint32_t)JIFFIES_TO_NS(current_bonus(c) * CHILD_PENALTY / 100 * MAX_SLEEP_AVG / MAX_BONUS);
     } else {
         /* The kernel's first tasks: nothing to split. */
         c->time_slice = task_timeslice(c);
@@ -570,30 +669,34 @@ static bool same_priority_class(const struct task *a, const struct task *b)
     return a->nice == b->nice;
 }
 
+/* wake_up_forked_process(): in front of the parent, at its priority. */
+static __attribute__((noinline)) void enqueue_forked(int cpu, struct task *p)
+{
+    struct o1_task *t = o1(p);
+    struct task *parent = p->parent;
+    if (parent && !parent->is_idle && parent->cpu == cpu && o1(parent)->array && same_priority_class(p, parent)) {
+        struct o1_task *pp = o1(parent);
+        t->prio = pp->prio;
+        list_add_tail(&t->run_list, &pp->run_list);
+        t->array = pp->array;
+        t->array->nr_active++;
+    } else {
+        __activate_task(p, &runqueues[cpu]);
+    }
+    /* do_fork(): set_need_resched() on the parent, so the child runs first. */
+    if (parent && !parent->is_idle)
+        sched_resched_cpu(t->waker_cpu);
+}
+
 static void o1_enqueue(int cpu, struct task *p, int flags)
 {
     struct runqueue *rq = &runqueues[cpu];
     struct o1_task *t = o1(p);
 
-    if (flags & ENQUEUE_NEW) {
-        /* wake_up_forked_process(): in front of the parent, at its priority. */
-        struct task *parent = p->parent;
-        if (parent && !parent->is_idle && parent->cpu == cpu && o1(parent)->array &&
-            same_priority_class(p, parent)) {
-            struct o1_task *pp = o1(parent);
-            t->prio = pp->prio;
-            list_add_tail(&t->run_list, &pp->run_list);
-            t->array = pp->array;
-            t->array->nr_active++;
-        } else {
-            __activate_task(p, rq);
-        }
-        /* do_fork(): set_need_resched() on the parent, so the child runs first. */
-        if (parent && !parent->is_idle)
-            sched_resched_cpu(t->waker_cpu);
+    if (unlikely(flags & ENQUEUE_NEW)) {
+        enqueue_forked(cpu, p);
         return;
     }
-
     /* A sync wake-up on the waker's own CPU is only queued: the waker is
      * about to sleep, so no recalculation and no preemption. */
     if ((flags & ENQUEUE_SYNC) && cpu == t->waker_cpu) {
@@ -615,39 +718,104 @@ static void o1_dequeue(int cpu, struct task *p, int flags) { deactivate_task(p);
 
 /* ---- schedule() ---- */
 
+/*
+ * 2.6.0 schedule() dequeues next, recalculates its priority and enqueues it
+ * again on the same array: it goes to the tail of its (new) priority's list.
+ * The same, without the two halves' bookkeeping that cancels out (nr_active,
+ * the array pointer, and a bit cleared and set again).
+ */
+O1_HOT void requeue_task(struct o1_task *t, struct prio_array *array, int old_prio)
+{
+    struct list_head *old_queue = &array->queue[old_prio];
+    if (t->prio == old_prio) {
+        if (t->run_list.next != old_queue) {     /* already last: nothing moves */
+            list_del(&t->run_list);
+            list_add_tail(&t->run_list, old_queue);
+        }
+        return;
+    }
+    list_del(&t->run_list);
+    if (list_empty(old_queue))
+        clear_prio_bit(old_prio, array->bitmap);
+    list_add_tail(&t->run_list, &array->queue[t->prio]);
+    set_prio_bit(t->prio, array->bitmap);
+}
+
+/*
+ * 2.6.0 schedule()'s delta for a task picked after a wake-up: its time
+ * waiting on the runqueue counts as sleep, all of it after an interrupt's
+ * wake-up, 30% otherwise (delta * (ON_RUNQUEUE_WEIGHT * 128 / 100) / 128),
+ * capped as recalc_task_prio caps a sleep.  The common wait, under 2^32 ns,
+ * in 32 bits (the weight is at most 128/128, so the product shifted back
+ * fits); a longer one, or a timestamp ahead of our clock, the 64-bit way.
+ */
+static __attribute__((noinline)) uint32_t runqueue_credit_64(const struct o1_task *n, uint64_t now)
+{
+    uint64_t delta = ns_since(now, n->timestamp);
+    if (n->activated == 1)
+        delta = delta * k.on_runqueue_weight_128 / 128;
+    return delta > NS_MAX_SLEEP_AVG ? NS_MAX_SLEEP_AVG : (uint32_t)delta;
+}
+
+O1_HOT uint32_t runqueue_credit(const struct o1_task *n, uint64_t now)
+{
+    uint64_t d = now - n->timestamp;
+    if (unlikely(d >> 32))
+        return runqueue_credit_64(n, now);
+    uint32_t delta = (uint32_t)d;
+    if (n->activated == 1)
+        delta = (uint32_t)((uint64_t)delta * k.on_runqueue_weight_128 >> 7);
+    return delta > NS_MAX_SLEEP_AVG ? NS_MAX_SLEEP_AVG : delta;
+}
+
+/* schedule(): the running task's time since its timestamp lowers its sleep_avg. */
+O1_HOT void charge_run_time(struct o1_task *pp, uint64_t now)
+{
+    uint32_t run_time = capped_ns_since(now, pp->timestamp);
+    /* High-credit tasks are charged less, to keep their status longer. */
+    if (unlikely(high_credit(pp))) {
+        int bonus = current_bonus(pp);
+        run_time /= bonus ? (uint32_t)bonus : 1u;
+    }
+    /* 2.6.0: sleep_avg -= run_time; if ((long)sleep_avg <= 0) ... */
+    if (run_time >= pp->sleep_avg) {
+        pp->sleep_avg = 0;
+        if (!(high_credit(pp) || low_credit(pp)))
+            pp->interactive_credit--;
+    } else {
+        pp->sleep_avg -= run_time;
+    }
+    pp->timestamp = now;
+}
+
 static struct task *o1_pick_next(int cpu, struct task *prev)
 {
     struct runqueue *rq = &runqueues[cpu];
     uint64_t now = sched_clock_ns();
-    uint64_t run_time = 0;
-    if (!prev->is_idle) {
-        struct o1_task *pp = o1(prev);
-        run_time = ns_since(now, pp->timestamp);
-        if (run_time > NS_MAX_SLEEP_AVG)
-            run_time = NS_MAX_SLEEP_AVG;
-        /* High-credit tasks are charged less, to keep their status longer.
-         * run_time <= NS_MAX_SLEEP_AVG < 2^32: a 32-bit division, exact
-         * (a 64-bit one is a call to libgcc's __udivdi3). */
-        if (high_credit(pp)) {
-            int bonus = current_bonus(pp);
-            run_time = (uint32_t)run_time / (bonus ? (uint32_t)bonus : 1u);
-        }
-    }
+    /* 2.6.0 charges prev's run time after the pick; here before it, which is
+     * the same: the pick neither reads nor writes the running task's
+     * sleep_avg, credit or timestamp (it is not woken, activated is 0, and
+     * balancing leaves a running task alone). */
+    if (!prev->is_idle)
+        charge_run_time(o1(prev), now);
 
     struct task *next = NULL;
     for (;;) {
-        if (nr_running(rq) == 0) {
+        /* A task in the active array is queued here: only an empty active
+         * array asks whether this CPU has any (the order of 2.6.0's tests,
+         * with the common case first). */
+        if (unlikely(!rq->active->nr_active) && sched_nr_queued(cpu) == 0) {
             /* About to go idle: pull one task from the busiest CPU. */
             if (sched_nr_cpus() > 1) {
                 load_balance(cpu, true, true);
-                if (nr_running(rq))
+                if (sched_nr_queued(cpu))
                     continue;
             }
             rq->expired_timestamp = 0;
             break;
         }
         struct prio_array *array = rq->active;
-        if (!array->nr_active) {
+        if (unlikely(!array->nr_active)) {
             /* Every active task has used its slice: swap the arrays. */
             rq->active = rq->expired;
             rq->expired = array;
@@ -659,34 +827,19 @@ static struct task *o1_pick_next(int cpu, struct task *prev)
         next = task_of(array->queue[idx].next);
         struct o1_task *n = o1(next);
         if (n->activated > 0) {
-            /* Time waiting on the runqueue after a wake-up counts as sleep:
-             * all of it after an interrupt's wake-up, 30% otherwise. */
-            uint64_t delta = ns_since(now, n->timestamp);
-            if (n->activated == 1)
-                delta = delta * k.on_runqueue_weight_128 / 128;   /* 2.6.0: delta * (ON_RUNQUEUE_WEIGHT * 128 / 100) / 128 */
-            struct prio_array *a = n->array;
-            dequeue_task(next, a);
-            recalc_task_prio(n, n->timestamp + delta);
-            enqueue_task(next, a);
+            /* recalc_task_prio(next, next->timestamp + delta): a sleep of delta. */
+            int old_prio = n->prio;
+            recalc_task_prio(n, runqueue_credit(n, now));
+            requeue_task(n, array, old_prio);
         }
         n->activated = 0;
         break;
     }
 
-    if (!prev->is_idle) {
-        struct o1_task *pp = o1(prev);
-        pp->sleep_avg -= (int64_t)run_time;
-        if (pp->sleep_avg <= 0) {
-            pp->sleep_avg = 0;
-            if (!(high_credit(pp) || low_credit(pp)))
-                pp->interactive_credit--;
-        }
-        pp->timestamp = now;
-    }
-    if (next && next != prev) {
+    /* (2.6.0 also counts rq->nr_switches here, for /proc/stat's ctxt and
+     * nothing else: the core's schedstat context_switches is that count.) */
+    if (next && next != prev)
         o1(next)->timestamp = now;
-        rq->nr_switches++;
-    }
     return next;
 }
 
@@ -740,7 +893,7 @@ static void o1_task_exit(struct task *p)
             pp->time_slice = MAX_TIMESLICE;
     }
     if (t->sleep_avg < pp->sleep_avg)
-        pp->sleep_avg = pp->sleep_avg / (EXIT_WEIGHT + 1) * EXIT_WEIGHT + t->sleep_avg / (EXIT_WEIGHT + 1);
+        pp->sleep_avg = (uint32_t)(pp->sleep_avg / (EXIT_WEIGHT + 1) * EXIT_WEIGHT + t->sleep_avg / (EXIT_WEIGHT + 1));
     sched_rq_unlock_irqrestore(cpu, flags);
 }
 

@@ -73,22 +73,41 @@ static inline bool rt_prio(int prio) { return prio < MAX_RT_PRIO; }
 
 /* ---- bitmap ---- */
 
+/*
+ * __set_bit and __clear_bit as 2.6.0 i386 has them (include/asm-i386/
+ * bitops.h: one btsl or btrl on the bitmap in memory).  The host tests, and
+ * a CACHES=1 kernel, whose memory model sees only the loads and stores the
+ * compiler emits, have the same in C.
+ */
+#if defined(__i386__) && !defined(HOST_TEST) && !defined(CACHES)
+static inline void set_prio_bit(int prio, uint32_t *bitmap)
+{
+    __asm__("btsl %1,%0" : "+m"(*(uint32_t(*)[BITMAP_WORDS])bitmap) : "r"(prio) : "cc");
+}
+static inline void clear_prio_bit(int prio, uint32_t *bitmap)
+{
+    __asm__("btrl %1,%0" : "+m"(*(uint32_t(*)[BITMAP_WORDS])bitmap) : "r"(prio) : "cc");
+}
+#else
 static inline void set_prio_bit(int prio, uint32_t *bitmap) { bitmap[prio >> 5] |= 1u << (prio & 31); }
 static inline void clear_prio_bit(int prio, uint32_t *bitmap) { bitmap[prio >> 5] &= ~(1u << (prio & 31)); }
+#endif
 
 /*
- * The first set bit of a 141-bit bitmap whose bit 140 is always set, in five
- * word tests as 2.6.0 include/asm-i386/bitops.h does: the first three words
- * hold only real-time priorities 0..95 and are rarely non-zero.
+ * The first set bit of a 141-bit bitmap whose bit 140 is always set, by word
+ * tests as 2.6.0 include/asm-i386/bitops.h does: the first three words hold
+ * only real-time priorities 0..95 and are rarely non-zero, so they are one
+ * test here (2.6.0 tests them one by one; the bit found is the same).
  */
-static inline int sched_find_first_bit(const uint32_t *b)
+static inline __attribute__((always_inline)) int sched_find_first_bit(const uint32_t *b)
 {
-    if (unlikely(b[0]))
-        return __builtin_ctz(b[0]);
-    if (unlikely(b[1]))
-        return __builtin_ctz(b[1]) + 32;
-    if (unlikely(b[2]))
+    if (unlikely(b[0] | b[1] | b[2])) {      /* one test for the three real-time words */
+        if (b[0])
+            return __builtin_ctz(b[0]);
+        if (b[1])
+            return __builtin_ctz(b[1]) + 32;
         return __builtin_ctz(b[2]) + 64;
+    }
     if (b[3])
         return __builtin_ctz(b[3]) + 96;
 #if MAX_PRIO >= 160
@@ -116,7 +135,7 @@ static int find_next_bit(const uint32_t *b, int size, int offset)
 
 /* ---- arrays ---- */
 
-static inline void dequeue_task(struct task *p, struct prio_array *array)
+static inline __attribute__((always_inline)) void dequeue_task(struct task *p, struct prio_array *array)
 {
     struct L26_TASK *t = L26(p);
     if (t->array != array)
@@ -128,7 +147,7 @@ static inline void dequeue_task(struct task *p, struct prio_array *array)
     t->array = NULL;
 }
 
-static inline void enqueue_task(struct task *p, struct prio_array *array)
+static inline __attribute__((always_inline)) void enqueue_task(struct task *p, struct prio_array *array)
 {
     struct L26_TASK *t = L26(p);
     if (t->array)
@@ -164,15 +183,17 @@ static void l26_yield(int cpu, struct task *curr)
 static int l26_select_cpu(struct task *p, int waker_cpu, int flags)
 {
     L26(p)->waker_cpu = waker_cpu;
-    if (flags & WAKE_NEW)
-        return task_allowed_on(p, waker_cpu) ? waker_cpu : sched_first_allowed_cpu(p);
     int cpu = p->cpu;
-    /* Fast-migrate a sync wake-up to the waker's CPU; never violate affinity. */
-    if ((flags & WAKE_SYNC) && cpu != waker_cpu && task_allowed_on(p, waker_cpu))
-        cpu = waker_cpu;
-    if (cpu >= sched_nr_cpus() || !task_allowed_on(p, cpu))
-        cpu = sched_first_allowed_cpu(p);    /* as set_cpus_allowed's any_online_cpu() */
-    return cpu;
+    if (unlikely(flags & (WAKE_NEW | WAKE_SYNC))) {
+        if (flags & WAKE_NEW)
+            return task_allowed_on(p, waker_cpu) ? waker_cpu : sched_first_allowed_cpu(p);
+        /* Fast-migrate a sync wake-up to the waker's CPU; never violate affinity. */
+        if (cpu != waker_cpu && task_allowed_on(p, waker_cpu))
+            cpu = waker_cpu;
+    }
+    if (likely(cpu < sched_nr_cpus() && task_allowed_on(p, cpu)))
+        return cpu;
+    return sched_first_allowed_cpu(p);    /* as set_cpus_allowed's any_online_cpu() */
 }
 
 /* ---- load balancing ---- */

@@ -18,7 +18,7 @@
 #   - tools/schedlab run --set sched.<name>=a,b is one boot per value, and
 #     each result row carries its value.
 . "$(dirname "$0")/../lib.sh"
-plan 80
+plan 84
 
 for sched in o1 cfs mq goodness cfs23 nick; do
     boot "$sched" 1 'bench=list'
@@ -66,6 +66,7 @@ rejected nosuch o1 'bench=boot sched.nosuch=1' 'sched\.nosuch=1: no tunable of s
 rejected range o1 'bench=boot sched.min_timeslice=0' 'sched\.min_timeslice=0: 0 is out of range 1\.\.1000$'
 rejected malformed cfs 'bench=boot sched.sched_latency_ns=20ms' 'sched\.sched_latency_ns=20ms: not an unsigned integer$'
 rejected cross o1 'bench=boot sched.min_timeslice=300' 'sched\.min_timeslice=300: min_timeslice is above max_timeslice$'
+rejected sleep-avg o1 'bench=boot sched.max_sleep_avg=50' 'sched\.max_sleep_avg=50: max_sleep_avg is below AVG_TIMESLICE '
 rejected preset o1 'bench=boot sched.preset=rml' 'sched\.preset=rml: expected one of none\|rml-2\.4$'
 rejected rr-none rr 'bench=boot sched.x=1' 'sched\.x=1: sched/rr\.c has no tunables$'
 boot rr 1 'bench=list'
