@@ -69,13 +69,20 @@ static inline uint64_t local_tsc(void)
     /* CACHES=1: the memory instrumentation's instructions not yet taken
      * off (machine_debt, kernel/machine/memhooks.c) are not time either.
      * vsmp's interrupt entry folds the debt into the base, so a read split
-     * after its RDTSC is repeated as a whole here too (five instructions). */
+     * after its RDTSC is repeated as a whole here too (five instructions).
+     * The four instructions this read has beyond the plain build's (the
+     * debt's sub and sbb, and the add and adc after the read) are owed
+     * like the memory sites' (docs/caches.md, "Exactness"); the adc
+     * carries a wrapped debt into the base (2^32 cycles, as
+     * memhook_debt_wrapped does). */
     __asm__ volatile("1:\trdtsc\n"
                      "2:\tsubl %%gs:%c2, %0\n"
                      "3:\tsbbl %%gs:%c3, %1\n"
                      "4:\tsubl %%gs:%c4, %0\n"
                      "5:\tsbbl $0, %1\n"
                      "6:\n\t"
+                     "addl $4, %%gs:%c4\n\t"
+                     "adcl $0, %%gs:%c3\n\t"
                      ".pushsection clock_reads, \"a\"\n\t"
                      ".balign 4\n\t"
                      ".long 1b, 2b, 3b, 4b, 5b, 6b\n\t"

@@ -4,41 +4,45 @@
  * GCC's plugin headers (Debian's gcc-12-plugin-dev) and loads it with
  * -fplugin= when it compiles the kernel, the scheduler and the workloads.
  *
- * -fsanitize=kernel-address with asan-instrumentation-with-call-threshold=0
- * finds every load and store and, in its sanopt pass, turns each check
- * into a call, __asan_load4_noabort(addr).  Left as they are, those calls
- * clobber eax, ecx and edx like any cdecl call, so the register allocator
- * spills around them, and the spills are instructions the clock counts
- * that no callback can tell apart from the kernel's own (1.1 to 1.8 an
- * access: 10-25% of a pipe round trip).  This pass runs after sanopt and
- * replaces each such call by an asm statement whose one input is the
- * accessed memory itself, as a memory operand, and which clobbers nothing
- * but the flags:
+ * It runs after register allocation, scheduling and the machine's own
+ * last pass ("mach"), when every instruction is final, and puts before
+ * each instruction that reads or writes memory outside the stack frame
  *
- *     pushl %eax ; leal <the access's addressing mode>, %eax ;
+ *     pushl %eax ; leal <the access's own addressing mode>, %eax ;
  *     call __memhook_load4 ; popl %eax
  *
- * The entry points (kernel/machine/memhook-thunks.S) save and restore
- * every other register they use.  The register allocator sees an asm that
- * needs no register (the addressing mode is the access's own), so it
- * spills nothing and computes no address it would not have: a site costs
- * exactly these four instructions and the entry point, which memhooks.c
- * measures at boot.
+ * (store4 for a write, load and store for a read-modify-write such as
+ * addl $1, 8(%edx); sizes 1, 2, 4, 8, 16).  The compiler has made every
+ * decision by then, so the instrumented function is the plain build's
+ * instruction for instruction with these four inserted: no spill, no
+ * address computed for the instrumentation, no optimisation it blocked.
+ * (Before, GCC's -fsanitize=kernel-address found the accesses in GIMPLE
+ * and this plugin turned its calls into asm statements; the compiler then
+ * allocated registers and scheduled around those, and the instrumented
+ * code differed from the plain build's by 0.15 instructions an access:
+ * 28 a context switch of o1, docs/caches.md.)  The entry points
+ * (kernel/machine/memhook-thunks.S) keep every register and the flags
+ * (a site may sit between a compare and the sbb that reads its carry),
+ * and memhooks.c measures their cost at boot and owes it back.
  *
- * loadN/storeN: GCC's ASan uses them for an access whose alignment is
- * below its size (i386's 64-bit integers are 4-byte aligned in structs:
- * every u64 field, cfs's vruntime, the clocks); one of size 1, 2, 4, 8 or
- * 16 becomes the asm of that size like any other.  Others (struct copies)
- * stay calls: their callers' spills are the kernel's time.
+ * What is an access: a MEM of a non-asm, non-jump instruction whose
+ * address uses neither %esp nor %ebp (those are the frame: locals,
+ * arguments, spills, pushes, as ASan with asan-stack=0 left them) and is
+ * in the generic address space (%gs-relative per-CPU data is asm here).
+ * A call's own MEM is the code called; call *16(%eax) loads the pointer.
+ * Not instrumented: inline asm (the locked instructions have
+ * machine_atomic, kernel/spinlock.h), jump tables, string instructions
+ * (BLKmode; memcpy and friends are string.c's, charged as ranges), and an
+ * access of another size (none on i686 without x87/SSE code).  A 64-bit
+ * integer is two 4-byte accesses, as i686 made them.
  *
  * Each site also says what it accesses, for the per-object report
  * (memhooks.c, memline object= lines): a record in section .memhook_sites,
- * the site's return address and a name, "task.on_cpu" (a field of the
+ * the site's return address and a name from the access's MEM_EXPR (the C
+ * expression GCC keeps for alias analysis), "task.on_cpu" (a field of the
  * struct a pointer points to), "@runqueues[].lock.locked" (a global),
  * "int" (a scalar through a pointer), "?" (an address the plugin cannot
- * name).  The asm is marked inline (asm inline), so that GCC's inliner
- * counts it as one instruction whatever its text: the records are data,
- * and the code is the four instructions above.
+ * name).
  */
 #include <string>
 #include <gcc-plugin.h>
@@ -54,6 +58,10 @@
 #include <builtins.h>
 #include <ssa.h>
 #include <gimplify.h>
+#include <rtl.h>
+#include <memmodel.h>
+#include <emit-rtl.h>
+#include <rtl-iter.h>
 
 int plugin_is_GPL_compatible;
 
@@ -123,150 +131,147 @@ static std::string describe(tree ref)
     return s.size() > 80 ? s.substr(0, 80) : s;
 }
 
-static const char *callback_base(tree fndecl, gimple *call)
+/* A hard register that addresses the stack: an access through it is a
+ * local, an argument or a spill (not instrumented, as GCC's ASan with
+ * asan-stack=0 left a function's own frame alone). */
+static bool frame_address(rtx addr)
 {
-    if (!fndecl || !fndecl_built_in_p(fndecl, BUILT_IN_NORMAL))
-        return NULL;
-    switch (DECL_FUNCTION_CODE(fndecl)) {
-    case BUILT_IN_ASAN_LOADN_NOABORT:
-    case BUILT_IN_ASAN_STOREN_NOABORT: {
-        /* (addr, size): a constant size the entry points have */
-        static const char *const loads[] = { NULL, "load1", "load2", NULL, "load4", NULL, NULL, NULL, "load8" };
-        static const char *const stores[] = { NULL, "store1", "store2", NULL, "store4", NULL, NULL, NULL, "store8" };
-        tree size = gimple_call_num_args(call) == 2 ? gimple_call_arg(call, 1) : NULL_TREE;
-        if (size && TREE_CODE(size) == SSA_NAME && is_gimple_assign(SSA_NAME_DEF_STMT(size)) &&
-            (CONVERT_EXPR_CODE_P(gimple_assign_rhs_code(SSA_NAME_DEF_STMT(size))) ||
-             gimple_assign_rhs_code(SSA_NAME_DEF_STMT(size)) == INTEGER_CST))
-            size = gimple_assign_rhs1(SSA_NAME_DEF_STMT(size));     /* _14 = (unsigned int) 8 */
-        if (!size || TREE_CODE(size) != INTEGER_CST || !tree_fits_uhwi_p(size))
-            return NULL;
-        unsigned HOST_WIDE_INT n = tree_to_uhwi(size);
-        bool store = DECL_FUNCTION_CODE(fndecl) == BUILT_IN_ASAN_STOREN_NOABORT;
-        if (n == 16)
-            return store ? "store16" : "load16";
-        return n <= 8 ? (store ? stores[n] : loads[n]) : NULL;
+    subrtx_iterator::array_type array;
+    FOR_EACH_SUBRTX(iter, array, addr, ALL) {
+        const_rtx x = *iter;
+        if (REG_P(x) && (REGNO(x) == STACK_POINTER_REGNUM || REGNO(x) == HARD_FRAME_POINTER_REGNUM ||
+                         REGNO(x) == FRAME_POINTER_REGNUM || REGNO(x) == ARG_POINTER_REGNUM))
+            return true;
     }
-    case BUILT_IN_ASAN_LOAD1_NOABORT: return "load1";
-    case BUILT_IN_ASAN_LOAD2_NOABORT: return "load2";
-    case BUILT_IN_ASAN_LOAD4_NOABORT: return "load4";
-    case BUILT_IN_ASAN_LOAD8_NOABORT: return "load8";
-    case BUILT_IN_ASAN_LOAD16_NOABORT: return "load16";
-    case BUILT_IN_ASAN_STORE1_NOABORT: return "store1";
-    case BUILT_IN_ASAN_STORE2_NOABORT: return "store2";
-    case BUILT_IN_ASAN_STORE4_NOABORT: return "store4";
-    case BUILT_IN_ASAN_STORE8_NOABORT: return "store8";
-    case BUILT_IN_ASAN_STORE16_NOABORT: return "store16";
-    default: return NULL;
-    }
+    return false;
 }
 
-/* What addr (the instrumentation's argument: (unsigned long) &ref, or a
- * pointer plus a constant) is the address of, as a memory reference; NULL
- * when it is something else. */
-static tree access_ref(tree addr)
-{
-    for (int depth = 0; depth < 4 && TREE_CODE(addr) == SSA_NAME; depth++) {
-        gimple *def = SSA_NAME_DEF_STMT(addr);
-        if (!is_gimple_assign(def))
-            return NULL;
-        enum tree_code code = gimple_assign_rhs_code(def);
-        tree rhs = gimple_assign_rhs1(def);
-        if (CONVERT_EXPR_CODE_P(code) || code == SSA_NAME) {
-            addr = rhs;
-            continue;
-        }
-        if (code == ADDR_EXPR) {
-            tree ref = TREE_OPERAND(rhs, 0);
-            if (TREE_CODE(ref) == COMPONENT_REF && DECL_BIT_FIELD(TREE_OPERAND(ref, 1)))
-                return NULL;
-            if (!REFERENCE_CLASS_P(ref) && !DECL_P(ref))
-                return NULL;
-            return unshare_expr(ref);
-        }
-        if (code == POINTER_PLUS_EXPR && TREE_CODE(rhs) == SSA_NAME &&
-            TREE_CODE(gimple_assign_rhs2(def)) == INTEGER_CST) {
-            tree cptr = build_pointer_type(char_type_node);
-            return build2(MEM_REF, char_type_node, rhs,
-                          fold_convert(cptr, gimple_assign_rhs2(def)));
-        }
-        return NULL;
-    }
-    if (TREE_CODE(addr) == SSA_NAME && POINTER_TYPE_P(TREE_TYPE(addr))) {
-        tree cptr = build_pointer_type(char_type_node);
-        return build2(MEM_REF, char_type_node, addr, build_int_cst(cptr, 0));
-    }
-    return NULL;
-}
+struct mem_access { rtx mem; bool store; };
 
-/* The address computation nothing uses any more goes (it was only the
- * instrumentation's). */
-static void drop_if_dead(tree name)
+static void add_access(vec<mem_access> &out, rtx mem, bool store)
 {
-    for (int depth = 0; depth < 4 && TREE_CODE(name) == SSA_NAME && has_zero_uses(name); depth++) {
-        gimple *def = SSA_NAME_DEF_STMT(name);
-        if (!is_gimple_assign(def) || gimple_has_side_effects(def))
+    for (unsigned i = 0; i < out.length(); i++)
+        if (out[i].store == store && rtx_equal_p(out[i].mem, mem))
             return;
-        tree next = gimple_assign_rhs1(def);
-        gimple_stmt_iterator g = gsi_for_stmt(def);
-        gsi_remove(&g, true);
-        release_defs(def);
-        name = next;
+    out.safe_push({mem, store});
+}
+
+/* The memory an insn reads and writes: a SET's destination is written (a
+ * part of it, ZERO_EXTRACT or STRICT_LOW_PART, read and written), anything
+ * else read; a CALL's own MEM is the code called (its address may be a
+ * load: call *16(%eax)). */
+static void walk(rtx x, vec<mem_access> &out, bool store)
+{
+    if (!x)
+        return;
+    switch (GET_CODE(x)) {
+    case MEM:
+        add_access(out, x, store);
+        return;
+    case SET:
+        if (GET_CODE(SET_DEST(x)) == ZERO_EXTRACT || GET_CODE(SET_DEST(x)) == STRICT_LOW_PART ||
+            GET_CODE(SET_DEST(x)) == SUBREG) {
+            rtx inner = XEXP(SET_DEST(x), 0);
+            if (MEM_P(inner)) {
+                add_access(out, inner, false);
+                add_access(out, inner, true);
+            }
+        } else {
+            walk(SET_DEST(x), out, true);
+        }
+        walk(SET_SRC(x), out, false);
+        return;
+    case CALL:
+        if (MEM_P(XEXP(x, 0)))
+            walk(XEXP(XEXP(x, 0), 0), out, false);
+        return;
+    case CLOBBER: case USE: case PC: case REG: case SCRATCH: case CONST_INT: case SYMBOL_REF:
+    case LABEL_REF: case CONST:
+        return;
+    default:
+        break;
     }
+    const char *fmt = GET_RTX_FORMAT(GET_CODE(x));
+    for (int i = 0; i < GET_RTX_LENGTH(GET_CODE(x)); i++) {
+        if (fmt[i] == 'e')
+            walk(XEXP(x, i), out, false);
+        else if (fmt[i] == 'E')
+            for (int j = 0; j < XVECLEN(x, i); j++)
+                walk(XVECEXP(x, i, j), out, false);
+    }
+}
+
+static bool is_asm(rtx pat)
+{
+    if (GET_CODE(pat) == ASM_INPUT || GET_CODE(pat) == ASM_OPERANDS)
+        return true;
+    if (GET_CODE(pat) == SET && GET_CODE(SET_SRC(pat)) == ASM_OPERANDS)
+        return true;
+    if (GET_CODE(pat) == PARALLEL)
+        for (int i = 0; i < XVECLEN(pat, 0); i++)
+            if (is_asm(XVECEXP(pat, 0, i)))
+                return true;
+    return false;
+}
+
+static unsigned long sites_made, sites_skipped;    /* for a debugger */
+
+/* Put the four instructions of one access to mem before insn. */
+static void insert_site(rtx_insn *insn, rtx mem, bool store, const char *what)
+{
+    char base[16];
+    HOST_WIDE_INT n = GET_MODE_SIZE(GET_MODE(mem)).to_constant();
+    snprintf(base, sizeof(base), "%s%d", store ? "store" : "load", (int)n);
+    location_t loc = INSN_LOCATION(insn);
+    rtx op = copy_rtx(mem);
+    rtvec inputs = gen_rtvec(1, op);
+    rtvec constraints = gen_rtvec(1, gen_rtx_ASM_INPUT_loc(GET_MODE(op), ggc_strdup("m"), loc));
+    rtvec labels = rtvec_alloc(0);
+    rtx a = gen_rtx_ASM_OPERANDS(VOIDmode, ggc_strdup(asm_text(base, what)), "", 0,
+                                 inputs, constraints, labels, loc);
+    MEM_VOLATILE_P(a) = 1;
+    rtx_insn *made = emit_insn_before(a, insn);
+    INSN_LOCATION(made) = loc;
+    sites_made++;
 }
 
 namespace {
 const pass_data memhook_pass_data = {
-    GIMPLE_PASS, "memhook", OPTGROUP_NONE, TV_NONE, PROP_cfg, 0, 0, 0, 0,
+    RTL_PASS, "memhook", OPTGROUP_NONE, TV_NONE, 0, 0, 0, 0, 0,
 };
 
-struct memhook_pass : gimple_opt_pass {
-    memhook_pass(gcc::context *ctx) : gimple_opt_pass(memhook_pass_data, ctx) {}
+struct memhook_pass : rtl_opt_pass {
+    memhook_pass(gcc::context *ctx) : rtl_opt_pass(memhook_pass_data, ctx) {}
     bool gate(function *) override { return true; }
-    unsigned int execute(function *fun) override
+    unsigned int execute(function *) override
     {
-        basic_block bb;
-        FOR_EACH_BB_FN(bb, fun) {
-            for (gimple_stmt_iterator gsi = gsi_start_bb(bb); !gsi_end_p(gsi); gsi_next(&gsi)) {
-                gimple *stmt = gsi_stmt(gsi);
-                if (!is_gimple_call(stmt))
+        auto_vec<mem_access> acc;
+        for (rtx_insn *insn = get_insns(); insn; insn = NEXT_INSN(insn)) {
+            if (!NONDEBUG_INSN_P(insn) || JUMP_P(insn))
+                continue;
+            rtx pat = PATTERN(insn);
+            if (GET_CODE(pat) == USE || GET_CODE(pat) == CLOBBER || is_asm(pat))
+                continue;
+            acc.truncate(0);
+            walk(pat, acc, false);
+            for (unsigned i = 0; i < acc.length(); i++) {
+                rtx mem = acc[i].mem;
+                if (MEM_ADDR_SPACE(mem) != ADDR_SPACE_GENERIC || frame_address(XEXP(mem, 0)))
                     continue;
-                const char *base = callback_base(gimple_call_fndecl(stmt), stmt);
-                if (!base || gimple_call_num_args(stmt) < 1)
+                /* BLKmode: a fence's or a blockage's (mem:BLK (scratch)); GCC
+                 * copies and clears structs with moves here (no SSE), and
+                 * the kernel's rep movs are inline asm or string.c's. */
+                if (GET_MODE(mem) == BLKmode) {
+                    sites_skipped++;
                     continue;
-                /* The access as a memory operand: the reference the
-                 * instrumentation took the address of (so that the compiler
-                 * gives it the access's own addressing mode and computes no
-                 * address), else (char *)addr dereferenced. */
-                tree addr = gimple_call_arg(stmt, 0);
-                tree size = gimple_call_num_args(stmt) == 2 ? gimple_call_arg(stmt, 1) : NULL_TREE;
-                tree mem = access_ref(addr);
-                std::string what = mem ? describe(mem) : "?";
-                if (!mem) {
-                    tree cptr = build_pointer_type(char_type_node);
-                    tree p = make_ssa_name(cptr);
-                    gimple *conv = gimple_build_assign(p, NOP_EXPR, addr);
-                    gsi_insert_before(&gsi, conv, GSI_SAME_STMT);
-                    mem = build2(MEM_REF, char_type_node, p, build_int_cst(cptr, 0));
                 }
-                vec<tree, va_gc> *inputs = NULL;
-                tree constraint = build_string(2, "m");
-                vec_safe_push(inputs, build_tree_list(build_tree_list(NULL_TREE, constraint), mem));
-                gasm *a = gimple_build_asm_vec(asm_text(base, what.c_str()), inputs, NULL, NULL, NULL);
-                gimple_asm_set_volatile(a, true);
-                gimple_asm_set_inline(a, true);
-                gimple_set_location(a, gimple_location(stmt));
-                /* The call's place in the chain of memory states (virtual
-                 * SSA) goes to the asm, which reads memory as it did. */
-                gimple_set_vuse(a, gimple_vuse(stmt));
-                tree vdef = gimple_vdef(stmt);
-                if (vdef) {
-                    gimple_set_vdef(a, vdef);
-                    SSA_NAME_DEF_STMT(vdef) = a;
+                HOST_WIDE_INT n = GET_MODE_SIZE(GET_MODE(mem)).to_constant();
+                if (n != 1 && n != 2 && n != 4 && n != 8 && n != 16) {
+                    sites_skipped++;
+                    continue;
                 }
-                gsi_replace(&gsi, a, true);
-                drop_if_dead(addr);
-                if (size)
-                    drop_if_dead(size);
+                tree expr = MEM_EXPR(mem);
+                insert_site(insn, mem, acc[i].store, expr ? describe(expr).c_str() : "?");
             }
         }
         return 0;
@@ -282,7 +287,7 @@ int plugin_init(struct plugin_name_args *info, struct plugin_gcc_version *versio
     }
     struct register_pass_info pass;
     pass.pass = new memhook_pass(g);
-    pass.reference_pass_name = "sanopt";
+    pass.reference_pass_name = "mach";
     pass.ref_pass_instance_number = 1;
     pass.pos_op = PASS_POS_INSERT_AFTER;
     register_callback(info->base_name, PLUGIN_PASS_MANAGER_SETUP, NULL, &pass);

@@ -34,9 +34,13 @@
 __memhook_\kind\size:
     pushl %ecx
     pushl %edx
+    movl %eax, %ecx
+    lahf                                /* the site's flags: SF ZF AF PF CF in %ah */
+    seto %al                            /* ... and OF */
+    pushl %eax
+    movl %ecx, %eax
     movl %eax, %edx
     shrl $CACHE_CHUNK_SHIFT, %edx       /* the chunk */
-    movl %eax, %ecx
     shrl $(CACHE_CHUNK_SHIFT - 2), %ecx
     andl $FILTER_BYTE_MASK, %ecx        /* its filter entry's offset */
     addl %gs:\filter, %ecx
@@ -50,7 +54,10 @@ __memhook_\kind\size:
     movl memhook_fast_cost, %edx
     addl %edx, %gs:PERCPU_MACHINE_DEBT
     jc 3f
-1:  popl %edx
+1:  popl %eax
+    addb $0x7f, %al                     /* OF back (0x7f + 1 overflows) */
+    sahf                                /* the rest */
+    popl %edx
     popl %ecx
     ret
 2:  pushl $(\flags | MEMHOOK_FROM_ENTRY)

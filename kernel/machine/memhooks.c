@@ -409,9 +409,9 @@ static __attribute__((noinline)) uint64_t model_step(struct cpu *c, uint32_t a, 
     int id = c->id;
     fold(c);
     /* From an entry point (memhook-thunks.S): its caller's return address
-     * is five words above memhook_miss's first argument (the three
-     * arguments, the saved edx and ecx); from machine_access: none. */
-    access_site = (flags & MEMHOOK_FROM_ENTRY) ? args[5] : 0;
+     * is six words above memhook_miss's first argument (the three
+     * arguments, the site's saved flags, edx and ecx); from machine_access: none. */
+    access_site = (flags & MEMHOOK_FROM_ENTRY) ? args[6] : 0;
     flags &= ~MEMHOOK_FROM_ENTRY;
     uint64_t misses = model->stats[id].l2_misses;
     uint32_t real = a, off = a & ((1u << ERA_BLOCK_SHIFT) - 1);
