@@ -59,6 +59,7 @@
 #include "machine/keys.h"
 #include "chan_cost.h"
 #include "lib.h"
+#include "lib.h"
 
 /* Checked every this many spins: reading the clock costs under TCG. */
 #define STALL_CHECK_SPINS 4096
@@ -162,9 +163,9 @@ void spin_pvspin_enable(void)
     pvspin_on = true;
 }
 
-/* vsmp (kernel/machine/vsmp.c): the release sites go to spin_release_pv, which
- * hands the release to vsmp_lock_release; the acquisition sites to
- * vsmp_lock_order. */
+/* vsmp (kernel/machine/vsmp.c): the release sites go to vsmp_lock_release,
+ * the acquisition sites to vsmp_lock_order (below: through their site
+ * entries). */
 /* vsmp's acquisition sites: the order in virtual time (kernel/machine/vsmp.c), and
  * when that made this CPU wait for the lock's release (a contended
  * acquisition: vsmp_lock_order counts it in lock_waits), cost='s transfer
@@ -183,6 +184,57 @@ void spin_vsmp_order(spinlock_t *lock)
 
 void spin_vsmp_enable_acquire(void) { patch_sites_enable(__start_vsmp_sites, __stop_vsmp_sites, "spinlock"); }
 void spin_vsmp_enable_release(void) { patch_sites_enable(__start_pvspin_sites, __stop_pvspin_sites, "spinlock"); }
+
+/*
+ * Each patched site jumps to its cold block, which calls spin_vsmp_order or
+ * spin_release_pv, which tail-jump to vsmp's hook: a frame built and torn
+ * down, and a test, on every acquisition and release.  vsmp retargets those
+ * calls to the hooks' site entries (vsmp_site_order, vsmp_site_release,
+ * kernel/machine/vsmp.c, which measures what that saves and reads the
+ * clock that much later, so that no figure moves).  The call is the first
+ * `call rel32` to `from` within RETARGET_SCAN bytes of the cold block's
+ * start (gcc puts the argument's store and the call there); a site without
+ * one keeps its call, which costs what it cost and prints the same figures.
+ * The acquisitions not under a cost model: its lock transfer charge is in
+ * spin_vsmp_order.  Boot CPU, before the other CPUs start.
+ */
+#define RETARGET_SCAN 32
+static void retarget_site_calls(const struct patch_site *start, const struct patch_site *stop,
+                                void (*from)(spinlock_t *), void (*to)(spinlock_t *))
+{
+    uint32_t f = (uint32_t)(uintptr_t)from, t = (uint32_t)(uintptr_t)to;
+    if (ncpus_online > 1)
+        panic("spinlock sites: the code is patched before the other CPUs start");
+    for (const struct patch_site *s = start; s < stop; s++) {
+        uint8_t *p = (uint8_t *)(uintptr_t)s->target;
+        for (int i = 0; i < RETARGET_SCAN; i++) {
+            if (p[i] != 0xe8)
+                continue;
+            uint32_t next = s->target + (uint32_t)i + 5, rel;
+            memcpy(&rel, &p[i + 1], 4);
+            if (next + rel == t)
+                break;                  /* a block two sites share: done already */
+            if (next + rel != f)
+                continue;
+            rel = t - next;
+            memcpy(&p[i + 1], &rel, 4);
+            break;
+        }
+    }
+    uint32_t a, b, c, d;
+    cpuid(0, &a, &b, &c, &d);            /* serialising, as in patch_sites_enable */
+}
+
+void spin_vsmp_retarget_acquire(void)
+{
+    if (!machine_cost_model())
+        retarget_site_calls(__start_vsmp_sites, __stop_vsmp_sites, spin_vsmp_order, vsmp_site_order);
+}
+
+void spin_vsmp_retarget_release(void)
+{
+    retarget_site_calls(__start_pvspin_sites, __stop_pvspin_sites, spin_release_pv, vsmp_site_release);
+}
 
 /* checks=1 (kernel/sched_env.h, env_checks_on): the core's invariant checks. */
 extern const struct patch_site __start_check_sites[] __attribute__((weak)), __stop_check_sites[] __attribute__((weak));

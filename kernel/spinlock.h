@@ -132,6 +132,9 @@ bool spin_pvspin_enabled(void);
  * vsmp_lock_order() and every release site to stamp the release. */
 void spin_vsmp_enable_acquire(void);
 void spin_vsmp_enable_release(void);
+/* ... and then their cold blocks' calls straight to vsmp's hooks. */
+void spin_vsmp_retarget_acquire(void);
+void spin_vsmp_retarget_release(void);
 uint64_t spin_stall_limit_ns(void);
 struct trapframe;
 /* The NMI handler: true if the NMI was a pvspin kick (kernel/trap.c). */

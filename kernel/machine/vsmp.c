@@ -94,6 +94,9 @@
 #define BACKSTOP_QUANTA 4
 /* The shortest count the hardware timer is written with (arm_timer). */
 #define MIN_TIMER_COUNT 64
+/* The shortest way to a target for which an early timer is written later
+ * (arm_timer). */
+#define PUSH_MIN 4096
 
 enum vcpu_state { VCPU_OFF, VCPU_RUNNING, VCPU_READY, VCPU_HALTED, VCPU_LOCKWAIT };
 static const char *const state_names[] = { "off", "running", "ready", "halted", "lockwait" };
@@ -381,6 +384,7 @@ _Static_assert(offsetof(struct vcpu, hooked) == VCPU_HOOKED, "VCPU_HOOKED");
 #if defined(VSMP_TEST_BURN) || defined(CACHES)
 #define FAST_ORDER ""
 #define FAST_RELEASE ""
+#define FAST_ORDER_SITE ""
 #else
 /* What arm() and hook_check() find when they do nothing: the timer
  * armed and clean, the deadline ahead of the local time. */
@@ -451,12 +455,134 @@ _Static_assert(offsetof(struct vcpu, hooked) == VCPU_HOOKED, "VCPU_HOOKED");
     "popl %eax\n\t"                                                        \
     LOCK_RELEASE_STORE                                                     \
     FAST_LEAVE("vsmp_release_residue")
+/*
+ * The acquisition's fast path in its site entry (HOOK_SITE): the same
+ * loads and stores (the clock the exit would read back included), without
+ * the exit.  Past the fence no interrupt can come before the hook returns
+ * (the timer is at least FENCE_MARGIN cycles away, and nothing else
+ * interrupts a hook), so the clock needs no second RDTSC to restart: the
+ * path's length is fixed, and adding a constant to the base
+ * (site_order_delta, measured at boot: the path's cycles less the reading
+ * ahead plus the residue) leaves the clock where the exit would have.  Its
+ * two routes are as long: the own-release route goes through as many nops
+ * as the compare it skips.  (The release's fast path in its site entry
+ * the same way moved goodness's 4-CPU tbench, though no interrupt came
+ * inside it and it stored what the old one stores: not understood, not
+ * done; it keeps the exit.)
+ */
+#define FAST_LEAVE_SITE(residue, delta)                                    \
+    "movl vsmp_curv, %ecx\n\t"                                             \
+    "movb $1, " STR(VCPU_HOOKED) "(%ecx)\n\t"                              \
+    "subl " residue ", %eax\n\t"                                           \
+    "sbbl " residue "+4, %edx\n\t"                                         \
+    "movl %eax, (%ecx)\n\t"                                                \
+    "movl %edx, 4(%ecx)\n\t"                                               \
+    "movb $0, vsmp_frozen\n\t"                                             \
+    "movl " delta ", %ecx\n\t"                                             \
+    "addl %ecx, %gs:" STR(PERCPU_TSC_BASE) "\n\t"                          \
+    "adcl $0, %gs:" STR(PERCPU_TSC_BASE_HI) "\n\t"                         \
+    "ret\n"
+#define FAST_ORDER_SITE                                                    \
+    "movl 4(%esp), %ecx\n\t"                                               \
+    "movsbl " STR(LOCK_RELEASE_CPU) "(%ecx), %ecx\n\t"                     \
+    "cmpl vsmp_cur, %ecx\n\t"                                              \
+    "je 13f\n\t"                                                           \
+    "movl 4(%esp), %ecx\n\t"                                               \
+    "cmpl " STR(LOCK_RELEASE) "(%ecx), %eax\n\t"                           \
+    "pushl %edx\n\t"                                                       \
+    "sbbl " STR(LOCK_RELEASE) "+4(%ecx), %edx\n\t"                         \
+    "popl %edx\n\t"                                                        \
+    "jb 10f\n"                                                             \
+    "11:\tmovl vsmp_order_limit, %ecx\n\t"                                 \
+    "cmpl %eax, %ecx\n\t"                                                  \
+    "movl vsmp_order_limit+4, %ecx\n\t"                                    \
+    "sbbl %edx, %ecx\n\t"                                                  \
+    "jb 10f\n\t"                                                           \
+    FAST_QUIET                                                             \
+    FAST_ENTER                                                             \
+    FAST_LEAVE_SITE("vsmp_order_residue", "vsmp_site_order_delta")                               \
+    "13:\tnop\n\tnop\n\tnop\n\tnop\n\tnop\n\tjmp 11b\n"                      \
+    "10:\t"
 #endif
+
+/*
+ * The patched spinlock sites call the hooks' site entries (vsmp_site_order,
+ * vsmp_site_release: kernel/spinlock.c retargets the sites' calls); they
+ * called spin_vsmp_order and spin_release_pv before, which tail-jumped to
+ * the hooks after a frame and a test (13 and 15 instructions with gcc 12
+ * -O2), one call level more on every acquisition and release.  The clock a
+ * hook reads there is the time of the acquisition and of the release (the
+ * order, the stamps), so the site entries read it as many cycles later as
+ * those calls took (site_order_ahead, site_release_ahead: measured at boot
+ * in calibrate_spinlock_hooks), and the residues, measured through the old
+ * calls, take the same total off afterwards.
+ *
+ * One thing the longer path did besides: the hardware timer could fire
+ * inside it, with the clock running, where the site entry has its clock
+ * frozen already (the interrupt would be deferred to the hook's end).  So
+ * a site entry whose RDTSC is past vsmp_site_fence (a timer may fire
+ * within the next FENCE_MARGIN cycles: armed_at's lower bound less the
+ * margin) takes the old path's length with the clock running: its first
+ * instructions, a computed jump into a sled of nops as long as the rest of
+ * the old path (calibrate_spinlock_hooks measures that the total is the
+ * old path's, exactly), and the hook's plain entry.  The timer fires there
+ * at the same local time and instruction count as in the old path.  An
+ * interrupt inside the check (only possible on the fenced path: the fence
+ * keeps the timer away from the other) may change the fence, so it sends
+ * the check on in a copy that takes the fenced path whatever the fence
+ * (irq_body, vsmp_site_checks: same instructions, same count).
+ */
+struct vsmp_site_check {
+    uint32_t start, end, fenced;
+};
+extern const struct vsmp_site_check __start_vsmp_site_checks[], __stop_vsmp_site_checks[];
+uint32_t site_order_ahead __asm__("vsmp_site_order_ahead");
+uint32_t site_release_ahead __asm__("vsmp_site_release_ahead");
+uint64_t site_fence __asm__("vsmp_site_fence") = NEVER;
+uint32_t site_order_delta __asm__("vsmp_site_order_delta");
+uint32_t site_order_sled __asm__("vsmp_site_order_sled"), site_release_sled __asm__("vsmp_site_release_sled");
+extern const uint8_t vsmp_site_order_sled_end[], vsmp_site_release_sled_end[];
+#define FENCE_MARGIN 256
+#define SLED_MAX 48
+#define SITE_CHECK_INSNS 7      /* before the sled: rdtsc, movl, cmpl, sbbl, jae, jmp *; after it: jmp */
+#define HOOK_SITE(name, body, exit, fast, ahead, sled, plain)                 \
+    ".globl " name "\n" name ":\n\t"                                       \
+    "rdtsc\n"                                                              \
+    "20:\tmovl %edx, %ecx\n\t"                                              \
+    "cmpl vsmp_site_fence, %eax\n\t"                                       \
+    "sbbl vsmp_site_fence+4, %ecx\n\t"                                     \
+    "jae 12f\n"                                                            \
+    "21:\tsubl %gs:" STR(PERCPU_TSC_BASE) ", %eax\n\t"                          \
+    "sbbl %gs:" STR(PERCPU_TSC_BASE_HI) ", %edx\n\t"                       \
+    "movb $1, vsmp_frozen\n\t"                                             \
+    "addl " ahead ", %eax\n\t"                                             \
+    "adcl $0, %edx\n\t"                                                    \
+    fast                                                                   \
+    "leal 4(%esp), %ecx\n\t"                                               \
+    "call " body "\n\t"                                                    \
+    MACHINE_THAW                                                           \
+    "jmp " exit "\n"                                                       \
+    "12:\tjmp *" sled "\n\t"                                               \
+    ".fill " STR(SLED_MAX) ", 1, 0x90\n"                                   \
+    sled "_end:\n\t"                                                       \
+    "jmp " plain "\n"                                                      \
+    "22:\tmovl %edx, %ecx\n\t"                                              \
+    "cmpl vsmp_site_fence, %eax\n\t"                                       \
+    "sbbl vsmp_site_fence+4, %ecx\n\t"                                     \
+    "jmp 12b\n\t"                                                          \
+    ".pushsection vsmp_site_checks, \"a\"\n\t"                              \
+    ".balign 4\n\t"                                                        \
+    ".long 20b, 21b, 22b\n\t"                                              \
+    ".popsection\n"
 
 /* Each hook: its stub and its body (below). */
 __asm__(".text\n"
         HOOK("vsmp_lock_order", "lock_order_body", "hook_exit_lock", FAST_ORDER)
         HOOK("vsmp_lock_release", "lock_release_body", "hook_exit_lock", FAST_RELEASE)
+        HOOK_SITE("vsmp_site_order", "lock_order_body", "hook_exit_lock", FAST_ORDER_SITE,
+                  "vsmp_site_order_ahead", "vsmp_site_order_sled", "vsmp_lock_order")
+        HOOK_SITE("vsmp_site_release", "lock_release_body", "hook_exit_lock", FAST_RELEASE,
+                  "vsmp_site_release_ahead", "vsmp_site_release_sled", "vsmp_lock_release")
         HOOK_CLI("vsmp_lock_block", "lock_block_body")
         HOOK_CLI("vsmp_relax", "relax_body")
         HOOK_CLI("vsmp_halt", "halt_body")
@@ -702,6 +828,19 @@ static uint64_t stall_limit_cycles(void)
  * no CPU number is favoured; *rest: the smallest eff of the CPUs other
  * than the one picked (with a tie, the same eff).
  */
+/* A tie at the head h: of the equals (together at the head), the first
+ * after x. */
+static __attribute__((noinline)) int pick_tie(int x, int h, uint64_t best)
+{
+    int y = h, dy = (h - x - 1 + nvcpus) % nvcpus;
+    for (int n = queue_next[h]; n >= 0 && queued_eff[n] == best; n = queue_next[n]) {
+        int d = (n - x - 1 + nvcpus) % nvcpus;
+        if (d < dy)
+            y = n, dy = d;
+    }
+    return y;
+}
+
 static inline int pick(int x, uint64_t *rest)
 {
     int h = queue_head;
@@ -719,15 +858,8 @@ static inline int pick(int x, uint64_t *rest)
         *rest = n < 0 ? NEVER : queued_eff[n];
         return h;
     }
-    /* A tie: of the equals (together at the head), the first after x. */
     *rest = best;
-    int y = h, dy = (h - x - 1 + nvcpus) % nvcpus;
-    for (; n >= 0 && queued_eff[n] == best; n = queue_next[n]) {
-        int d = (n - x - 1 + nvcpus) % nvcpus;
-        if (d < dy)
-            y = n, dy = d;
-    }
-    return y;
+    return pick_tie(x, h, best);
 }
 
 static inline void set_min_other(uint64_t m)
@@ -926,7 +1058,17 @@ static inline void refresh_deadline(const struct vcpu *v)
     arm_dirty = true;
 }
 
-static void arm_timer(struct vcpu *v, bool may_raise)
+/* The exit arms the timer for `count` cycles after its RDTSC, which is
+ * after phys_lb: no site entry may freeze its clock from FENCE_MARGIN
+ * cycles before that on (HOOK_SITE). */
+static __attribute__((noinline)) void set_site_fence(uint32_t count)
+{
+    uint64_t at = phys_lb + count;
+    site_fence = at > FENCE_MARGIN ? at - FENCE_MARGIN : 0;
+
+}
+
+static inline __attribute__((always_inline)) void arm_timer(struct vcpu *v, bool may_raise)
 {
     arm_dirty = false;
     uint64_t local = v->local;
@@ -946,18 +1088,32 @@ static void arm_timer(struct vcpu *v, bool may_raise)
     hw_local = local;
     hw_cycles = cycles;
     /* (vsmp_armed_at is the exit's RDTSC plus the count; the write comes
-     * a few instructions later, so the timer fires a little after it.) */
+     * a few instructions later, so the timer fires a little after it.)
+     * Armed early enough, it stays: it fires first (or has fired: the
+     * interrupt is pending), finds nothing due and is written again.
+     * Unless it would fire before half of this CPU's way: then it is
+     * written later now, a timer write instead of an interrupt that
+     * delivers nothing (each timer expiry costs QEMU a wake-up of its main
+     * loop; a write is cheaper).  A timer armed for one CPU's backstop
+     * mostly fires while another runs: o1, 8 CPUs, hackbench, 10,610 timer
+     * interrupts a boot without this.  Only for a far target (PUSH_MIN):
+     * the write then never needs the floor of timer_count, and the timer
+     * fires exactly at the target, as the early one's rewrite would.
+     * Under CACHES the test is in K (the model's work left out) and the
+     * push is not applied. */
 #ifdef CACHES
     k_resolve();
     if (vsmp_armed_at != NEVER &&
         (k_valid ? k_target + 32 <= k_now() + cycles : vsmp_armed_at + 32 <= phys_lb + cycles))
         return;                     /* it fires first, in K (the model's work left out) */
 #else
-    if (vsmp_armed_at != NEVER && vsmp_armed_at + 32 <= phys_lb + cycles)
-        return;                     /* it fires first (or has fired: the interrupt is pending) */
+    if (vsmp_armed_at != NEVER && vsmp_armed_at + 32 <= phys_lb + cycles &&
+        (cycles < PUSH_MIN || vsmp_armed_at + 32 + cycles / 2 >= phys_lb + cycles))
+        return;
 #endif
     hw_timer_arms++;
     vsmp_exit_count = (uint32_t)timer_count(cycles);
+    set_site_fence(vsmp_exit_count);
 #ifdef CACHES
     k_mark = memhook_model_cycles + fq_total;
     k_open = true;
@@ -966,7 +1122,7 @@ static void arm_timer(struct vcpu *v, bool may_raise)
 
 /* The end of every hook: usually nothing changed since the last time, the
  * deadline is still ahead and the timer is armed for it. */
-static inline void arm(struct vcpu *v)
+static inline __attribute__((always_inline)) void arm(struct vcpu *v)
 {
     if (likely(!arm_dirty && vsmp_armed_at != NEVER && v->local < deadline)) {
         return;
@@ -1013,6 +1169,38 @@ static void after_switch(bool irqs_on, bool hook)
 }
 
 /*
+ * The switch from the current CPU x (clock frozen, not on the list) to y
+ * (y != x, just taken off the list at eff e; rest: the smallest eff of
+ * the others now).  Returns when x runs again, its local time moved on to
+ * when it could run (its event, or a release).
+ */
+static inline __attribute__((always_inline)) void switch_to(struct vcpu *v, int y, uint64_t e, uint64_t rest)
+{
+    struct vcpu *w = &vcpus[y];
+    if (e > w->local)
+        w->local = e;               /* a halted CPU sleeps until its event */
+    w->state = VCPU_RUNNING;
+    w->ran_from = w->local;
+    w->hooked = false;
+    w->stats.dispatches++;
+    set_min_other(rest);
+    /* Interrupts stay as they are across the switch (on only in a spinlock
+     * hook, where an interrupt only takes notes), and x gets back its own
+     * state of them and of in_lock_hook afterwards: an sti is paid only
+     * where the context that switched to x had them off. */
+    bool on = (read_eflags() & EFLAGS_IF) != 0, hook = in_lock_hook;
+    switch_irqs_on = on;
+    cur = y;
+    vsmp_curv = w;
+    vsmp_switch(&v->saved_esp, w->saved_esp, gs_selector[y]);
+    /* x again: whoever dispatched us set cur, state, local and min_other. */
+    refresh_deadline(v);
+    after_switch(on, hook);
+    if (on && !switch_irqs_on)
+        irq_enable();
+}
+
+/*
  * The current CPU x (clock frozen, its state set by the caller: ready,
  * halted or waiting for a lock) gives the physical CPU to the CPU with the
  * smallest time, which may be x itself.  Returns when x runs again, its
@@ -1028,35 +1216,55 @@ static void reschedule(struct vcpu *v)
         queue_insert(x, ex);
     uint64_t rest;
     int y = pick(x, &rest);
-    struct vcpu *w = &vcpus[y];
     uint64_t e = queued_eff[y];
-    if (e > w->local)
-        w->local = e;               /* a halted CPU sleeps until its event */
-    w->state = VCPU_RUNNING;
-    w->ran_from = w->local;
-    w->hooked = false;
-    w->stats.dispatches++;
     queue_remove(y);                /* it was on the list: its eff was the smallest */
     queued_eff[y] = NEVER;
-    set_min_other(rest);
     if (y == x) {
+        struct vcpu *w = &vcpus[y];
+        if (e > w->local)
+            w->local = e;
+        w->state = VCPU_RUNNING;
+        w->ran_from = w->local;
+        w->hooked = false;
+        w->stats.dispatches++;
+        set_min_other(rest);
         refresh_deadline(v);
         return;
     }
-    /* Interrupts stay as they are across the switch (on only in a spinlock
-     * hook, where an interrupt only takes notes), and x gets back its own
-     * state of them and of in_lock_hook afterwards: an sti is paid only
-     * where the context that switched to x had them off. */
-    bool on = (read_eflags() & EFLAGS_IF) != 0, hook = in_lock_hook;
-    switch_irqs_on = on;
-    cur = y;
-    vsmp_curv = w;
-    vsmp_switch(&v->saved_esp, w->saved_esp, gs_selector[y]);
-    /* x again: whoever dispatched us set cur, state, local and min_other. */
-    refresh_deadline(v);
-    after_switch(on, hook);
-    if (on && !switch_irqs_on)
-        irq_enable();
+    switch_to(v, y, e, rest);
+}
+
+/*
+ * reschedule() for the usual dispatch, an acquisition's order yield: x is
+ * ready at its local time, past order_limit, so the head of the list (some
+ * CPU behind it, min_other) is not x and x goes on the list behind it; the
+ * same pick, the same switch, fewer steps (o1, 8 CPUs, hackbench: 3.0 M of
+ * the 3.1 M dispatches).
+ */
+static inline __attribute__((always_inline)) void order_yield(struct vcpu *v)
+{
+    int x = cur;
+    TEST_BURN();
+    v->stats.order_yields++;
+    v->state = VCPU_READY;
+    uint64_t ex = v->local;
+    queued_eff[x] = ex;
+    queue_insert(x, ex);
+    int y = queue_head;
+    uint64_t e = queued_eff[y];
+    if (unlikely(lock_waiters))
+        check_lock_waiters(e);
+    int n = queue_next[y];          /* (x is behind y: n >= 0) */
+    uint64_t rest = queued_eff[n];
+    if (unlikely(rest == e)) {
+        y = pick_tie(x, y, e);
+        queue_remove(y);
+    } else {
+        queue_head = n;             /* queue_remove(y), y the head */
+        queue_prev[n] = -1;
+    }
+    queued_eff[y] = NEVER;
+    switch_to(v, y, e, rest);
 }
 
 /* ---- the hook bodies ---- */
@@ -1097,9 +1305,7 @@ BODY void lock_order_body(uint64_t local, const uint32_t *args)
             charge_lock_wait(cur, v, lock->vsmp_release);
         if (v->local <= order_limit)
             break;
-        v->stats.order_yields++;
-        v->state = VCPU_READY;
-        reschedule(v);
+        order_yield(v);
     }
     hook_check(v);
     v->local -= order_residue;
@@ -1304,8 +1510,10 @@ void __attribute__((used)) irq_frozen(int vector, uint32_t *eip)
             irqs_rewound++;
             break;
         }
-    if (vector == VECTOR_TIMER)
+    if (vector == VECTOR_TIMER) {
         vsmp_armed_at = NEVER;
+        site_fence = NEVER;         /* (it has fired: nothing is armed) */
+    }
     vsmp_deferred |= vector == VECTOR_TIMER ? DEFER_TIMER : DEFER_EVENT;
     irqs_deferred++;
     lapic_eoi();
@@ -1382,6 +1590,9 @@ BODY int irq_body(uint64_t local, uint32_t vector)
     /* Judged by how far the interrupted code got; its clock goes on from
      * before a read the interrupt split (which runs again). */
     uint32_t repeat = clock_read_rewind(irq_eip);
+    for (const struct vsmp_site_check *c = __start_vsmp_site_checks; c < __stop_vsmp_site_checks; c++)
+        if (*irq_eip >= c->start && *irq_eip < c->end)
+            *irq_eip = c->fenced + (*irq_eip - c->start);
     struct vcpu *v = enter(local - irq_residue);
     lapic_eoi();                    /* before any switch: an interrupt in service holds back the next */
     int deliver = 0;
@@ -1422,6 +1633,7 @@ BODY int irq_body(uint64_t local, uint32_t vector)
          * fired already: then this stops nothing). */
         *vsmp_timer_init_reg = 0;
         vsmp_armed_at = NEVER;
+        site_fence = NEVER;
         hw_timer_irqs++;
         if (calibrating_timer) {
             calibrating_timer = false;
@@ -1519,13 +1731,68 @@ static void calibrate_spinlock_hooks(void)
     uint64_t plain = lock_pairs_cycles();
     spin_vsmp_enable_acquire();
     uint64_t with_order = lock_pairs_cycles();
+    spin_vsmp_retarget_acquire();
+    uint64_t with_order_site = lock_pairs_cycles();
     spin_vsmp_enable_release();
     uint64_t with_both = lock_pairs_cycles();
+    spin_vsmp_retarget_release();
+    uint64_t with_both_site = lock_pairs_cycles();
     order_residue = with_order > plain ? (with_order - plain) / CALIBRATION_PAIRS : 0;
-    release_residue = with_both > with_order ? (with_both - with_order) / CALIBRATION_PAIRS : 0;
-    if ((with_order - plain) % CALIBRATION_PAIRS || (with_both - with_order) % CALIBRATION_PAIRS)
+    release_residue = with_both > with_order_site ? (with_both - with_order_site) / CALIBRATION_PAIRS : 0;
+    if ((with_order - plain) % CALIBRATION_PAIRS || (with_both - with_order_site) % CALIBRATION_PAIRS)
         panic("vsmp: the spinlock hooks' residue is not the same at every call (%llu, %llu cycles for %d)",
-              (unsigned long long)(with_order - plain), (unsigned long long)(with_both - with_order),
+              (unsigned long long)(with_order - plain), (unsigned long long)(with_both - with_order_site),
+              CALIBRATION_PAIRS);
+    /* What the retargeted calls save: the site entries read the clock
+     * that much later (HOOK_SITE). */
+    if (with_order_site > with_order || with_both_site > with_both ||
+        (with_order - with_order_site) % CALIBRATION_PAIRS || (with_both - with_both_site) % CALIBRATION_PAIRS)
+        panic("vsmp: the spinlock sites' direct calls do not save the same at every call (%llu, %llu cycles for %d)",
+              (unsigned long long)(with_order - with_order_site), (unsigned long long)(with_both - with_both_site),
+              CALIBRATION_PAIRS);
+    site_order_ahead = (uint32_t)((with_order - with_order_site) / CALIBRATION_PAIRS);
+    site_release_ahead = (uint32_t)((with_both - with_both_site) / CALIBRATION_PAIRS);
+    /* The fenced path (a timer due soon): as long as the old one, exactly.
+     * A site whose call was not retargeted saves nothing (ahead 0) and
+     * never reaches a site entry. */
+    for (int i = 0; i < 2; i++) {
+        uint32_t ahead = i == 0 ? site_order_ahead : site_release_ahead;
+        uint32_t nops = ahead > SITE_CHECK_INSNS ? ahead - SITE_CHECK_INSNS : 0;
+        if (ahead && (ahead < SITE_CHECK_INSNS || nops > SLED_MAX))
+            panic("vsmp: the spinlock sites' old path is %u instructions, the fenced one %u to %u", ahead,
+                  SITE_CHECK_INSNS, SITE_CHECK_INSNS + SLED_MAX);
+        *(i == 0 ? &site_order_sled : &site_release_sled) =
+            (uint32_t)(uintptr_t)((i == 0 ? vsmp_site_order_sled_end : vsmp_site_release_sled_end) - nops);
+    }
+#if !defined(VSMP_TEST_BURN) && !defined(CACHES)
+    /* The acquisition site's fast path (FAST_ORDER_SITE), taken with the
+     * timer seemingly armed and clean and nothing due (nothing is armed: no
+     * timer fires): its constant is what it costs the clock with 0 (the
+     * release costs nothing, on its fast path as on the slow one). */
+    vsmp_armed_at = NEVER - 1;
+    arm_dirty = false;
+    deadline = NEVER;
+    uint64_t fast_order = lock_pairs_cycles();
+    if (fast_order < plain || (fast_order - plain) % CALIBRATION_PAIRS)
+        panic("vsmp: the spinlock sites' fast acquisition costs %lld cycles for %d pairs", (long long)(fast_order - plain),
+              CALIBRATION_PAIRS);
+    site_order_delta = (uint32_t)((fast_order - plain) / CALIBRATION_PAIRS);
+    uint64_t fast_sites = lock_pairs_cycles();
+    vsmp_armed_at = NEVER;
+    arm_dirty = true;
+    if (fast_sites != plain)
+        panic("vsmp: the spinlock sites' fast paths cost %lld cycles for %d pairs (0: none)", (long long)(fast_sites - plain),
+              CALIBRATION_PAIRS);
+#endif
+    /* With the residues and the readings ahead, a hook costs a site
+     * nothing, fenced or not. */
+    uint64_t with_sites = lock_pairs_cycles();
+    site_fence = 0;                  /* every site entry fenced */
+    uint64_t with_sites_fenced = lock_pairs_cycles();
+    site_fence = NEVER;
+    if (with_sites != plain || with_sites_fenced != plain)
+        panic("vsmp: the spinlock sites cost %lld cycles, %lld fenced, for %d pairs (0: the old path's length exactly)",
+              (long long)(with_sites - plain), (long long)(with_sites_fenced - plain),
               CALIBRATION_PAIRS);
 }
 

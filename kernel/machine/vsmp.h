@@ -55,6 +55,10 @@ void vsmp_lock_order(struct spinlock *lock);
  * ticket locks; unused by the byte lock), else when it has been released. */
 void vsmp_lock_block(struct spinlock *lock, uint32_t ticket);
 void vsmp_lock_release(struct spinlock *lock);
+/* The same two hooks as the patched sites call them (kernel/spinlock.c
+ * retargets their calls): the clock read as the longer path before read it. */
+void vsmp_site_order(struct spinlock *lock);
+void vsmp_site_release(struct spinlock *lock);
 
 /* Reports and statistics. */
 void vsmp_report_cpus(const char *who, void (*print_cpu)(int cpu, uint32_t eip, uint32_t ebp));
