@@ -418,13 +418,14 @@ _Static_assert(offsetof(struct vcpu, hooked) == VCPU_HOOKED, "VCPU_HOOKED");
     "movl %edx, 4(%ecx)\n\t"                                               \
     "jmp hook_exit_lock\n"                                                 \
     "10:\t"
-/* lock_order_body: no lock wait to charge (the last release was ours, or
- * in our past), and local <= order_limit: no CPU behind us to yield to. */
-#define FAST_ORDER                                                         \
+/* The order fast path's test, shared by the hook and its site entry: the
+ * last release was ours (to own) or in our past, and no CPU is behind us
+ * (local <= order_limit); anything else goes to 10. */
+#define FAST_ORDER_TEST(own)                                               \
     "movl 4(%esp), %ecx\n\t"                                               \
     "movsbl " STR(LOCK_RELEASE_CPU) "(%ecx), %ecx\n\t"                          \
     "cmpl vsmp_cur, %ecx\n\t"                                              \
-    "je 11f\n\t"                                                           \
+    "je " own "\n\t"                                                           \
     "movl 4(%esp), %ecx\n\t"                                               \
     "cmpl " STR(LOCK_RELEASE) "(%ecx), %eax\n\t"                                \
     "pushl %edx\n\t"                                                       \
@@ -435,7 +436,11 @@ _Static_assert(offsetof(struct vcpu, hooked) == VCPU_HOOKED, "VCPU_HOOKED");
     "cmpl %eax, %ecx\n\t"                                                  \
     "movl vsmp_order_limit+4, %ecx\n\t"                                    \
     "sbbl %edx, %ecx\n\t"                                                  \
-    "jb 10f\n\t"                                                           \
+    "jb 10f\n\t"
+/* lock_order_body: no lock wait to charge (the last release was ours, or
+ * in our past), and local <= order_limit: no CPU behind us to yield to. */
+#define FAST_ORDER                                                         \
+    FAST_ORDER_TEST("11f")                                                 \
     FAST_QUIET                                                             \
     FAST_ENTER                                                             \
     FAST_LEAVE("vsmp_order_residue")
@@ -483,21 +488,7 @@ _Static_assert(offsetof(struct vcpu, hooked) == VCPU_HOOKED, "VCPU_HOOKED");
     "adcl $0, %gs:" STR(PERCPU_TSC_BASE_HI) "\n\t"                         \
     "ret\n"
 #define FAST_ORDER_SITE                                                    \
-    "movl 4(%esp), %ecx\n\t"                                               \
-    "movsbl " STR(LOCK_RELEASE_CPU) "(%ecx), %ecx\n\t"                     \
-    "cmpl vsmp_cur, %ecx\n\t"                                              \
-    "je 13f\n\t"                                                           \
-    "movl 4(%esp), %ecx\n\t"                                               \
-    "cmpl " STR(LOCK_RELEASE) "(%ecx), %eax\n\t"                           \
-    "pushl %edx\n\t"                                                       \
-    "sbbl " STR(LOCK_RELEASE) "+4(%ecx), %edx\n\t"                         \
-    "popl %edx\n\t"                                                        \
-    "jb 10f\n"                                                             \
-    "11:\tmovl vsmp_order_limit, %ecx\n\t"                                 \
-    "cmpl %eax, %ecx\n\t"                                                  \
-    "movl vsmp_order_limit+4, %ecx\n\t"                                    \
-    "sbbl %edx, %ecx\n\t"                                                  \
-    "jb 10f\n\t"                                                           \
+    FAST_ORDER_TEST("13f")                                                 \
     FAST_QUIET                                                             \
     FAST_ENTER                                                             \
     FAST_LEAVE_SITE("vsmp_order_residue", "vsmp_site_order_delta")                               \
