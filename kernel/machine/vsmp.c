@@ -409,13 +409,15 @@ _Static_assert(offsetof(struct vcpu, hooked) == VCPU_HOOKED, "VCPU_HOOKED");
     "adcl %edx, %ecx\n\t"                                                  \
     "movl %ecx, vsmp_phys_lb+4\n\t"
 /* hook_check()'s mark, and the clock goes on from local less the residue. */
-#define FAST_LEAVE(residue)                                                \
+#define FAST_MARK(residue)                                                 \
     "movl vsmp_curv, %ecx\n\t"                                             \
     "movb $1, " STR(VCPU_HOOKED) "(%ecx)\n\t"                                   \
     "subl " residue ", %eax\n\t"                                           \
     "sbbl " residue "+4, %edx\n\t"                                         \
     "movl %eax, (%ecx)\n\t"                                                \
-    "movl %edx, 4(%ecx)\n\t"                                               \
+    "movl %edx, 4(%ecx)\n\t"
+#define FAST_LEAVE(residue)                                                \
+    FAST_MARK(residue)                                                     \
     "jmp hook_exit_lock\n"                                                 \
     "10:\t"
 /* The order fast path's test, shared by the hook and its site entry: the
@@ -476,12 +478,7 @@ _Static_assert(offsetof(struct vcpu, hooked) == VCPU_HOOKED, "VCPU_HOOKED");
  * done; it keeps the exit.)
  */
 #define FAST_LEAVE_SITE(residue, delta)                                    \
-    "movl vsmp_curv, %ecx\n\t"                                             \
-    "movb $1, " STR(VCPU_HOOKED) "(%ecx)\n\t"                              \
-    "subl " residue ", %eax\n\t"                                           \
-    "sbbl " residue "+4, %edx\n\t"                                         \
-    "movl %eax, (%ecx)\n\t"                                                \
-    "movl %edx, 4(%ecx)\n\t"                                               \
+    FAST_MARK(residue)                                                     \
     "movb $0, vsmp_frozen\n\t"                                             \
     "movl " delta ", %ecx\n\t"                                             \
     "addl %ecx, %gs:" STR(PERCPU_TSC_BASE) "\n\t"                          \
