@@ -288,10 +288,15 @@ static struct task *task_of(struct list_head *node) { return sched_task_of(node,
 
 /* ---- priorities and interactivity ---- */
 
-static int task_timeslice(const struct o1_task *t)
+/* 2.6.0 BASE_TIMESLICE: the slice of a static priority, in jiffies, between
+ * the shortest and the longest slice (the tunables' check and
+ * derive_constants use it before MIN_TIMESLICE and MAX_TIMESLICE are set). */
+static int slice_of(int min_timeslice, int max_timeslice, int static_prio)
 {
-    return MIN_TIMESLICE + (MAX_TIMESLICE - MIN_TIMESLICE) * (MAX_PRIO - 1 - t->static_prio) / (MAX_USER_PRIO - 1);
+    return min_timeslice + (max_timeslice - min_timeslice) * (MAX_PRIO - 1 - static_prio) / (MAX_USER_PRIO - 1);
 }
+
+static int task_timeslice(const struct o1_task *t) { return slice_of(MIN_TIMESLICE, MAX_TIMESLICE, t->static_prio); }
 
 /* CURRENT_BONUS as 2.6.0 computes it: sleep_avg stays within
  * 0..NS_MAX_SLEEP_AVG (< 2^32), so 32-bit arithmetic is exact. */
@@ -391,6 +396,23 @@ O1_HOT void sleep_avg_to(struct o1_task *t, uint32_t sleep_avg)
         t->interactive_credit++;
 }
 
+/* What a sleep of sleep_time earns: the lower the sleep_avg, the more. */
+O1_HOT uint64_t sleep_earned(const struct o1_task *t, uint32_t sleep_time)
+{
+    uint32_t factor = (uint32_t)(MAX_BONUS - current_bonus(t));   /* >= 0: sleep_avg <= NS_MAX_SLEEP_AVG */
+    return (uint64_t)sleep_time * (factor ? factor : 1);          /* one 32x32->64 multiply */
+}
+
+/* sleep_avg += earned, at most NS_MAX_SLEEP_AVG (where the credit rises). */
+O1_HOT void sleep_avg_add(struct o1_task *t, uint64_t earned)
+{
+    /* sleep_avg + earned > NS_MAX_SLEEP_AVG, without a 64-bit sum. */
+    if ((uint32_t)(earned >> 32) || (uint32_t)earned > NS_MAX_SLEEP_AVG - t->sleep_avg)
+        sleep_avg_to(t, NS_MAX_SLEEP_AVG);
+    else
+        t->sleep_avg += (uint32_t)earned;
+}
+
 /*
  * The two rarer cases of recalc_task_prio()'s sleep: a long sleeper becomes
  * just interactive, not maximally so: it must not turn into a CPU hog with a
@@ -405,14 +427,10 @@ static __attribute__((noinline)) void recalc_sleep_rare(struct o1_task *t, uint3
         sleep_avg_to(t, k.sleep_avg_reset);
         return;
     }
-    uint32_t factor = (uint32_t)(MAX_BONUS - current_bonus(t));
-    uint64_t earned = (uint64_t)sleep_time * (factor ? factor : 1);
+    uint64_t earned = sleep_earned(t, sleep_time);
     if (low_credit(t) && earned > JIFFIES_TO_NS(task_timeslice(t)))
         earned = JIFFIES_TO_NS(task_timeslice(t));
-    if (earned > NS_MAX_SLEEP_AVG - t->sleep_avg)
-        sleep_avg_to(t, NS_MAX_SLEEP_AVG);
-    else
-        t->sleep_avg += (uint32_t)earned;
+    sleep_avg_add(t, earned);
 }
 
 /*
@@ -427,13 +445,7 @@ O1_HOT void recalc_task_prio(struct o1_task *t, uint32_t sleep_time)
         if (unlikely(sleep_time > k.just_interactive_ns[t->static_prio - MAX_RT_PRIO] || low_credit(t))) {
             recalc_sleep_rare(t, sleep_time);
         } else {
-            uint32_t factor = (uint32_t)(MAX_BONUS - current_bonus(t));   /* >= 0: sleep_avg <= NS_MAX_SLEEP_AVG */
-            uint64_t earned = (uint64_t)sleep_time * (factor ? factor : 1);   /* one 32x32->64 multiply */
-            /* sleep_avg + earned > NS_MAX_SLEEP_AVG, without a 64-bit sum. */
-            if ((uint32_t)(earned >> 32) || (uint32_t)earned > NS_MAX_SLEEP_AVG - t->sleep_avg)
-                sleep_avg_to(t, NS_MAX_SLEEP_AVG);
-            else
-                t->sleep_avg += (uint32_t)earned;
+            sleep_avg_add(t, sleep_earned(t, sleep_time));
         }
     }
     t->prio = effective_prio(t);
@@ -474,8 +486,7 @@ static void derive_constants(void)
 {
     k.min_timeslice = ms_to_jiffies(tun.min_timeslice);
     k.max_timeslice = ms_to_jiffies(tun.max_timeslice);
-    k.avg_timeslice = MIN_TIMESLICE + ((MAX_TIMESLICE - MIN_TIMESLICE) * (MAX_PRIO - 1 - NICE_TO_PRIO(0)) /
-                                       (MAX_USER_PRIO - 1));
+    k.avg_timeslice = slice_of(MIN_TIMESLICE, MAX_TIMESLICE, NICE_TO_PRIO(0));
     k.max_bonus = MAX_USER_PRIO * (int)tun.prio_bonus_ratio / 100;
     /* 2.6.0: MAX_SLEEP_AVG = AVG_TIMESLICE * MAX_BONUS, STARVATION_LIMIT = MAX_SLEEP_AVG. */
     if (tun.max_sleep_avg == SCHED_TUNABLE_UNSET)
@@ -528,8 +539,7 @@ static const char *o1_check_tunables(const char **bad)
      * (recalc_task_prio); below zero it has no meaning (2.6.0's constants
      * never got there). */
     if (tun.max_sleep_avg != SCHED_TUNABLE_UNSET) {
-        int min = ms_to_jiffies(tun.min_timeslice), max = ms_to_jiffies(tun.max_timeslice);
-        int avg = min + (max - min) * (MAX_PRIO - 1 - NICE_TO_PRIO(0)) / (MAX_USER_PRIO - 1);
+        int avg = slice_of(ms_to_jiffies(tun.min_timeslice), ms_to_jiffies(tun.max_timeslice), NICE_TO_PRIO(0));
         if (ms_to_jiffies(tun.max_sleep_avg) < avg) {
             *bad = "max_sleep_avg";
             return "max_sleep_avg is below AVG_TIMESLICE (the nice 0 slice: 102 ms at the default slices)";
