@@ -18,8 +18,8 @@ bool stalltrace_recording;
 
 /* -DSTALLTRACE_DRY=1: a kernel that differs from the plain one in this word
  * only (in .data either way, so no address moves) and records no stall.
- * tests/qemu/cache.sh boots both with one command line: recording the
- * stalls must leave every figure as it was. */
+ * tests/qemu/caches_trace.sh boots both with one command line (1 CPU):
+ * recording the stalls must leave every figure as it was. */
 #ifndef STALLTRACE_DRY
 #define STALLTRACE_DRY 0
 #endif

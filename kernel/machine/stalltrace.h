@@ -16,8 +16,8 @@
  * between two TSC reads whose difference is given back, and this file is
  * not instrumented; its buffers are allocated whenever trace=1 runs with a
  * model, whatever trace_events= says, so a boot with memstall traced and
- * one without have the same memory layout (tests/qemu/cache.sh compares
- * their result lines).
+ * one without have the same memory layout (tests/qemu/caches_trace.sh
+ * compares their result lines, on 1 CPU).
  */
 #ifndef KERNEL_MACHINE_STALLTRACE_H
 #define KERNEL_MACHINE_STALLTRACE_H

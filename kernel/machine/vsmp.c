@@ -1053,7 +1053,6 @@ static __attribute__((noinline)) void set_site_fence(uint32_t count)
 {
     uint64_t at = phys_lb + count;
     site_fence = at > FENCE_MARGIN ? at - FENCE_MARGIN : 0;
-
 }
 
 static inline __attribute__((always_inline)) void arm_timer(struct vcpu *v, bool may_raise)
@@ -1162,7 +1161,9 @@ static void after_switch(bool irqs_on, bool hook)
  * the others now).  Returns when x runs again, its local time moved on to
  * when it could run (its event, or a release).
  */
-static inline __attribute__((always_inline)) void switch_to(struct vcpu *v, int y, uint64_t e, uint64_t rest)
+/* y, just taken off the list at eff e, runs (rest: the smallest eff of
+ * the others now). */
+static inline __attribute__((always_inline)) struct vcpu *dispatch(int y, uint64_t e, uint64_t rest)
 {
     struct vcpu *w = &vcpus[y];
     if (e > w->local)
@@ -1172,6 +1173,12 @@ static inline __attribute__((always_inline)) void switch_to(struct vcpu *v, int 
     w->hooked = false;
     w->stats.dispatches++;
     set_min_other(rest);
+    return w;
+}
+
+static inline __attribute__((always_inline)) void switch_to(struct vcpu *v, int y, uint64_t e, uint64_t rest)
+{
+    struct vcpu *w = dispatch(y, e, rest);
     /* Interrupts stay as they are across the switch (on only in a spinlock
      * hook, where an interrupt only takes notes), and x gets back its own
      * state of them and of in_lock_hook afterwards: an sti is paid only
@@ -1208,14 +1215,7 @@ static void reschedule(struct vcpu *v)
     queue_remove(y);                /* it was on the list: its eff was the smallest */
     queued_eff[y] = NEVER;
     if (y == x) {
-        struct vcpu *w = &vcpus[y];
-        if (e > w->local)
-            w->local = e;
-        w->state = VCPU_RUNNING;
-        w->ran_from = w->local;
-        w->hooked = false;
-        w->stats.dispatches++;
-        set_min_other(rest);
+        dispatch(y, e, rest);
         refresh_deadline(v);
         return;
     }
