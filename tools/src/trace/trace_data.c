@@ -27,25 +27,22 @@ static const char *const stall_sources[TRACE_STALL_NR] = {
     [TRACE_STALL_L1_XFER] = "l1_xfer", [TRACE_STALL_UPGRADE] = "upgrade", [TRACE_STALL_BUS] = "bus",
 };
 
-const char *tev_stall_source_name(int src) { return src > 0 && src < TRACE_STALL_NR ? stall_sources[src] : "?"; }
-int tev_stall_source_of_name(const char *name)
+/* The index in names[first..n) of name, or -1. */
+static int name_index(const char *const names[], int first, int n, const char *name)
 {
-    for (int i = 1; i < TRACE_STALL_NR; i++)
-        if (!strcmp(stall_sources[i], name))
+    for (int i = first; i < n; i++)
+        if (!strcmp(names[i], name))
             return i;
     return -1;
 }
 
+const char *tev_stall_source_name(int src) { return src > 0 && src < TRACE_STALL_NR ? stall_sources[src] : "?"; }
+int tev_stall_source_of_name(const char *name) { return name_index(stall_sources, 1, TRACE_STALL_NR, name); }
+
 const char *tev_event_name(int type) { return type >= 0 && type < TRACE_NR_TYPES ? event_names[type] : "?"; }
 const char *tev_short_name(int type) { return type >= 0 && type < TRACE_NR_TYPES ? short_names[type] : "?"; }
 
-int tev_type_of_name(const char *name)
-{
-    for (int t = 0; t < TRACE_NR_TYPES; t++)
-        if (!strcmp(event_names[t], name))
-            return t;
-    return -1;
-}
+int tev_type_of_name(const char *name) { return name_index(event_names, 0, TRACE_NR_TYPES, name); }
 
 int tev_current_pid(const struct tev *e)
 {
