@@ -59,7 +59,6 @@
 #include "machine/keys.h"
 #include "chan_cost.h"
 #include "lib.h"
-#include "lib.h"
 
 /* Checked every this many spins: reading the clock costs under TCG. */
 #define STALL_CHECK_SPINS 4096
