@@ -430,7 +430,12 @@ static __attribute__((noinline)) void recalc_sleep_rare(struct o1_task *t, uint3
     uint64_t earned = sleep_earned(t, sleep_time);
     if (low_credit(t) && earned > JIFFIES_TO_NS(task_timeslice(t)))
         earned = JIFFIES_TO_NS(task_timeslice(t));
-    sleep_avg_add(t, earned);
+    /* sleep_avg_add's test in its 64-bit form: the same result, and the
+     * instructions this path had (under vsmp its length is time). */
+    if (earned > NS_MAX_SLEEP_AVG - t->sleep_avg)
+        sleep_avg_to(t, NS_MAX_SLEEP_AVG);
+    else
+        t->sleep_avg += (uint32_t)earned;
 }
 
 /*
