@@ -81,7 +81,7 @@ int chan_cost_describe(char *buf, size_t size);
 
 /* Busy time of exactly insns instructions (a dec/jnz loop, and one nop for
  * an odd count): how every charge is paid, and what an experiment flag
- * (-DGOODNESS_SCAN_NS, -DTBENCH_OP_NS) burns. */
+ * (-DTBENCH_OP_NS) burns. */
 static inline void cost_burn(uint32_t insns)
 {
     uint32_t n = insns / 2;

@@ -108,9 +108,8 @@
  *                             is given back to its parent
  *   NICE_TO_TICKS(nice)  TICK_SCALE(20 - nice) + 1, TICK_SCALE(x) = x >> 2
  *                        at HZ = 100 (the 2.4 table for other HZ is kept)
- * Experiment flags, off by default: -DGOODNESS_SCAN_NS=N burns N
- * instructions per task the pick examines, -DGOODNESS_SCAN_FIT=C only
- * while more than C tasks are queued (scan_miss, sched/linux24_runqueue.h).
+ * The scan's cache misses: the memory model's, with 2.4's layout
+ * (goodness_scan_bytes below; sched/linux24_runqueue.h, docs/caches.md).
  *
  * Sync wake-ups are honoured as 2.4's try_to_wake_up(p, 1) did, whenever
  * the waker gives the hint: the channel decides when (kernel/pipe.h: 2.4's

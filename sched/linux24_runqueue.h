@@ -188,45 +188,18 @@ static bool can_schedule(struct task *p, int cpu, struct task *prev)
 }
 
 /*
- * -DGOODNESS_SCAN_NS=N, an experiment (docs/notebook/, seed003's
- * tbench): N instructions of busy time per task the scan examines, for the
- * cache misses 2.4's scan took on the era's machines.  No cost= model
- * charges it.
- *
- * -DGOODNESS_SCAN_FIT=C (with it): charge only while more than C tasks
- * are on the run queue.  2.4 kept every field goodness() reads in one
- * 32-byte line at offset 32 of the task_struct (include/linux/sched.h,
- * "We keep all fields in a single cacheline that are needed for the
- * goodness() loop"), and every task_struct starts an 8 KB-aligned
- * task_union, so those lines all fall in the same 1/256 of a cache's
- * sets: an L2 of S bytes holds at most S / 8 KB of them, whatever its
- * associativity.  A scan that walks more tasks than that in the same
- * order each time evicts each line before it is read again (LRU), and
- * every task misses; one that walks fewer finds them all.  Measured then:
- * Shuji Yamamura, LKML 29 Nov 2001, "task_structs cache colouring
- * (performance measurement)": 96.9% of the L2 reads in the scan missed
- * (2.4.4, 4 CPUs of an 8-way PIII Xeon, 1 MB L2).  With C=128 and era2003's
- * 159 ns, seed003's tbench collapse at 192 clients comes out
- * (docs/notebook/2026-12-06-seed003-tbench-scan-outgrows-l2.md).  Davide's patch kept goodness()'s
- * fields in that line (dyn_prio took counter's place), so the experiment
- * holds for dyn-sched's scan too.
+ * The scan's cache misses are the memory model's (CACHES=1, docs/caches.md):
+ * 2.4 kept every field goodness() reads in one 32-byte line at offset 32 of
+ * the task_struct (include/linux/sched.h, "We keep all fields in a single
+ * cacheline that are needed for the goodness() loop"), at the base of an
+ * 8 KB-aligned task_union, so an L2 of S bytes holds at most S / 8 KB of
+ * those lines; a scan over more tasks misses on every task (Shuji Yamamura,
+ * LKML 29 Nov 2001: 96.9% of the scan's L2 reads missed, 4 CPUs of an 8-way
+ * PIII Xeon, 1 MB L2).  SCHED_LAYOUT_LINUX24 and each scheduler's
+ * scan_bytes give the model that layout; seed003's tbench collapse at 192
+ * clients comes from it (docs/notebook/2026-12-07-seed003-with-the-machine.md),
+ * where it once needed the fitted -DGOODNESS_SCAN_NS/-DGOODNESS_SCAN_FIT.
  */
-#ifdef GOODNESS_SCAN_NS
-#include "../kernel/chan_cost.h"
-#ifndef GOODNESS_SCAN_FIT
-#define GOODNESS_SCAN_FIT 0
-#endif
-#endif
-static inline void scan_miss(int listed)
-{
-#ifdef GOODNESS_SCAN_NS
-    if (listed > GOODNESS_SCAN_FIT)
-        cost_burn(GOODNESS_SCAN_NS);
-#else
-    (void)listed;
-#endif
-}
-
 /* 2.4 schedule(), from taking runqueue_lock to choosing next, plus __schedule_tail's part. */
 static struct task *linux24_pick_next(int cpu, struct task *prev)
 {
@@ -239,11 +212,6 @@ static struct task *linux24_pick_next(int cpu, struct task *prev)
     }
     int this_mm = prev->is_idle ? active_mm[cpu] : prev->mm;
 
-#ifdef GOODNESS_SCAN_NS
-    int listed = nr_running();
-#else
-    int listed = 0;
-#endif
     struct task *next;
     for (;;) {
         next = NULL;
@@ -253,7 +221,6 @@ static struct task *linux24_pick_next(int cpu, struct task *prev)
             struct task *p = task_of(pos);
             if (!can_schedule(p, cpu, prev))
                 continue;
-            scan_miss(listed);
             int weight = goodness(p, cpu, this_mm);
             if (weight > c) {           /* strictly greater: the earlier task wins a tie */
                 c = weight;
