@@ -1329,6 +1329,22 @@ BODY void lock_order_tail(void)
     in_lock_hook = false;
 }
 
+/* order_yield's tie at the head, for vsmp_order_yield_fast (x is on the
+ * list, ready, the waiters checked): pick_tie's pick, the switch, and
+ * lock_order_finish. */
+BODY void lock_order_tie(uint64_t unused, const uint32_t *args)
+{
+    (void)unused;
+    struct vcpu *v = vsmp_curv;
+    int h = queue_head;
+    uint64_t e = queued_eff[h];
+    int y = pick_tie(cur, h, e);
+    queue_remove(y);
+    queued_eff[y] = NEVER;
+    switch_to(v, y, e, e);
+    lock_order_finish(v, (struct spinlock *)(uintptr_t)args[0]);
+}
+
 /* arm_timer's write, for vsmp_order_yield_fast (cycles in %eax). */
 BODY void arm_timer_write(uint32_t cycles)
 {
@@ -1352,8 +1368,8 @@ BODY void lock_waiters_check(uint64_t now)
  * order where an interrupt could see them (none can: the clock is frozen,
  * an interrupt only takes notes), so every figure is the C path's; only
  * the dispatcher's own instructions are fewer (o1, 8 CPUs, hackbench: 3.0
- * M of the 3.1 M dispatches come this way).  A tie at the head (pick_tie)
- * goes to lock_order_body before anything is stored.
+ * M of the 3.1 M dispatches come this way).  A tie at the head goes on
+ * in lock_order_tie (pick_tie).
  * In: %eax:%edx the local time, 4(%esp) the lock, the clock frozen.
  */
 #define VCPU_SAVED_ESP 8
@@ -1381,19 +1397,8 @@ __asm__(".text\n"
         "pushl %esi\n\t"
         "pushl %edi\n\t"
         "pushl %ebp\n\t"
-        /* A tie at the head: lock_order_body (pick_tie). */
-        "movl vsmp_queue_head, %ebx\n\t"
-        "movsbl vsmp_queue_next(%ebx), %ecx\n\t"
-        "testl %ecx, %ecx\n\t"
-        "js 1f\n\t"
-        "movl vsmp_queued_eff(,%ecx,8), %esi\n\t"
-        "movl vsmp_queued_eff+4(,%ecx,8), %edi\n\t"
-        "xorl vsmp_queued_eff(,%ebx,8), %esi\n\t"
-        "xorl vsmp_queued_eff+4(,%ebx,8), %edi\n\t"
-        "orl %edi, %esi\n\t"
-        "je 89f\n"
         /* enter(): v->local, no timer write, phys_lb; in_lock_hook. */
-        "1:\tmovl vsmp_curv, %ebp\n\t"
+        "movl vsmp_curv, %ebp\n\t"
         "movl %eax, (%ebp)\n\t"
         "movl %edx, 4(%ebp)\n\t"
         "movl $0, vsmp_exit_count\n\t"
@@ -1444,7 +1449,13 @@ __asm__(".text\n"
         "call lock_waiters_check\n"
         "8:\tmovl vsmp_queue_head, %edi\n\t"       /* y */
         "movsbl vsmp_queue_next(%edi), %ecx\n\t"   /* n (x is behind y) */
-        "movl %ecx, vsmp_queue_head\n\t"
+        "movl vsmp_queued_eff(,%ecx,8), %eax\n\t"  /* a tie (rest == e): lock_order_tie */
+        "cmpl vsmp_queued_eff(,%edi,8), %eax\n\t"
+        "jne 24f\n\t"
+        "movl vsmp_queued_eff+4(,%ecx,8), %eax\n\t"
+        "cmpl vsmp_queued_eff+4(,%edi,8), %eax\n\t"
+        "je 86f\n"
+        "24:\tmovl %ecx, vsmp_queue_head\n\t"
         "movb $-1, vsmp_queue_prev(%ecx)\n\t"
         /* dispatch(y, e, rest): w's clock, state, stats; set_min_other(rest). */
         "movl %edi, %esi\n\t"
@@ -1457,13 +1468,11 @@ __asm__(".text\n"
         "cmpl (%esi), %eax\n\t"
         "movl %edx, %ebx\n\t"
         "sbbl 4(%esi), %ebx\n\t"
-        "jb 9f\n\t"                                /* e < w->local: it goes on from its own */
+        "cmovbl (%esi), %eax\n\t"                  /* e < w->local: it goes on from its own */
+        "cmovbl 4(%esi), %edx\n\t"
         "movl %eax, (%esi)\n\t"
         "movl %edx, 4(%esi)\n\t"
-        "jmp 10f\n"
-        "9:\tmovl (%esi), %eax\n\t"
-        "movl 4(%esi), %edx\n"
-        "10:\tmovl $1, " STR(VCPU_STATE) "(%esi)\n\t"
+        "movl $1, " STR(VCPU_STATE) "(%esi)\n\t"
         "movl %eax, " STR(VCPU_RAN_FROM) "(%esi)\n\t"
         "movl %edx, " STR(VCPU_RAN_FROM) "+4(%esi)\n\t"
         "movb $0, " STR(VCPU_HOOKED) "(%esi)\n\t"
@@ -1504,19 +1513,21 @@ __asm__(".text\n"
         /* x again (%ebp): refresh_deadline, after_switch(on, hook). */
         "movl " STR(VCPU_NEXT_TICK) "(%ebp), %eax\n\t"
         "movl " STR(VCPU_NEXT_TICK) "+4(%ebp), %edx\n\t"
-        "cmpl " STR(VCPU_IPI_AT) "(%ebp), %eax\n\t"
+        "movl " STR(VCPU_IPI_AT) "(%ebp), %esi\n\t"
+        "movl " STR(VCPU_IPI_AT) "+4(%ebp), %edi\n\t"
+        "cmpl %esi, %eax\n\t"
         "movl %edx, %ecx\n\t"
-        "sbbl " STR(VCPU_IPI_AT) "+4(%ebp), %ecx\n\t"
-        "jb 12f\n\t"
-        "movl " STR(VCPU_IPI_AT) "(%ebp), %eax\n\t"
-        "movl " STR(VCPU_IPI_AT) "+4(%ebp), %edx\n"
-        "12:\tcmpl vsmp_quantum_end, %eax\n\t"
+        "sbbl %edi, %ecx\n\t"
+        "cmovael %esi, %eax\n\t"
+        "cmovael %edi, %edx\n\t"
+        "movl vsmp_quantum_end, %esi\n\t"
+        "movl vsmp_quantum_end+4, %edi\n\t"
+        "cmpl %esi, %eax\n\t"
         "movl %edx, %ecx\n\t"
-        "sbbl vsmp_quantum_end+4, %ecx\n\t"
-        "jb 13f\n\t"
-        "movl vsmp_quantum_end, %eax\n\t"
-        "movl vsmp_quantum_end+4, %edx\n"
-        "13:\tmovl %eax, vsmp_deadline\n\t"
+        "sbbl %edi, %ecx\n\t"
+        "cmovael %esi, %eax\n\t"
+        "cmovael %edi, %edx\n\t"
+        "movl %eax, vsmp_deadline\n\t"
         "movl %edx, vsmp_deadline+4\n\t"
         "movb $1, vsmp_arm_dirty\n\t"
         "popl %ecx\n\t"
@@ -1571,16 +1582,15 @@ __asm__(".text\n"
         "adcl vsmp_backstop+4, %edi\n"
         "18:\tsubl %eax, %esi\n\t"                /* target - local */
         "sbbl %edx, %edi\n\t"
-        "jb 19f\n\t"
+        "jb 19f\n\t"                               /* target < local: 1 */
+        "movl $0xfffffff0, %ecx\n\t"
         "testl %edi, %edi\n\t"
-        "jne 20f\n\t"
-        "cmpl $0xfffffff0, %esi\n\t"
-        "ja 20f\n\t"
+        "cmovnel %ecx, %esi\n\t"
+        "cmpl %ecx, %esi\n\t"
+        "cmoval %ecx, %esi\n\t"
+        "movl $1, %ecx\n\t"
         "testl %esi, %esi\n\t"
-        "jne 21f\n"
-        "19:\tmovl $1, %esi\n\t"
-        "jmp 21f\n"
-        "20:\tmovl $0xfffffff0, %esi\n"
+        "cmovel %ecx, %esi\n"                       /* target == local: 1 */
         "21:\tmovl %eax, vsmp_hw_local\n\t"       /* cycles in %esi */
         "movl %edx, vsmp_hw_local+4\n\t"
         "movl %esi, vsmp_hw_cycles\n\t"
@@ -1625,6 +1635,15 @@ __asm__(".text\n"
         "popl %ebx\n\t"
         "call lock_order_tail\n\t"
         "jmp hook_exit_lock\n"
+        "19:\tmovl $1, %esi\n\t"
+        "jmp 21b\n"
+        "86:\tpopl %ebp\n\t"
+        "popl %edi\n\t"
+        "popl %esi\n\t"
+        "popl %ebx\n\t"
+        "leal 4(%esp), %ecx\n\t"
+        "call lock_order_tie\n\t"
+        "jmp hook_exit_lock\n"
         "88:\tpopl %ebp\n\t"
         "popl %edi\n\t"
         "popl %esi\n\t"
@@ -1632,13 +1651,7 @@ __asm__(".text\n"
         "leal 4(%esp), %ecx\n\t"
         "call lock_order_resume\n\t"
         "jmp hook_exit_lock\n"
-        "89:\tpopl %ebp\n\t"
-        "popl %edi\n\t"
-        "popl %esi\n\t"
-        "popl %ebx\n\t"
-        "leal 4(%esp), %ecx\n\t"
-        "call lock_order_body\n\t"
-        "jmp hook_exit_lock\n");
+        );
 #endif
 
 /* After a release (the patched release sites): stamp it, and the CPUs that
