@@ -128,26 +128,27 @@ struct vcpu {
 _Static_assert(offsetof(struct vcpu, local) == 0, "the hook exits read vcpu.local at 0");
 
 bool vsmp_on, vsmp_multi;
-static struct vcpu vcpus[MAX_CPUS];
+struct vcpu vcpus[MAX_CPUS] __asm__("vsmp_vcpus");
 static int nvcpus;
 /* (Some of the dispatcher's state has an assembler name: the spinlock hooks'
  * fast paths below read it.) */
 int cur __asm__("vsmp_cur");     /* the logical CPU the physical CPU runs */
 struct vcpu *vsmp_curv;          /* &vcpus[cur] (the exits read it) */
-static uint16_t gs_selector[MAX_CPUS];
-static uint64_t quantum, ipi_latency, tick_period;
+uint16_t gs_selector[MAX_CPUS] __asm__("vsmp_gs_selector");
+uint64_t quantum __asm__("vsmp_quantum");
+static uint64_t ipi_latency, tick_period;
 static uint32_t quantum_ns_, ipi_ns_, slack_ns_;
-static uint64_t slack;           /* lock acquisitions may run this far ahead of the slowest CPU */
-static uint64_t min_other;       /* the smallest eff of the CPUs other than cur */
+uint64_t slack __asm__("vsmp_slack");   /* lock acquisitions may run this far ahead of the slowest CPU */
+uint64_t min_other __asm__("vsmp_min_other");   /* the smallest eff of the CPUs other than cur */
 /* What arm_timer() last worked out still holds unless this is set: every
  * change of the current CPU, of its events, of min_other, and every jump
  * of its clock (a lock wait, a spin-wait step) sets it. */
 bool arm_dirty __asm__("vsmp_arm_dirty") = true;
 uint64_t order_limit __asm__("vsmp_order_limit");   /* min_other + slack, NEVER when min_other is */
-static uint64_t quantum_end;     /* min_other + quantum + 1 (end_quantum's first yield), NEVER when min_other is */
+uint64_t quantum_end __asm__("vsmp_quantum_end");   /* min_other + quantum + 1 (end_quantum's first yield), NEVER when min_other is */
 uint64_t deadline __asm__("vsmp_deadline");   /* local time of cur's next event or quantum end (the hooks check it) */
-static uint64_t backstop;        /* how late the timer may fire for a CPU that calls hooks */
-static int lock_waiters;         /* CPUs in LOCKWAIT (the stall check runs only when there are some) */
+uint64_t backstop __asm__("vsmp_backstop");   /* how late the timer may fire for a CPU that calls hooks */
+int lock_waiters __asm__("vsmp_lock_waiters");   /* CPUs in LOCKWAIT (the stall check runs only when there are some) */
 static bool event_sent;          /* a self-interrupt for a due event is on its way (raise_event) */
 static uint64_t hw_timer_irqs, hw_timer_arms, quiet_irqs;  /* the one hardware timer's interrupts and writes */
 static uint64_t event_irqs;      /* self-interrupts for an event found due in a hook */
@@ -422,7 +423,8 @@ _Static_assert(offsetof(struct vcpu, hooked) == VCPU_HOOKED, "VCPU_HOOKED");
     "10:\t"
 /* The order fast path's test, shared by the hook and its site entry: the
  * last release was ours (to own) or in our past, and no CPU is behind us
- * (local <= order_limit); anything else goes to 10. */
+ * (local <= order_limit); a lock wait to charge goes to 10, a CPU behind us
+ * to the order yield's own path (vsmp_order_yield_fast, below). */
 #define FAST_ORDER_TEST(own)                                               \
     "movl 4(%esp), %ecx\n\t"                                               \
     "movsbl " STR(LOCK_RELEASE_CPU) "(%ecx), %ecx\n\t"                          \
@@ -438,7 +440,7 @@ _Static_assert(offsetof(struct vcpu, hooked) == VCPU_HOOKED, "VCPU_HOOKED");
     "cmpl %eax, %ecx\n\t"                                                  \
     "movl vsmp_order_limit+4, %ecx\n\t"                                    \
     "sbbl %edx, %ecx\n\t"                                                  \
-    "jb 10f\n\t"
+    "jb vsmp_order_yield_fast\n\t"
 /* lock_order_body: no lock wait to charge (the last release was ours, or
  * in our past), and local <= order_limit: no CPU behind us to yield to. */
 #define FAST_ORDER                                                         \
@@ -717,9 +719,9 @@ static inline uint64_t eff(const struct vcpu *v)
  * CPUs, and a scan of all the CPUs 170: the lab notebook of 2026-12-07).  Between dispatches an eff only comes down (requeue: a
  * waiter released, an IPI to a halted CPU, a CPU started).
  */
-static uint64_t queued_eff[MAX_CPUS];
-static int8_t queue_next[MAX_CPUS], queue_prev[MAX_CPUS];
-static int queue_head = -1, queue_tail = -1;
+uint64_t queued_eff[MAX_CPUS] __asm__("vsmp_queued_eff");
+int8_t queue_next[MAX_CPUS] __asm__("vsmp_queue_next"), queue_prev[MAX_CPUS] __asm__("vsmp_queue_prev");
+int queue_head __asm__("vsmp_queue_head") = -1, queue_tail __asm__("vsmp_queue_tail") = -1;
 
 /* CPU i, not on the list, goes on it at eff e (not NEVER), after its
  * equals.  Its place is looked for from the tail: a CPU that yields has
@@ -876,8 +878,8 @@ static inline void requeue(int i)
 
 /* ---- events and the timer ---- */
 
-static bool in_lock_hook;        /* the current context is a spinlock hook (interrupts may be on) */
-static bool switch_irqs_on;      /* the switching context had interrupts on (reschedule) */
+bool in_lock_hook __asm__("vsmp_in_lock_hook");   /* the current context is a spinlock hook (interrupts may be on) */
+bool switch_irqs_on __asm__("vsmp_switch_irqs_on");   /* the switching context had interrupts on (reschedule) */
 
 static void lapic_self(int vector) { *vsmp_icr_lo_reg = 0x40000u | (uint32_t)vector; }
 
@@ -930,8 +932,8 @@ static void redeliver(void)
  * is kept (hw_local, hw_cycles) and it is worked out only when a timer
  * interrupt asks: most dispatches arm nothing, and the interrupts are few.
  */
-static uint64_t hw_local;        /* the clock arm_timer() worked from */
-static uint32_t hw_cycles;       /* ... and the cycles from it to the timer's target; 0: none (NEVER) */
+uint64_t hw_local __asm__("vsmp_hw_local");   /* the clock arm_timer() worked from */
+uint32_t hw_cycles __asm__("vsmp_hw_cycles");   /* ... and the cycles from it to the timer's target; 0: none (NEVER) */
 
 /* The count that makes the timer fire `cycles` on, and at least
  * MIN_TIMER_COUNT: QEMU takes the interrupt at a translation block's
@@ -1283,11 +1285,8 @@ static inline void charge_lock_wait(int cpu, struct vcpu *v, uint64_t until)
 /* Before an acquisition attempt: wait until no other CPU is behind us (so
  * that acquisitions happen in time order), and if the lock was released
  * after our time, our attempt came while it was held: wait until then. */
-BODY void lock_order_body(uint64_t local, const uint32_t *args)
+static inline __attribute__((always_inline)) void lock_order_finish(struct vcpu *v, struct spinlock *lock)
 {
-    struct spinlock *lock = (struct spinlock *)(uintptr_t)args[0];
-    in_lock_hook = true;
-    struct vcpu *v = enter(local);
     for (;;) {
         if (lock->vsmp_release_cpu != cur)   /* our own release is in our past */
             charge_lock_wait(cur, v, lock->vsmp_release);
@@ -1300,6 +1299,360 @@ BODY void lock_order_body(uint64_t local, const uint32_t *args)
     arm(v);
     in_lock_hook = false;
 }
+
+BODY void lock_order_body(uint64_t local, const uint32_t *args)
+{
+    struct spinlock *lock = (struct spinlock *)(uintptr_t)args[0];
+    in_lock_hook = true;
+    struct vcpu *v = enter(local);
+    lock_order_finish(v, lock);
+}
+
+#if !defined(VSMP_TEST_BURN) && !defined(CACHES)
+/* lock_order_body after vsmp_order_yield_fast's switch: the current CPU
+ * runs again (its deadline refreshed, its interrupts as they were), and
+ * goes on from the loop's top as lock_order_body does after order_yield. */
+BODY void lock_order_resume(uint64_t unused, const uint32_t *args)
+{
+    (void)unused;
+    lock_order_finish(vsmp_curv, (struct spinlock *)(uintptr_t)args[0]);
+}
+
+/* lock_order_finish after its loop, for vsmp_order_yield_fast: an event
+ * or a quantum's end is due. */
+BODY void lock_order_tail(void)
+{
+    struct vcpu *v = vsmp_curv;
+    hook_check(v);
+    v->local -= order_residue;
+    arm(v);
+    in_lock_hook = false;
+}
+
+/* order_yield's tie at the head, for vsmp_order_yield_fast (x is on the
+ * list, ready, the waiters checked): pick_tie's pick, the switch, and
+ * lock_order_finish. */
+BODY void lock_order_tie(uint64_t unused, const uint32_t *args)
+{
+    (void)unused;
+    struct vcpu *v = vsmp_curv;
+    int h = queue_head;
+    uint64_t e = queued_eff[h];
+    int y = pick_tie(cur, h, e);
+    queue_remove(y);
+    queued_eff[y] = NEVER;
+    switch_to(v, y, e, e);
+    lock_order_finish(v, (struct spinlock *)(uintptr_t)args[0]);
+}
+
+/* arm_timer's write, for vsmp_order_yield_fast (cycles in %eax). */
+BODY void arm_timer_write(uint32_t cycles)
+{
+    hw_timer_arms++;
+    vsmp_exit_count = (uint32_t)timer_count(cycles);
+    set_site_fence(vsmp_exit_count);
+}
+
+/* check_lock_waiters for vsmp_order_yield_fast (now in %eax:%edx). */
+BODY void lock_waiters_check(uint64_t now)
+{
+    check_lock_waiters(now);
+}
+
+/*
+ * The order yield in assembly, from the stubs' fast order test (the last
+ * release in our past, local > order_limit): what lock_order_body does
+ * up to and including order_yield's switch, and after it what switch_to
+ * does for the CPU that runs again (refresh_deadline, its interrupts);
+ * the rest is lock_order_resume's.  The same loads and stores in the same
+ * order where an interrupt could see them (none can: the clock is frozen,
+ * an interrupt only takes notes), so every figure is the C path's; only
+ * the dispatcher's own instructions are fewer (o1, 8 CPUs, hackbench: 3.0
+ * M of the 3.1 M dispatches come this way).  A tie at the head goes on
+ * in lock_order_tie (pick_tie).
+ * In: %eax:%edx the local time, 4(%esp) the lock, the clock frozen.
+ */
+#define VCPU_SAVED_ESP 8
+#define VCPU_STATE 12
+#define VCPU_NEXT_TICK 16
+#define VCPU_IPI_AT 24
+#define VCPU_RAN_FROM 44
+#define VCPU_DISPATCHES 56
+#define VCPU_ORDER_YIELDS 64
+#define VCPU_HOOKLESS 53
+_Static_assert(offsetof(struct vcpu, hookless) == VCPU_HOOKLESS, "VCPU_HOOKLESS");
+_Static_assert(offsetof(struct vcpu, saved_esp) == VCPU_SAVED_ESP, "VCPU_SAVED_ESP");
+_Static_assert(offsetof(struct vcpu, state) == VCPU_STATE, "VCPU_STATE");
+_Static_assert(offsetof(struct vcpu, next_tick) == VCPU_NEXT_TICK, "VCPU_NEXT_TICK");
+_Static_assert(offsetof(struct vcpu, ipi_at) == VCPU_IPI_AT, "VCPU_IPI_AT");
+_Static_assert(offsetof(struct vcpu, ran_from) == VCPU_RAN_FROM, "VCPU_RAN_FROM");
+_Static_assert(offsetof(struct vcpu, stats.dispatches) == VCPU_DISPATCHES, "VCPU_DISPATCHES");
+_Static_assert(offsetof(struct vcpu, stats.order_yields) == VCPU_ORDER_YIELDS, "VCPU_ORDER_YIELDS");
+_Static_assert(sizeof(struct vcpu) == 128, "vsmp_order_yield_fast: vcpus[i] at i << 7");
+_Static_assert(VCPU_READY == 2 && VCPU_RUNNING == 1, "vsmp_order_yield_fast's states");
+_Static_assert(sizeof(bool) == 1 && sizeof(queue_next[0]) == 1, "vsmp_order_yield_fast's byte stores");
+__asm__(".text\n"
+        "vsmp_order_yield_fast:\n\t"
+        "pushl %ebx\n\t"
+        "pushl %esi\n\t"
+        "pushl %edi\n\t"
+        "pushl %ebp\n\t"
+        /* enter(): v->local, no timer write, phys_lb; in_lock_hook. */
+        "movl vsmp_curv, %ebp\n\t"
+        "movl %eax, (%ebp)\n\t"
+        "movl %edx, 4(%ebp)\n\t"
+        "movl $0, vsmp_exit_count\n\t"
+        "movl %gs:" STR(PERCPU_TSC_BASE) ", %ecx\n\t"
+        "addl %eax, %ecx\n\t"
+        "movl %ecx, vsmp_phys_lb\n\t"
+        "movl %gs:" STR(PERCPU_TSC_BASE_HI) ", %ecx\n\t"
+        "adcl %edx, %ecx\n\t"
+        "movl %ecx, vsmp_phys_lb+4\n\t"
+        "movb $1, vsmp_in_lock_hook\n\t"
+        /* order_yield: x ready at local, on the list from the tail. */
+        "addl $1, " STR(VCPU_ORDER_YIELDS) "(%ebp)\n\t"
+        "adcl $0, " STR(VCPU_ORDER_YIELDS) "+4(%ebp)\n\t"
+        "movl $2, " STR(VCPU_STATE) "(%ebp)\n\t"
+        "movl vsmp_cur, %ebx\n\t"
+        "movl %eax, vsmp_queued_eff(,%ebx,8)\n\t"
+        "movl %edx, vsmp_queued_eff+4(,%ebx,8)\n\t"
+        "movl vsmp_queue_tail, %ecx\n\t"          /* p */
+        "movl $-1, %edi\n"                          /* n */
+        "2:\ttestl %ecx, %ecx\n\t"
+        "js 3f\n\t"
+        "cmpl vsmp_queued_eff(,%ecx,8), %eax\n\t"
+        "movl %edx, %esi\n\t"
+        "sbbl vsmp_queued_eff+4(,%ecx,8), %esi\n\t"
+        "jae 3f\n\t"                               /* eff[p] <= local: after it */
+        "movl %ecx, %edi\n\t"
+        "movsbl vsmp_queue_prev(%ecx), %ecx\n\t"
+        "jmp 2b\n"
+        "3:\tmovb %cl, vsmp_queue_prev(%ebx)\n\t"
+        "movl %edi, %eax\n\t"
+        "movb %al, vsmp_queue_next(%ebx)\n\t"
+        "testl %ecx, %ecx\n\t"
+        "js 4f\n\t"
+        "movb %bl, vsmp_queue_next(%ecx)\n\t"
+        "jmp 5f\n"
+        "4:\tmovl %ebx, vsmp_queue_head\n"
+        "5:\ttestl %edi, %edi\n\t"
+        "js 6f\n\t"
+        "movb %bl, vsmp_queue_prev(%edi)\n\t"
+        "jmp 7f\n"
+        "6:\tmovl %ebx, vsmp_queue_tail\n"
+        /* y, the head: its eff e; the waiters' stall check at e. */
+        "7:\tcmpl $0, vsmp_lock_waiters\n\t"
+        "je 8f\n\t"
+        "movl vsmp_queue_head, %ecx\n\t"
+        "movl vsmp_queued_eff(,%ecx,8), %eax\n\t"
+        "movl vsmp_queued_eff+4(,%ecx,8), %edx\n\t"
+        "call lock_waiters_check\n"
+        "8:\tmovl vsmp_queue_head, %edi\n\t"       /* y */
+        "movsbl vsmp_queue_next(%edi), %ecx\n\t"   /* n (x is behind y) */
+        "movl vsmp_queued_eff(,%ecx,8), %eax\n\t"  /* a tie (rest == e): lock_order_tie */
+        "cmpl vsmp_queued_eff(,%edi,8), %eax\n\t"
+        "jne 24f\n\t"
+        "movl vsmp_queued_eff+4(,%ecx,8), %eax\n\t"
+        "cmpl vsmp_queued_eff+4(,%edi,8), %eax\n\t"
+        "je 86f\n"
+        "24:\tmovl %ecx, vsmp_queue_head\n\t"
+        "movb $-1, vsmp_queue_prev(%ecx)\n\t"
+        /* dispatch(y, e, rest): w's clock, state, stats; set_min_other(rest). */
+        "movl %edi, %esi\n\t"
+        "shll $7, %esi\n\t"
+        "addl $vsmp_vcpus, %esi\n\t"               /* w */
+        "movl vsmp_queued_eff(,%edi,8), %eax\n\t"
+        "movl vsmp_queued_eff+4(,%edi,8), %edx\n\t"
+        "movl $-1, vsmp_queued_eff(,%edi,8)\n\t"
+        "movl $-1, vsmp_queued_eff+4(,%edi,8)\n\t"
+        "cmpl (%esi), %eax\n\t"
+        "movl %edx, %ebx\n\t"
+        "sbbl 4(%esi), %ebx\n\t"
+        "cmovbl (%esi), %eax\n\t"                  /* e < w->local: it goes on from its own */
+        "cmovbl 4(%esi), %edx\n\t"
+        "movl %eax, (%esi)\n\t"
+        "movl %edx, 4(%esi)\n\t"
+        "movl $1, " STR(VCPU_STATE) "(%esi)\n\t"
+        "movl %eax, " STR(VCPU_RAN_FROM) "(%esi)\n\t"
+        "movl %edx, " STR(VCPU_RAN_FROM) "+4(%esi)\n\t"
+        "movb $0, " STR(VCPU_HOOKED) "(%esi)\n\t"
+        "addl $1, " STR(VCPU_DISPATCHES) "(%esi)\n\t"
+        "adcl $0, " STR(VCPU_DISPATCHES) "+4(%esi)\n\t"
+        "movl vsmp_queued_eff(,%ecx,8), %eax\n\t"  /* rest = eff[n], not NEVER */
+        "movl vsmp_queued_eff+4(,%ecx,8), %edx\n\t"
+        "movl %eax, vsmp_min_other\n\t"
+        "movl %edx, vsmp_min_other+4\n\t"
+        "movl %eax, %ebx\n\t"
+        "movl %edx, %ecx\n\t"
+        "addl vsmp_slack, %ebx\n\t"
+        "adcl vsmp_slack+4, %ecx\n\t"
+        "jnc 11f\n\t"
+        "movl $-1, %ebx\n\t"
+        "movl $-1, %ecx\n"
+        "11:\tmovl %ebx, vsmp_order_limit\n\t"
+        "movl %ecx, vsmp_order_limit+4\n\t"
+        "addl vsmp_quantum, %eax\n\t"
+        "adcl vsmp_quantum+4, %edx\n\t"
+        "addl $1, %eax\n\t"
+        "adcl $0, %edx\n\t"
+        "movl %eax, vsmp_quantum_end\n\t"
+        "movl %edx, vsmp_quantum_end+4\n\t"
+        /* switch_to: x's interrupts kept for afterwards, y runs. */
+        "pushfl\n\t"
+        "popl %ecx\n\t"
+        "shrl $9, %ecx\n\t"
+        "andl $1, %ecx\n\t"
+        "movb %cl, vsmp_switch_irqs_on\n\t"
+        "pushl %ecx\n\t"
+        "movl %edi, vsmp_cur\n\t"
+        "movl %esi, vsmp_curv\n\t"
+        "leal " STR(VCPU_SAVED_ESP) "(%ebp), %eax\n\t"
+        "movl " STR(VCPU_SAVED_ESP) "(%esi), %edx\n\t"
+        "movzwl vsmp_gs_selector(%edi,%edi), %ecx\n\t"
+        "call vsmp_switch\n\t"
+        /* x again (%ebp): refresh_deadline, after_switch(on, hook). */
+        "movl " STR(VCPU_NEXT_TICK) "(%ebp), %eax\n\t"
+        "movl " STR(VCPU_NEXT_TICK) "+4(%ebp), %edx\n\t"
+        "movl " STR(VCPU_IPI_AT) "(%ebp), %esi\n\t"
+        "movl " STR(VCPU_IPI_AT) "+4(%ebp), %edi\n\t"
+        "cmpl %esi, %eax\n\t"
+        "movl %edx, %ecx\n\t"
+        "sbbl %edi, %ecx\n\t"
+        "cmovael %esi, %eax\n\t"
+        "cmovael %edi, %edx\n\t"
+        "movl vsmp_quantum_end, %esi\n\t"
+        "movl vsmp_quantum_end+4, %edi\n\t"
+        "cmpl %esi, %eax\n\t"
+        "movl %edx, %ecx\n\t"
+        "sbbl %edi, %ecx\n\t"
+        "cmovael %esi, %eax\n\t"
+        "cmovael %edi, %edx\n\t"
+        "movl %eax, vsmp_deadline\n\t"
+        "movl %edx, vsmp_deadline+4\n\t"
+        "movb $1, vsmp_arm_dirty\n\t"
+        "popl %ecx\n\t"
+        "testl %ecx, %ecx\n\t"
+        "jne 14f\n\t"
+        "cli\n\t"
+        "movb $1, vsmp_in_lock_hook\n\t"
+        "jmp 15f\n"
+        "14:\tmovb $1, vsmp_in_lock_hook\n\t"
+        "cmpb $0, vsmp_switch_irqs_on\n\t"
+        "jne 15f\n\t"
+        "sti\n"
+        /* lock_order_finish's loop again: a lock wait to charge, or a
+         * CPU behind us still, goes on in lock_order_resume. */
+        "15:\tmovl 20(%esp), %ecx\n\t"
+        "movl (%ebp), %eax\n\t"
+        "movl 4(%ebp), %edx\n\t"
+        "movsbl " STR(LOCK_RELEASE_CPU) "(%ecx), %ebx\n\t"
+        "cmpl vsmp_cur, %ebx\n\t"
+        "je 16f\n\t"
+        "cmpl " STR(LOCK_RELEASE) "(%ecx), %eax\n\t"
+        "movl %edx, %ebx\n\t"
+        "sbbl " STR(LOCK_RELEASE) "+4(%ecx), %ebx\n\t"
+        "jb 88f\n"
+        "16:\tmovl vsmp_order_limit, %ecx\n\t"
+        "cmpl %eax, %ecx\n\t"
+        "movl vsmp_order_limit+4, %ecx\n\t"
+        "sbbl %edx, %ecx\n\t"
+        "jb 88f\n\t"
+        /* hook_check: something due goes on in lock_order_tail. */
+        "cmpl vsmp_deadline, %eax\n\t"
+        "movl %edx, %ecx\n\t"
+        "sbbl vsmp_deadline+4, %ecx\n\t"
+        "jae 87f\n\t"
+        "movb $1, " STR(VCPU_HOOKED) "(%ebp)\n\t"
+        "subl vsmp_order_residue, %eax\n\t"
+        "sbbl vsmp_order_residue+4, %edx\n\t"
+        "movl %eax, (%ebp)\n\t"
+        "movl %edx, 4(%ebp)\n\t"
+        /* arm() (arm_dirty is set): arm_timer(v, true), local < deadline;
+         * a write goes to arm_timer_write. */
+        "movb $0, vsmp_arm_dirty\n\t"
+        "movl vsmp_deadline, %esi\n\t"
+        "movl vsmp_deadline+4, %edi\n\t"
+        "movl %esi, %ecx\n\t"
+        "andl %edi, %ecx\n\t"
+        "incl %ecx\n\t"
+        "je 17f\n\t"                               /* deadline NEVER: hw_cycles 0 */
+        "cmpb $0, " STR(VCPU_HOOKLESS) "(%ebp)\n\t"
+        "jne 18f\n\t"
+        "addl vsmp_backstop, %esi\n\t"
+        "adcl vsmp_backstop+4, %edi\n"
+        "18:\tsubl %eax, %esi\n\t"                /* target - local */
+        "sbbl %edx, %edi\n\t"
+        "jb 19f\n\t"                               /* target < local: 1 */
+        "movl $0xfffffff0, %ecx\n\t"
+        "testl %edi, %edi\n\t"
+        "cmovnel %ecx, %esi\n\t"
+        "cmpl %ecx, %esi\n\t"
+        "cmoval %ecx, %esi\n\t"
+        "movl $1, %ecx\n\t"
+        "testl %esi, %esi\n\t"
+        "cmovel %ecx, %esi\n"                       /* target == local: 1 */
+        "21:\tmovl %eax, vsmp_hw_local\n\t"       /* cycles in %esi */
+        "movl %edx, vsmp_hw_local+4\n\t"
+        "movl %esi, vsmp_hw_cycles\n\t"
+        "movl vsmp_armed_at, %eax\n\t"
+        "movl vsmp_armed_at+4, %edx\n\t"
+        "movl %eax, %ecx\n\t"
+        "andl %edx, %ecx\n\t"
+        "incl %ecx\n\t"
+        "je 22f\n\t"                               /* not armed: write */
+        "addl $32, %eax\n\t"                       /* armed_at + 32 */
+        "adcl $0, %edx\n\t"
+        "movl vsmp_phys_lb, %ebx\n\t"              /* phys_lb + cycles */
+        "movl vsmp_phys_lb+4, %ecx\n\t"
+        "addl %esi, %ebx\n\t"
+        "adcl $0, %ecx\n\t"
+        "cmpl %eax, %ebx\n\t"
+        "movl %ecx, %edi\n\t"
+        "sbbl %edx, %edi\n\t"
+        "jb 22f\n\t"                               /* it would fire after the target */
+        "cmpl $" STR(PUSH_MIN) ", %esi\n\t"
+        "jb 23f\n\t"
+        "movl %esi, %edi\n\t"
+        "shrl $1, %edi\n\t"
+        "addl %edi, %eax\n\t"
+        "adcl $0, %edx\n\t"
+        "cmpl %ebx, %eax\n\t"
+        "sbbl %ecx, %edx\n\t"
+        "jae 23f\n"                                 /* not before half the way: it stays */
+        "22:\tmovl %esi, %eax\n\t"
+        "call arm_timer_write\n\t"
+        "jmp 23f\n"
+        "17:\tmovl $0, vsmp_hw_cycles\n"
+        "23:\tmovb $0, vsmp_in_lock_hook\n\t"
+        "popl %ebp\n\t"
+        "popl %edi\n\t"
+        "popl %esi\n\t"
+        "popl %ebx\n\t"
+        "jmp hook_exit_lock\n"
+        "87:\tpopl %ebp\n\t"
+        "popl %edi\n\t"
+        "popl %esi\n\t"
+        "popl %ebx\n\t"
+        "call lock_order_tail\n\t"
+        "jmp hook_exit_lock\n"
+        "19:\tmovl $1, %esi\n\t"
+        "jmp 21b\n"
+        "86:\tpopl %ebp\n\t"
+        "popl %edi\n\t"
+        "popl %esi\n\t"
+        "popl %ebx\n\t"
+        "leal 4(%esp), %ecx\n\t"
+        "call lock_order_tie\n\t"
+        "jmp hook_exit_lock\n"
+        "88:\tpopl %ebp\n\t"
+        "popl %edi\n\t"
+        "popl %esi\n\t"
+        "popl %ebx\n\t"
+        "leal 4(%esp), %ecx\n\t"
+        "call lock_order_resume\n\t"
+        "jmp hook_exit_lock\n"
+        );
+#endif
 
 /* After a release (the patched release sites): stamp it, and the CPUs that
  * wait for this lock may run again from the release on. */
