@@ -25,10 +25,77 @@
 _Static_assert(sizeof(struct task) <= PAGE_SIZE && TASK_STACK_SIZE == PAGE_SIZE,
                "the 2.4 layout puts the task structure and its stack in one 8 KB block");
 
+#ifdef CACHES
+/* ---- 2.6.0's task slab (SCHED_LAYOUT_LINUX26, kernel/task.h TASK26_*) ----
+ * Objects are handed out in address order from chunks of 16 pages, and a
+ * freed one is the next handed out (LIFO, as the slab's per-CPU array
+ * gives back the most recently freed object first: mm/slab.c
+ * ____cache_alloc).  Chunks stay with the slab.  Only a CACHES=1 kernel
+ * has it: the plain build's code is unchanged. */
+_Static_assert(TASK26_PER_PAGE >= 1 && (1u << TASK26_CHUNK_SHIFT) == TASK26_CHUNK_PAGES * PAGE_SIZE,
+               "the task slab's geometry");
+_Static_assert(sizeof(struct thread_info) == 48 && offsetof(struct thread_info, cpu) == 0x10 &&
+                   offsetof(struct thread_info, preempt_count) == 0x14,
+               "2.6.0's thread_info: TI_CPU 0x10, TI_PRE_COUNT 0x14");
+static spinlock_t task26_lock = SPINLOCK_INIT("task_struct_cachep");
+static struct task *task26_free_list;   /* linked through saved_esp's word */
+static char *task26_chunk;              /* the chunk being filled */
+static uint32_t task26_next;            /* its next unused object: page * TASK26_PER_PAGE + index */
+
+static struct task *task26_alloc(void)
+{
+    unsigned long f = spin_lock_irqsave(&task26_lock);
+    struct task *t = task26_free_list;
+    if (t) {
+        task26_free_list = *(struct task **)t;
+    } else {
+        if (!task26_chunk || task26_next == TASK26_CHUNK_PAGES * TASK26_PER_PAGE) {
+            char *chunk = page_alloc_aligned(TASK26_CHUNK_PAGES, TASK26_CHUNK_PAGES);
+            if (!chunk) {
+                spin_unlock_irqrestore(&task26_lock, f);
+                return NULL;
+            }
+            machine_task26_chunk(chunk);
+            task26_chunk = chunk;
+            task26_next = 0;
+        }
+        uint32_t pg = task26_next / TASK26_PER_PAGE, i = task26_next % TASK26_PER_PAGE;
+        t = (struct task *)(task26_chunk + pg * PAGE_SIZE + task26_colour(pg) + i * TASK26_OBJ + TASK26_HEAD);
+        task26_next++;
+    }
+    spin_unlock_irqrestore(&task26_lock, f);
+    return t;
+}
+
+static void task26_free(struct task *t)
+{
+    unsigned long f = spin_lock_irqsave(&task26_lock);
+    *(struct task **)t = task26_free_list;
+    task26_free_list = t;
+    spin_unlock_irqrestore(&task26_lock, f);
+}
+
+/* The stack block's lower page, the thread_info's, goes with the stack. */
+static void task26_free_thread_info(struct task *t)
+{
+    if (t->layout == TASK_LAYOUT_LINUX26 && t->stack)
+        page_free((char *)t->stack - PAGE_SIZE, 1);
+}
+#else
+#define task26_free(t) ((void)(t))
+#define task26_free_thread_info(t) ((void)(t))
+#endif
+
 /* A task structure goes back where it came from (see task_create). */
 static void task_free_struct(struct task *t)
 {
-    if (t->in_stack_block) {
+#ifdef CACHES
+    if (t->layout == TASK_LAYOUT_LINUX26) {
+        task26_free(t);
+        return;
+    }
+#endif
+    if (t->layout != TASK_LAYOUT_HEAP) {      /* TASK_LAYOUT_LINUX24 */
         machine_era_task(t, false);
         page_free(t, 1);
         return;
@@ -79,6 +146,19 @@ void task_start(struct task *prev)
      * preempted and moved between them read the task now current on the CPU
      * it had left and ran that task's entry a second time. */
     struct task *self = current_task();
+#ifdef CACHES
+    if (self->layout == TASK_LAYOUT_LINUX26) {
+        /* 2.6.0's current_thread_info(): the base of the 8 KB block the
+         * stack pointer is in must be this task's thread_info. */
+        uintptr_t esp;
+        __asm__ volatile("movl %%esp, %0" : "=r"(esp));
+        struct thread_info *ti = (struct thread_info *)(esp & ~(uintptr_t)(THREAD_SIZE_2_6_0 - 1));
+        if (ti != task_thread_info(self) || ti->task != self)
+            panic("2.6.0 layout: the thread_info of %s (pid %d) is not at the base of its stack block (%p, stack %p)",
+                  self->name, self->pid, (void *)ti, self->stack);
+        machine_thread_info_checked();
+    }
+#endif
     irq_enable();
     self->entry(self->arg);
     task_exit(0);
@@ -161,6 +241,28 @@ struct task *task_create(void (*entry)(void *), void *arg, const struct task_att
         return NULL;
     struct task *t;
     uint32_t *stack;
+#ifdef CACHES
+    if ((scheduler.flags & SCHED_LAYOUT_LINUX26) && machine_era_layout()) {
+        /* 2.6.0 (kernel/sched_class.h SCHED_LAYOUT_LINUX26; kernel/fork.c
+         * dup_task_struct: alloc_task_struct, then alloc_thread_info): the
+         * struct from the task slab, the thread_info at the base of an
+         * 8 KB-aligned block, the stack the page above it. */
+        t = task26_alloc();
+        if (!t)
+            return NULL;
+        struct thread_info *ti = page_alloc_aligned(2, 2);
+        if (!ti) {
+            task26_free(t);
+            return NULL;
+        }
+        memset(t, 0, sizeof(*t));
+        memset(ti, 0, sizeof(*ti));
+        t->layout = TASK_LAYOUT_LINUX26;
+        ti->task = t;
+        ti->addr_limit = 0xffffffffu;     /* KERNEL_DS */
+        stack = (uint32_t *)((char *)ti + PAGE_SIZE);
+    } else
+#endif
     if ((scheduler.flags & SCHED_LAYOUT_LINUX24) && machine_era_layout()) {
         /* 2.4 (kernel/sched_class.h SCHED_LAYOUT_LINUX24): the struct at the
          * base of an 8 KB-aligned block, the stack the page above it. */
@@ -168,7 +270,7 @@ struct task *task_create(void (*entry)(void *), void *arg, const struct task_att
         if (!t)
             return NULL;
         memset(t, 0, sizeof(*t));
-        t->in_stack_block = true;
+        t->layout = TASK_LAYOUT_LINUX24;
         machine_era_task(t, true);
         stack = (uint32_t *)((char *)t + PAGE_SIZE);
     } else {
@@ -186,6 +288,8 @@ struct task *task_create(void (*entry)(void *), void *arg, const struct task_att
      * new process (none with mm=shared). */
     struct mm *mm = mm_get(mm_id);
     if (!mm && mm_get_mode() == MM_PER_PROCESS) {
+        if (MACHINE_CACHES && t->layout == TASK_LAYOUT_LINUX26)
+            page_free((char *)stack - PAGE_SIZE, 1);
         page_free(stack, TASK_STACK_SIZE / PAGE_SIZE);
         task_free_struct(t);
         return NULL;
@@ -272,6 +376,7 @@ void task_release_after_exit(struct task *p)
      * instead of quietly sharing the page with its next owner. */
     for (uint32_t i = 0; i < TASK_STACK_SIZE / 4; i++)
         ((uint32_t *)p->stack)[i] = STACK_POISON;
+    task26_free_thread_info(p);
     page_free(p->stack, TASK_STACK_SIZE / PAGE_SIZE);
     p->stack = NULL;
     /* The task is gone: its reference on the address space goes (the last

@@ -119,6 +119,46 @@ static inline __attribute__((always_inline)) int sched_find_first_bit(const uint
 #endif
 }
 
+/* ---- 2.6.0's thread_info (SCHED_LAYOUT_LINUX26; a CACHES=1 kernel only) ----
+ *
+ * With a memory model a task has 2.6.0's layout (kernel/task.h): a
+ * thread_info at the base of its stack block.  This kernel keeps
+ * need_resched and preempt_count per CPU (%gs-relative, unseen by the
+ * model), so the lines 2.6.0's scheduler touched there are touched here
+ * (kernel/sched.c 2.6.0): schedule() raises prev's preempt_count
+ * (preempt_disable) and clears prev's TIF_NEED_RESCHED
+ * (clear_tsk_need_resched), and after the switch next's preempt_count
+ * falls (finish_task_switch's spin_unlock_irq, preempt_enable) and its
+ * flags are read (the need_resched test); try_to_wake_up's resched_task()
+ * sets TIF_NEED_RESCHED in the flags of the woken CPU's current task.
+ * The task's CPU (2.6.0 task_cpu(): p->thread_info->cpu) the model maps
+ * itself (kernel/machine/memhooks.c).  The idle tasks have none here (2.6.0's
+ * had one each).  A plain kernel has none of this: its code is unchanged. */
+#ifdef CACHES
+static inline __attribute__((always_inline)) void l26_thread_info_switch(struct task *prev, struct task *next)
+{
+    volatile struct thread_info *p = task_thread_info(prev);
+    if (p) {
+        p->preempt_count = p->preempt_count + 1;
+        p->flags = p->flags & ~TIF_NEED_RESCHED_2_6_0;
+    }
+    volatile struct thread_info *n = next ? task_thread_info(next) : NULL;
+    if (n) {
+        n->preempt_count = n->preempt_count - 1;
+        (void)n->flags;
+    }
+}
+static inline __attribute__((always_inline)) void l26_thread_info_resched(int cpu)
+{
+    volatile struct thread_info *c = task_thread_info(sched_cpu_curr(cpu));
+    if (c)
+        c->flags = c->flags | TIF_NEED_RESCHED_2_6_0;
+}
+#else
+#define l26_thread_info_switch(prev, next) ((void)(prev), (void)(next))
+#define l26_thread_info_resched(cpu) ((void)(cpu))
+#endif
+
 /* The first set bit at or after offset below size, or size if none. */
 static int find_next_bit(const uint32_t *b, int size, int offset)
 {
