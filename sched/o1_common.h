@@ -134,7 +134,7 @@ static inline __attribute__((always_inline)) int sched_find_first_bit(const uint
  * The task's CPU (2.6.0 task_cpu(): p->thread_info->cpu) the model maps
  * itself (kernel/machine/memhooks.c).  The idle tasks have none here (2.6.0's
  * had one each).  A plain kernel has none of this: its code is unchanged. */
-#ifdef CACHES
+#if defined(CACHES) && !defined(LAYOUT26_PLACEMENT_ONLY)   /* (the latter: an experiment's build, docs/caches.md) */
 static inline __attribute__((always_inline)) void l26_thread_info_switch(struct task *prev, struct task *next)
 {
     volatile struct thread_info *p = task_thread_info(prev);
