@@ -790,7 +790,13 @@ static void print_object_line(const char *what, size_t len, const char *field, i
 
 static void print_hot_objects_by(int by)
 {
-    enum { TOP_OBJECTS = 8, TOP_FIELDS = 12, MAX_OBJECTS = 256 };
+#ifndef MEMLINE_TOP_OBJECTS         /* (more in an experiment's build: CFLAGS_EXTRA=-DMEMLINE_TOP_OBJECTS=64) */
+#define MEMLINE_TOP_OBJECTS 8
+#endif
+#ifndef MEMLINE_TOP_FIELDS
+#define MEMLINE_TOP_FIELDS 12
+#endif
+    enum { TOP_OBJECTS = MEMLINE_TOP_OBJECTS, TOP_FIELDS = MEMLINE_TOP_FIELDS, MAX_OBJECTS = 256 };
     static struct { const char *what; size_t len; uint64_t moves, invals, misses; } obj[MAX_OBJECTS];
     int nobj = 0;
     for (int i = 0; i < HOT_NAMES; i++) {
