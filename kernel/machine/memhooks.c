@@ -264,7 +264,7 @@ static inline bool era_block(uint32_t a)
  * sees the fields 2.6.0's i386 task_struct kept in its first four lines
  * (include/linux/sched.h) at their 2.6.0 offsets in the head: the
  * kernel's state (0), policy (64), cpus_allowed (68), mm and mm_struct (mm
- * 104, active_mm 108), the scheduler's task26_bytes (o1: prio 24,
+ * 104, active_mm 108), the scheduler's task26_bytes (2.6.0's prio 24,
  * static_prio 28, run_list 32, array 40, sleep_avg 44, interactive_credit
  * 48, timestamp 52, activated 60, time_slice 72, first_time_slice 76);
  * this kernel's own bookkeeping whose 2.6.0 equivalent was read from lines
