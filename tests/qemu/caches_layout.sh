@@ -6,12 +6,17 @@
 # current_thread_info() finds it (%esp & ~8191; kernel/task.c task_start:
 # a panic if not), counted on the memstat machine= line
 # (thread_info_at_stack_base=).  With machine_layout=flat no task has it.
-# In make test-long only (a CACHES=1 build costs a minute and a half of CPU).
+# In make test: a plain kernel refuses machine_layout=.  In make test-long
+# (a CACHES=1 build costs a minute and a half of CPU): the layout's checks.
 . "$(dirname "$0")/../lib.sh"
-plan $((5 * $(long)))
+plan $((1 + 5 * $(long)))
+S=o1
+
+boot "$S" 1 'bench=pipe loops=100 machine_layout=era' 256 60 vsmp
+expect "caches-layout-plain-refuses" '^error: machine_layout=era: needs a kernel built with the memory model \(make CACHES=1\)'
+
 long_only "2.6.0's thread_info at the stack base (o1, CACHES=1)" || exit 0
 
-S=o1
 B="$S-caches"
 ( flock 9; make -s -C "$ROOT" SCHED="$S" CACHES=1 kernel >"$TMP/build-$B.log" 2>&1 ) 9>"$ROOT/build/.lock" ||
     { fail_with caches-layout-build "make SCHED=$S CACHES=1 failed:" "$TMP/build-$B.log"; exit 1; }
