@@ -75,31 +75,37 @@ static void task26_free(struct task *t)
     spin_unlock_irqrestore(&task26_lock, f);
 }
 
-/* The stack block's lower page, the thread_info's, goes with the stack. */
-static void task26_free_thread_info(struct task *t)
-{
-    if (t->layout == TASK_LAYOUT_LINUX26 && t->stack)
-        page_free((char *)t->stack - PAGE_SIZE, 1);
-}
+/* The thread_info's page (the stack block's lower one) stays until the
+ * struct goes (task_free_struct): the stack's page goes after the last
+ * switch-out as every task's does.  Its address is kept in the object's
+ * head, the word before the struct (2.6.0's pdeath_signal: a line fork
+ * and exit touch). */
+static inline struct thread_info **task26_ti_slot(struct task *t) { return (struct thread_info **)t - 1; }
 #else
 #define task26_free(t) ((void)(t))
-#define task26_free_thread_info(t) ((void)(t))
 #endif
 
 /* A task structure goes back where it came from (see task_create). */
 static void task_free_struct(struct task *t)
 {
+    /* (2.4's test first and as it was: the other layouts' tests cost the
+     * 2.4 schedulers' CACHES=1 kernels no instruction) */
 #ifdef CACHES
-    if (t->layout == TASK_LAYOUT_LINUX26) {
-        task26_free(t);
-        return;
-    }
-#endif
+    if (t->layout == TASK_LAYOUT_LINUX24) {
+#else
     if (t->layout != TASK_LAYOUT_HEAP) {      /* TASK_LAYOUT_LINUX24 */
+#endif
         machine_era_task(t, false);
         page_free(t, 1);
         return;
     }
+#ifdef CACHES
+    if (t->layout == TASK_LAYOUT_LINUX26) {
+        page_free(*task26_ti_slot(t), 1);
+        task26_free(t);
+        return;
+    }
+#endif
     kfree(t);
 }
 
@@ -146,19 +152,6 @@ void task_start(struct task *prev)
      * preempted and moved between them read the task now current on the CPU
      * it had left and ran that task's entry a second time. */
     struct task *self = current_task();
-#ifdef CACHES
-    if (self->layout == TASK_LAYOUT_LINUX26) {
-        /* 2.6.0's current_thread_info(): the base of the 8 KB block the
-         * stack pointer is in must be this task's thread_info. */
-        uintptr_t esp;
-        __asm__ volatile("movl %%esp, %0" : "=r"(esp));
-        struct thread_info *ti = (struct thread_info *)(esp & ~(uintptr_t)(THREAD_SIZE_2_6_0 - 1));
-        if (ti != task_thread_info(self) || ti->task != self)
-            panic("2.6.0 layout: the thread_info of %s (pid %d) is not at the base of its stack block (%p, stack %p)",
-                  self->name, self->pid, (void *)ti, self->stack);
-        machine_thread_info_checked();
-    }
-#endif
     irq_enable();
     self->entry(self->arg);
     task_exit(0);
@@ -241,12 +234,25 @@ struct task *task_create(void (*entry)(void *), void *arg, const struct task_att
         return NULL;
     struct task *t;
     uint32_t *stack;
+    if ((scheduler.flags & SCHED_LAYOUT_LINUX24) && machine_era_layout()) {
+        /* 2.4 (kernel/sched_class.h SCHED_LAYOUT_LINUX24): the struct at the
+         * base of an 8 KB-aligned block, the stack the page above it. */
+        t = page_alloc_aligned(2, 2);
+        if (!t)
+            return NULL;
+        memset(t, 0, sizeof(*t));
+        t->layout = TASK_LAYOUT_LINUX24;
+        machine_era_task(t, true);
+        stack = (uint32_t *)((char *)t + PAGE_SIZE);
+    }
 #ifdef CACHES
-    if ((scheduler.flags & SCHED_LAYOUT_LINUX26) && machine_era_layout()) {
+    else if ((scheduler.flags & SCHED_LAYOUT_LINUX26) && machine_era_layout()) {
         /* 2.6.0 (kernel/sched_class.h SCHED_LAYOUT_LINUX26; kernel/fork.c
          * dup_task_struct: alloc_task_struct, then alloc_thread_info): the
          * struct from the task slab, the thread_info at the base of an
-         * 8 KB-aligned block, the stack the page above it. */
+         * 8 KB-aligned block, the stack the page above it.  (After 2.4's
+         * test: the 2.4 schedulers' CACHES=1 kernels run no instruction
+         * more.) */
         t = task26_alloc();
         if (!t)
             return NULL;
@@ -260,20 +266,11 @@ struct task *task_create(void (*entry)(void *), void *arg, const struct task_att
         t->layout = TASK_LAYOUT_LINUX26;
         ti->task = t;
         ti->addr_limit = 0xffffffffu;     /* KERNEL_DS */
+        *task26_ti_slot(t) = ti;
         stack = (uint32_t *)((char *)ti + PAGE_SIZE);
-    } else
+    }
 #endif
-    if ((scheduler.flags & SCHED_LAYOUT_LINUX24) && machine_era_layout()) {
-        /* 2.4 (kernel/sched_class.h SCHED_LAYOUT_LINUX24): the struct at the
-         * base of an 8 KB-aligned block, the stack the page above it. */
-        t = page_alloc_aligned(2, 2);
-        if (!t)
-            return NULL;
-        memset(t, 0, sizeof(*t));
-        t->layout = TASK_LAYOUT_LINUX24;
-        machine_era_task(t, true);
-        stack = (uint32_t *)((char *)t + PAGE_SIZE);
-    } else {
+    else {
         t = kzalloc(sizeof(*t));
         if (!t)
             return NULL;
@@ -288,8 +285,6 @@ struct task *task_create(void (*entry)(void *), void *arg, const struct task_att
      * new process (none with mm=shared). */
     struct mm *mm = mm_get(mm_id);
     if (!mm && mm_get_mode() == MM_PER_PROCESS) {
-        if (MACHINE_CACHES && t->layout == TASK_LAYOUT_LINUX26)
-            page_free((char *)stack - PAGE_SIZE, 1);
         page_free(stack, TASK_STACK_SIZE / PAGE_SIZE);
         task_free_struct(t);
         return NULL;
@@ -376,7 +371,6 @@ void task_release_after_exit(struct task *p)
      * instead of quietly sharing the page with its next owner. */
     for (uint32_t i = 0; i < TASK_STACK_SIZE / 4; i++)
         ((uint32_t *)p->stack)[i] = STACK_POISON;
-    task26_free_thread_info(p);
     page_free(p->stack, TASK_STACK_SIZE / PAGE_SIZE);
     p->stack = NULL;
     /* The task is gone: its reference on the address space goes (the last

@@ -133,6 +133,10 @@ struct thread_info {
 /* The first object of page pg (0..15) of a chunk: its colour. */
 static inline uint32_t task26_colour(uint32_t pg) { return (pg % TASK26_COLOURS) * TASK26_ALIGN; }
 
+#ifdef CACHES
+void machine_thread_info_checked(void);   /* kernel/machine/memhooks.c: one more found where 2.6.0 finds it */
+#endif
+
 static inline struct thread_info *task_thread_info(const struct task *t)
 {
     return t->layout == TASK_LAYOUT_LINUX26 && t->stack ? (struct thread_info *)((char *)t->stack - PAGE_SIZE) : NULL;

@@ -135,10 +135,24 @@ static inline __attribute__((always_inline)) int sched_find_first_bit(const uint
  * itself (kernel/machine/memhooks.c).  The idle tasks have none here (2.6.0's
  * had one each).  A plain kernel has none of this: its code is unchanged. */
 #if defined(CACHES) && !defined(LAYOUT26_PLACEMENT_ONLY)   /* (the latter: an experiment's build, docs/caches.md) */
+#define TS_LAYOUT_CHECKED 0x80000000u      /* status: this thread_info was found where 2.6.0 finds it */
 static inline __attribute__((always_inline)) void l26_thread_info_switch(struct task *prev, struct task *next)
 {
     volatile struct thread_info *p = task_thread_info(prev);
     if (p) {
+        /* schedule() runs on prev's stack: 2.6.0's current_thread_info()
+         * (%esp & ~8191) must be prev's thread_info.  Checked at every
+         * switch, counted once a task (memstat thread_info_at_stack_base=,
+         * tests/qemu/caches_layout.sh). */
+        uintptr_t esp;
+        __asm__ volatile("movl %%esp, %0" : "=r"(esp));
+        if ((uintptr_t)p != (esp & ~(uintptr_t)(THREAD_SIZE_2_6_0 - 1)) || p->task != prev)
+            sched_bug(L26_NAME ": 2.6.0 layout: the thread_info of %s (pid %d) is not at the base of its stack block "
+                      "(%p, %%esp %p)", prev->name, prev->pid, (void *)p, (void *)esp);
+        if (unlikely(!(p->status & TS_LAYOUT_CHECKED))) {
+            p->status = p->status | TS_LAYOUT_CHECKED;
+            machine_thread_info_checked();
+        }
         p->preempt_count = p->preempt_count + 1;
         p->flags = p->flags & ~TIF_NEED_RESCHED_2_6_0;
     }

@@ -2,9 +2,10 @@
 # 2.6.0's memory layout under the model (docs/caches.md "Layouts"): o1's
 # CACHES=1 kernel with machine_layout=era (the default with a model) gives
 # every task 2.6.0's layout, a thread_info at the base of its 8 KB-aligned
-# stack block, and each task's first run checks it there as 2.6.0's
-# current_thread_info() finds it (%esp & ~8191; kernel/task.c task_start:
-# a panic if not), counted on the memstat machine= line
+# stack block, and every schedule() checks it there as 2.6.0's
+# current_thread_info() finds it (%esp & ~8191; sched/o1_common.h
+# l26_thread_info_switch: a scheduler bug if not), each task counted once
+# on the memstat machine= line
 # (thread_info_at_stack_base=).  With machine_layout=flat no task has it.
 # In make test: a plain kernel refuses machine_layout=.  In make test-long
 # (a CACHES=1 build costs a minute and a half of CPU): the layout's checks.
