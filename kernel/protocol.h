@@ -168,7 +168,8 @@ enum proto_kind { PROTO_KINDS(PROTO_KIND_ENUM_) PROTO_NKINDS };
 #define PROTO_MEMSTAT_KEYS(K, W)                                                                                     \
     K(machine, "%s") K(lat_pct, "%u") K(line, "%u") K(l1_kib, "%u") K(l1_ways, "%u") K(l2_kib, "%u")                \
     K(l2_ways, "%u") K(l2_cores, "%u") K(l2_ns, "%u") K(mem_ns, "%u") K(c2c_ns, "%u") K(l1_xfer_ns, "%u")          \
-    K(bus_ns, "%u") K(bus_inval_ns, "%u") K(bus_busy_us, "%llu") K(bus_stale, "%llu") K(model_ms, "%llu")
+    K(bus_ns, "%u") K(bus_inval_ns, "%u") K(bus_busy_us, "%llu") K(bus_stale, "%llu") K(model_ms, "%llu")      \
+    K(thread_info_at_stack_base, "%u")
 #define PROTO_MEMSTAT_NONE_KEYS(K, W) K(machine, "%s") K(memhook_null_insns, "%u") K(memhook_spill_milli, "%u")
 #define PROTO_MEMSTAT_CPU_KEYS(K, W)                                                                                 \
     K(cpu, "%d") K(accesses, "%llu") K(fast, "%llu") K(l1_misses, "%llu") K(l2_misses, "%llu") K(c2c, "%llu")      \

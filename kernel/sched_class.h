@@ -41,6 +41,15 @@
  * comes from the kernel's allocator and its stack from a page of its own,
  * as 2.6 has it (a task_struct from its slab cache, kernel/fork.c). */
 #define SCHED_LAYOUT_LINUX24 0x4
+/* Linux 2.6.0's layout of a task: a thread_info at the base of an 8 KB-
+ * aligned two-page block with the kernel stack above it (2.6.0
+ * include/asm-i386/thread_info.h THREAD_SIZE 2*PAGE_SIZE,
+ * current_thread_info() = %esp & ~8191), and the task structure from a
+ * slab cache of its own, line-aligned (kernel/fork.c fork_init
+ * task_struct_cachep, SLAB_MUST_HWCACHE_ALIGN; alloc_task_struct).  As
+ * the 2.4 layout, applied only with a memory model on (kernel/task.h
+ * TASK_LAYOUT_LINUX26, docs/caches.md "Layouts"). */
+#define SCHED_LAYOUT_LINUX26 0x8
 
 /*
  * Tunables: a scheduler's knobs, set at boot without rebuilding as
@@ -173,6 +182,17 @@ struct sched_class {
         uint16_t offset, size;
         uint16_t line;          /* 0: the goodness line; 1: the line after it */
     } *scan_bytes;
+
+    /* (optional, SCHED_LAYOUT_LINUX26) Where 2.6.0's task_struct kept the
+     * private state's fields (SCHED_TASK: offset and size, and `at`, the
+     * byte offset of the field in 2.6.0's i386 task_struct,
+     * include/linux/sched.h; ending with a size of 0): the memory model
+     * sees them there (kernel/machine/memhooks.c, "2.6.0's task_struct").
+     * Fields not listed stay where this kernel has them. */
+    const struct sched_task26_bytes {
+        uint16_t offset, size;
+        uint16_t at;
+    } *task26_bytes;
 };
 
 /* The scheduler compiled into this kernel (sched/<name>.c defines it). */

@@ -25,14 +25,87 @@
 _Static_assert(sizeof(struct task) <= PAGE_SIZE && TASK_STACK_SIZE == PAGE_SIZE,
                "the 2.4 layout puts the task structure and its stack in one 8 KB block");
 
+#ifdef CACHES
+/* ---- 2.6.0's task slab (SCHED_LAYOUT_LINUX26, kernel/task.h TASK26_*) ----
+ * Objects are handed out in address order from chunks of 16 pages, and a
+ * freed one is the next handed out (LIFO, as the slab's per-CPU array
+ * gives back the most recently freed object first: mm/slab.c
+ * ____cache_alloc).  Chunks stay with the slab.  Only a CACHES=1 kernel
+ * has it: the plain build's code is unchanged. */
+_Static_assert(TASK26_PER_PAGE >= 1 && (1u << TASK26_CHUNK_SHIFT) == TASK26_CHUNK_PAGES * PAGE_SIZE,
+               "the task slab's geometry");
+_Static_assert(sizeof(struct thread_info) == 48 && offsetof(struct thread_info, cpu) == 0x10 &&
+                   offsetof(struct thread_info, preempt_count) == 0x14,
+               "2.6.0's thread_info: TI_CPU 0x10, TI_PRE_COUNT 0x14");
+static spinlock_t task26_lock = SPINLOCK_INIT("task_struct_cachep");
+static struct task *task26_free_list;   /* linked through saved_esp's word */
+static char *task26_chunk;              /* the chunk being filled */
+static uint32_t task26_next;            /* its next unused object: page * TASK26_PER_PAGE + index */
+
+static struct task *task26_alloc(void)
+{
+    unsigned long f = spin_lock_irqsave(&task26_lock);
+    struct task *t = task26_free_list;
+    if (t) {
+        task26_free_list = *(struct task **)t;
+    } else {
+        if (!task26_chunk || task26_next == TASK26_CHUNK_PAGES * TASK26_PER_PAGE) {
+            char *chunk = page_alloc_aligned(TASK26_CHUNK_PAGES, TASK26_CHUNK_PAGES);
+            if (!chunk) {
+                spin_unlock_irqrestore(&task26_lock, f);
+                return NULL;
+            }
+            machine_task26_chunk(chunk);
+            task26_chunk = chunk;
+            task26_next = 0;
+        }
+        uint32_t pg = task26_next / TASK26_PER_PAGE, i = task26_next % TASK26_PER_PAGE;
+        t = (struct task *)(task26_chunk + pg * PAGE_SIZE + task26_colour(pg) + i * TASK26_OBJ + TASK26_HEAD);
+        task26_next++;
+    }
+    spin_unlock_irqrestore(&task26_lock, f);
+    return t;
+}
+
+static void task26_free(struct task *t)
+{
+    unsigned long f = spin_lock_irqsave(&task26_lock);
+    *(struct task **)t = task26_free_list;
+    task26_free_list = t;
+    spin_unlock_irqrestore(&task26_lock, f);
+}
+
+/* The thread_info's page (the stack block's lower one) stays until the
+ * struct goes (task_free_struct): the stack's page goes after the last
+ * switch-out as every task's does.  Its address is kept in the object's
+ * head, the word before the struct (2.6.0's pdeath_signal: a line fork
+ * and exit touch). */
+static inline struct thread_info **task26_ti_slot(struct task *t) { return (struct thread_info **)t - 1; }
+#else
+#define task26_free(t) ((void)(t))
+#endif
+
 /* A task structure goes back where it came from (see task_create). */
 static void task_free_struct(struct task *t)
 {
-    if (t->in_stack_block) {
+    /* (2.4's test first and as it was: the other layouts' tests cost the
+     * 2.4 schedulers' CACHES=1 kernels no instruction) */
+#ifdef CACHES
+    if (t->layout == TASK_LAYOUT_LINUX24) {
+#else
+    if (t->layout != TASK_LAYOUT_HEAP) {      /* TASK_LAYOUT_LINUX24 */
+#endif
         machine_era_task(t, false);
         page_free(t, 1);
         return;
     }
+#ifdef CACHES
+    if (t->layout == TASK_LAYOUT_LINUX26) {
+        page_free(*task26_ti_slot(t), 1);
+        task26_free(t);
+        return;
+    }
+#endif
     kfree(t);
 }
 
@@ -168,10 +241,36 @@ struct task *task_create(void (*entry)(void *), void *arg, const struct task_att
         if (!t)
             return NULL;
         memset(t, 0, sizeof(*t));
-        t->in_stack_block = true;
+        t->layout = TASK_LAYOUT_LINUX24;
         machine_era_task(t, true);
         stack = (uint32_t *)((char *)t + PAGE_SIZE);
-    } else {
+    }
+#ifdef CACHES
+    else if ((scheduler.flags & SCHED_LAYOUT_LINUX26) && machine_era_layout()) {
+        /* 2.6.0 (kernel/sched_class.h SCHED_LAYOUT_LINUX26; kernel/fork.c
+         * dup_task_struct: alloc_task_struct, then alloc_thread_info): the
+         * struct from the task slab, the thread_info at the base of an
+         * 8 KB-aligned block, the stack the page above it.  (After 2.4's
+         * test: the 2.4 schedulers' CACHES=1 kernels run no instruction
+         * more.) */
+        t = task26_alloc();
+        if (!t)
+            return NULL;
+        struct thread_info *ti = page_alloc_aligned(2, 2);
+        if (!ti) {
+            task26_free(t);
+            return NULL;
+        }
+        memset(t, 0, sizeof(*t));
+        memset(ti, 0, sizeof(*ti));
+        t->layout = TASK_LAYOUT_LINUX26;
+        ti->task = t;
+        ti->addr_limit = 0xffffffffu;     /* KERNEL_DS */
+        *task26_ti_slot(t) = ti;
+        stack = (uint32_t *)((char *)ti + PAGE_SIZE);
+    }
+#endif
+    else {
         t = kzalloc(sizeof(*t));
         if (!t)
             return NULL;

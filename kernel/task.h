@@ -14,6 +14,7 @@
 #include "types.h"
 #include "list.h"
 #include "spinlock.h"
+#include "mem.h"
 
 /* Task states. */
 enum task_state {
@@ -49,7 +50,7 @@ struct task {
     volatile int on_cpu;          /* 1 from switch-in until switch-out completes */
     int on_rq;                    /* queued with the scheduler (runnable) */
     bool is_idle;                 /* a CPU's idle task: never queued */
-    bool in_stack_block;          /* 2.4's layout: this struct is the first page of its stack's 8 KB block (task.c) */
+    uint8_t layout;               /* where this struct and its stack are: TASK_LAYOUT_* (task.c) */
     bool migrate_after_switch;    /* core: affinity changed while running; requeue once switched out */
     volatile bool exited;         /* stack released; task_wait may proceed */
 
@@ -84,6 +85,62 @@ struct task {
     /* Opaque to the core: each scheduler keeps its per-task state here. */
     uint64_t sched_private[SCHED_PRIVATE_WORDS] __attribute__((aligned(8)));
 };
+
+/* struct task's layout (kernel/sched_class.h SCHED_LAYOUT_LINUX24 and
+ * _LINUX26; applied only with a memory model, task.c). */
+#define TASK_LAYOUT_HEAP 0      /* the struct from the kernel's allocator, the stack a page of its own */
+#define TASK_LAYOUT_LINUX24 1   /* the struct is the first page of its stack's 8 KB block */
+#define TASK_LAYOUT_LINUX26 2   /* the struct from the task slab, a thread_info at the base of its stack's 8 KB block */
+
+/* Linux 2.6.0's thread_info (include/asm-i386/thread_info.h, i386; the
+ * offsets TI_TASK 0 .. TI_RESTART_BLOCK 0x1c of its entry.S constants): at
+ * the base of each task's 8 KB-aligned stack block (THREAD_SIZE
+ * 2*PAGE_SIZE; current_thread_info() is %esp & ~8191).  This kernel keeps
+ * the CPU in struct task and need_resched and preempt_count per CPU; a task
+ * in 2.6.0's layout (TASK_LAYOUT_LINUX26, only with a memory model) has one
+ * anyway, so that the model sees the lines 2.6.0's schedule() and
+ * try_to_wake_up() touched there (docs/caches.md, "Layouts"). */
+struct thread_info {
+    struct task *task;
+    void *exec_domain;
+    uint32_t flags;               /* TIF_NEED_RESCHED is bit 3 */
+    uint32_t status;
+    uint32_t cpu;
+    int32_t preempt_count;
+    uint32_t addr_limit;
+    uint32_t restart_block[5];    /* fn and four arguments */
+};
+#define THREAD_SIZE_2_6_0 8192
+#define TIF_NEED_RESCHED_2_6_0 (1u << 3)
+
+/* The task slab of 2.6.0's layout (kernel/fork.c fork_init:
+ * kmem_cache_create("task_struct", sizeof(struct task_struct), 0,
+ * SLAB_MUST_HWCACHE_ALIGN)): objects aligned to the L1 line of a Pentium
+ * III build (L1_CACHE_BYTES 32) and packed into pages, each page's first
+ * object offset by the slab's colour (mm/slab.c cache_grow: successive
+ * slabs colour_off apart).  An object is TASK26_HEAD bytes, where the
+ * model sees the fields 2.6.0's task_struct had in its first four lines
+ * (kernel/machine/memhooks.c, "2.6.0's task_struct"), then struct task.
+ * The slab takes its pages TASK26_CHUNK_PAGES at a time, aligned to as
+ * many, so that the model finds an object from an address alone. */
+#define TASK26_ALIGN 32u
+#define TASK26_HEAD 128u
+#define TASK26_OBJ ((TASK26_HEAD + (uint32_t)sizeof(struct task) + TASK26_ALIGN - 1) & ~(TASK26_ALIGN - 1))
+#define TASK26_PER_PAGE (PAGE_SIZE / TASK26_OBJ)
+#define TASK26_COLOURS ((PAGE_SIZE - TASK26_PER_PAGE * TASK26_OBJ) / TASK26_ALIGN + 1)
+#define TASK26_CHUNK_PAGES 16u
+#define TASK26_CHUNK_SHIFT 16   /* 16 pages: 64 KB */
+/* The first object of page pg (0..15) of a chunk: its colour. */
+static inline uint32_t task26_colour(uint32_t pg) { return (pg % TASK26_COLOURS) * TASK26_ALIGN; }
+
+#ifdef CACHES
+void machine_thread_info_checked(void);   /* kernel/machine/memhooks.c: one more found where 2.6.0 finds it */
+#endif
+
+static inline struct thread_info *task_thread_info(const struct task *t)
+{
+    return t->layout == TASK_LAYOUT_LINUX26 && t->stack ? (struct thread_info *)((char *)t->stack - PAGE_SIZE) : NULL;
+}
 
 struct task_attr {
     const char *name;

@@ -499,8 +499,10 @@ static void nick_enqueue(int cpu, struct task *p, int flags)
     if (!(flags & ENQUEUE_MIGRATE))
         waker = sched_cpu_curr(sched_this_cpu());
     activate_task(p, rq, (flags & ENQUEUE_IRQ) != 0, waker);
-    if (!(flags & ENQUEUE_SYNC) && task_preempts_curr(t, cpu))
+    if (!(flags & ENQUEUE_SYNC) && task_preempts_curr(t, cpu)) {
+        l26_thread_info_resched(cpu);
         sched_resched_cpu(cpu);
+    }
 }
 
 static void nick_dequeue(int cpu, struct task *p, int flags) { deactivate_task(p, &runqueues[cpu]); }
@@ -546,6 +548,7 @@ static struct task *nick_pick_next(int cpu, struct task *prev)
         nk(next)->timestamp = now;
         rq->nr_switches++;
     }
+    l26_thread_info_switch(prev, next);
     return next;
 }
 
@@ -630,8 +633,27 @@ static const struct sched_preset nick_presets[] = {
     { "v13b", "version=13" },
 };
 
+/* Where 2.6.0's i386 task_struct had the fields the patch kept
+ * (include/linux/sched.h; kernel/sched_class.h SCHED_LAYOUT_LINUX26).
+ * Where the patch put its own (total_time, sleep_time, used_slice,
+ * array_sequence) is not checked here: they stay where this kernel has
+ * them.  waker_cpu as o1's. */
+static const struct sched_task26_bytes nick_task26_bytes[] = {
+    { offsetof(struct nick_task, prio), sizeof(int), 24 },
+    { offsetof(struct nick_task, static_prio), sizeof(int), 28 },
+    { offsetof(struct nick_task, run_list), sizeof(struct list_head), 32 },
+    { offsetof(struct nick_task, array), sizeof(void *), 40 },
+    { offsetof(struct nick_task, sleep_avg), sizeof(uint32_t), 44 },
+    { offsetof(struct nick_task, timestamp), sizeof(uint64_t), 52 },
+    { offsetof(struct nick_task, first_time_slice), sizeof(int), 76 },
+    { offsetof(struct nick_task, waker_cpu), sizeof(int), 84 },
+    { 0, 0, 0 },
+};
+
 const struct sched_class scheduler = {
     .name = "nick",
+    .flags = SCHED_LAYOUT_LINUX26,
+    .task26_bytes = nick_task26_bytes,
     .tunables = nick_tunables,
     .ntunables = ARRAY_SIZE(nick_tunables),
     .presets = nick_presets,

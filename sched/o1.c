@@ -719,8 +719,10 @@ static void o1_enqueue(int cpu, struct task *p, int flags)
         return;
     }
     activate_task(p, rq, (flags & ENQUEUE_IRQ) != 0);
-    if (t->prio < curr_prio(cpu))
+    if (t->prio < curr_prio(cpu)) {
+        l26_thread_info_resched(cpu);
         sched_resched_cpu(cpu);
+    }
 }
 
 static void o1_dequeue(int cpu, struct task *p, int flags) { deactivate_task(p); }
@@ -855,6 +857,7 @@ static struct task *o1_pick_next(int cpu, struct task *prev)
      * nothing else: the core's schedstat context_switches is that count.) */
     if (next && next != prev)
         o1(next)->timestamp = now;
+    l26_thread_info_switch(prev, next);
     return next;
 }
 
@@ -962,8 +965,29 @@ static const struct sched_preset o1_presets[] = {
                  "busy_rebalance_tick=250 idle_rebalance_tick=10 timeslice_granularity=0" },
 };
 
+/* Where 2.6.0's i386 task_struct had them (include/linux/sched.h; the
+ * model's view with machine_layout=era, kernel/sched_class.h
+ * SCHED_LAYOUT_LINUX26).  waker_cpu is this kernel's (2.6.0: a local of
+ * try_to_wake_up), seen in the line of cpus_allowed, which select_cpu reads. */
+static const struct sched_task26_bytes o1_task26_bytes[] = {
+    { offsetof(struct o1_task, prio), sizeof(int), 24 },
+    { offsetof(struct o1_task, static_prio), sizeof(int), 28 },
+    { offsetof(struct o1_task, run_list), sizeof(struct list_head), 32 },
+    { offsetof(struct o1_task, array), sizeof(void *), 40 },
+    { offsetof(struct o1_task, sleep_avg), sizeof(uint32_t), 44 },
+    { offsetof(struct o1_task, interactive_credit), sizeof(int), 48 },
+    { offsetof(struct o1_task, timestamp), sizeof(uint64_t), 52 },
+    { offsetof(struct o1_task, activated), sizeof(int), 60 },
+    { offsetof(struct o1_task, time_slice), sizeof(int), 72 },
+    { offsetof(struct o1_task, first_time_slice), sizeof(int), 76 },
+    { offsetof(struct o1_task, waker_cpu), sizeof(int), 84 },
+    { 0, 0, 0 },
+};
+
 const struct sched_class scheduler = {
     .name = "o1",
+    .flags = SCHED_LAYOUT_LINUX26,
+    .task26_bytes = o1_task26_bytes,
     .tunables = o1_tunables,
     .ntunables = ARRAY_SIZE(o1_tunables),
     .presets = o1_presets,

@@ -119,6 +119,60 @@ static inline __attribute__((always_inline)) int sched_find_first_bit(const uint
 #endif
 }
 
+/* ---- 2.6.0's thread_info (SCHED_LAYOUT_LINUX26; a CACHES=1 kernel only) ----
+ *
+ * With a memory model a task has 2.6.0's layout (kernel/task.h): a
+ * thread_info at the base of its stack block.  This kernel keeps
+ * need_resched and preempt_count per CPU (%gs-relative, unseen by the
+ * model), so the lines 2.6.0's scheduler touched there are touched here
+ * (kernel/sched.c 2.6.0): schedule() raises prev's preempt_count
+ * (preempt_disable) and clears prev's TIF_NEED_RESCHED
+ * (clear_tsk_need_resched), and after the switch next's preempt_count
+ * falls (finish_task_switch's spin_unlock_irq, preempt_enable) and its
+ * flags are read (the need_resched test); try_to_wake_up's resched_task()
+ * sets TIF_NEED_RESCHED in the flags of the woken CPU's current task.
+ * The task's CPU (2.6.0 task_cpu(): p->thread_info->cpu) the model maps
+ * itself (kernel/machine/memhooks.c).  The idle tasks have none here (2.6.0's
+ * had one each).  A plain kernel has none of this: its code is unchanged. */
+#if defined(CACHES) && !defined(LAYOUT26_PLACEMENT_ONLY)   /* (the latter: an experiment's build, docs/caches.md) */
+#define TS_LAYOUT_CHECKED 0x80000000u      /* status: this thread_info was found where 2.6.0 finds it */
+static inline __attribute__((always_inline)) void l26_thread_info_switch(struct task *prev, struct task *next)
+{
+    volatile struct thread_info *p = task_thread_info(prev);
+    if (p) {
+        /* schedule() runs on prev's stack: 2.6.0's current_thread_info()
+         * (%esp & ~8191) must be prev's thread_info.  Checked at every
+         * switch, counted once a task (memstat thread_info_at_stack_base=,
+         * tests/qemu/caches_layout.sh). */
+        uintptr_t esp;
+        __asm__ volatile("movl %%esp, %0" : "=r"(esp));
+        if ((uintptr_t)p != (esp & ~(uintptr_t)(THREAD_SIZE_2_6_0 - 1)) || p->task != prev)
+            sched_bug(L26_NAME ": 2.6.0 layout: the thread_info of %s (pid %d) is not at the base of its stack block "
+                      "(%p, %%esp %p)", prev->name, prev->pid, (void *)p, (void *)esp);
+        if (unlikely(!(p->status & TS_LAYOUT_CHECKED))) {
+            p->status = p->status | TS_LAYOUT_CHECKED;
+            machine_thread_info_checked();
+        }
+        p->preempt_count = p->preempt_count + 1;
+        p->flags = p->flags & ~TIF_NEED_RESCHED_2_6_0;
+    }
+    volatile struct thread_info *n = next ? task_thread_info(next) : NULL;
+    if (n) {
+        n->preempt_count = n->preempt_count - 1;
+        (void)n->flags;
+    }
+}
+static inline __attribute__((always_inline)) void l26_thread_info_resched(int cpu)
+{
+    volatile struct thread_info *c = task_thread_info(sched_cpu_curr(cpu));
+    if (c)
+        c->flags = c->flags | TIF_NEED_RESCHED_2_6_0;
+}
+#else
+#define l26_thread_info_switch(prev, next) ((void)(prev), (void)(next))
+#define l26_thread_info_resched(cpu) ((void)(cpu))
+#endif
+
 /* The first set bit at or after offset below size, or size if none. */
 static int find_next_bit(const uint32_t *b, int size, int offset)
 {

@@ -257,6 +257,90 @@ static inline bool era_block(uint32_t a)
     return era_blocks[blk / 32] & (1u << (blk % 32));
 }
 
+/* ---- 2.6.0's task_struct (machine_layout=era, SCHED_LAYOUT_LINUX26) ----
+ *
+ * A task in 2.6.0's layout is an object of the task slab (task.c,
+ * kernel/task.h TASK26_*): TASK26_HEAD bytes, then struct task.  The model
+ * sees the fields 2.6.0's i386 task_struct kept in its first four lines
+ * (include/linux/sched.h) at their 2.6.0 offsets in the head: the
+ * kernel's state (0), policy (64), cpus_allowed (68), mm and mm_struct (mm
+ * 104, active_mm 108), the scheduler's task26_bytes (2.6.0's prio 24,
+ * static_prio 28, run_list 32, array 40, sleep_avg 44, interactive_credit
+ * 48, timestamp 52, activated 60, time_slice 72, first_time_slice 76);
+ * this kernel's own bookkeeping whose 2.6.0 equivalent was read from lines
+ * the same paths read anyway (on_cpu: rq->curr == p; on_rq: p->array;
+ * is_idle: rq->idle == p) in line 0's bytes those paths do not use (ptrace
+ * 16, lock_depth 20, usage 8); the layout and stack fields that
+ * task_thread_info() reads in 2.6.0's thread_info pointer (4); and the task's CPU in its thread_info
+ * (TI_CPU 0x10: 2.6.0's task_cpu(p) is p->thread_info->cpu).  Every other
+ * byte stays where it is.  As for 2.4's line, the real lines that hold
+ * mapped bytes stay off the fast path, and copies see the real layout. */
+#define T26_TI (-2)                          /* t26_map: the thread_info's cpu */
+static bool t26_on;
+static int16_t t26_map[sizeof(struct task)];                    /* byte -> its offset in the head; -1: its own; T26_TI */
+static bool t26_chunk_mapped[(sizeof(struct task) + 31) / 32];
+static uint32_t t26_chunks[(1u << (32 - TASK26_CHUNK_SHIFT)) / 32];   /* a bit per 64 KB chunk of the task slab */
+static uint32_t t26_checked;                                  /* thread_info_at_stack_base= */
+_Static_assert(TASK26_HEAD % 32 == 0, "struct task starts a line of its object");
+
+void machine_task26_chunk(const void *chunk)
+{
+    uint32_t n = (uint32_t)(uintptr_t)chunk >> TASK26_CHUNK_SHIFT;
+    t26_chunks[n / 32] |= 1u << (n % 32);
+}
+
+void machine_thread_info_checked(void) { atomic_add_return((volatile int *)&t26_checked, 1); }
+
+static void t26_map_bytes(uint32_t off, uint32_t size, int at)
+{
+    for (uint32_t b = 0; b < size && off + b < sizeof(struct task); b++) {
+        t26_map[off + b] = (int16_t)(at == T26_TI ? T26_TI : at + (int)b);
+        t26_chunk_mapped[(off + b) / 32] = true;
+    }
+}
+
+static void t26_setup(void)
+{
+    for (uint32_t i = 0; i < sizeof(struct task); i++)
+        t26_map[i] = -1;
+    t26_on = model && machine_era_layout() && (scheduler.flags & SCHED_LAYOUT_LINUX26);
+#ifdef LAYOUT26_PLACEMENT_ONLY      /* (an experiment's build: 2.6.0's allocations, this kernel's lines) */
+    t26_on = false;
+#endif
+    if (!t26_on)
+        return;
+    t26_map_bytes(offsetof(struct task, state), sizeof(int), 0);
+    t26_map_bytes(offsetof(struct task, is_idle), sizeof(bool), 8);        /* usage */
+    t26_map_bytes(offsetof(struct task, on_cpu), sizeof(int), 16);         /* ptrace */
+    t26_map_bytes(offsetof(struct task, on_rq), sizeof(int), 20);          /* lock_depth */
+    t26_map_bytes(offsetof(struct task, policy), sizeof(int), 64);
+    t26_map_bytes(offsetof(struct task, cpus_allowed), sizeof(cpumask_t), 68);
+    t26_map_bytes(offsetof(struct task, mm), sizeof(int), 104);
+    t26_map_bytes(offsetof(struct task, mm_struct), sizeof(void *), 108);  /* active_mm */
+    t26_map_bytes(offsetof(struct task, cpu), sizeof(int), T26_TI);
+    /* task_thread_info()'s reads (sched/o1_common.h): 2.6.0's p->thread_info */
+    t26_map_bytes(offsetof(struct task, layout), sizeof(uint8_t), 4);
+    t26_map_bytes(offsetof(struct task, stack), sizeof(void *), 4);
+    for (const struct sched_task26_bytes *b = scheduler.task26_bytes; b && b->size; b++)
+        t26_map_bytes((uint32_t)offsetof(struct task, sched_private) + b->offset, b->size, b->at);
+}
+
+/* The struct task of the task slab's object that holds a, or 0. */
+static inline uint32_t t26_task_of(uint32_t a)
+{
+    uint32_t n = a >> TASK26_CHUNK_SHIFT;
+    if (!(t26_chunks[n / 32] & (1u << (n % 32))))
+        return 0;
+    uint32_t pg = (a >> 12) & (TASK26_CHUNK_PAGES - 1), in = a & (PAGE_SIZE - 1), colour = task26_colour(pg);
+    if (in < colour)
+        return 0;
+    uint32_t i = (in - colour) / TASK26_OBJ;
+    if (i >= TASK26_PER_PAGE)
+        return 0;
+    uint32_t t = (a & ~(uint32_t)(PAGE_SIZE - 1)) + colour + i * TASK26_OBJ + TASK26_HEAD;
+    return a >= t && a - t < sizeof(struct task) ? t : 0;
+}
+
 /* ---- which lines move between CPUs (the memline lines) ----
  *
  * The model calls line_moved for every line that comes from another CPU's
@@ -438,12 +522,27 @@ static __attribute__((noinline)) uint64_t model_step(struct cpu *c, uint32_t a, 
     bool era = era_on && off < ERA_TASK_BYTES && era_block(a);
     if (era && size <= 8 && era_map[off] >= 0)
         a = (a & ~((1u << ERA_BLOCK_SHIFT) - 1)) + (uint32_t)era_map[off];   /* in 2.4's goodness line */
+    uint32_t t26 = t26_on && !era ? t26_task_of(a) : 0;
+    if (t26 && size <= 8) {
+        int m = t26_map[a - t26];
+        if (m >= 0) {
+            a = t26 - TASK26_HEAD + (uint32_t)m;                            /* in 2.6.0's task_struct lines */
+        } else if (m == T26_TI) {
+            const struct thread_info *ti = task_thread_info((const struct task *)(uintptr_t)t26);
+            if (ti)                                                          /* (after exit: where it is) */
+                a = (uint32_t)(uintptr_t)&ti->cpu + (a - t26 - (uint32_t)offsetof(struct task, cpu));
+        }
+    }
     uint64_t mark[5];
     if (stalltrace_recording)       /* trace=1: the biggest stalls (stalltrace.h) */
         stalltrace_mark(&model->stats[id], mark);
     uint64_t stall = cache_access(model, id, a, size, flags, t0 - c->tsc_base);
     if (stalltrace_recording && stall)
         stalltrace_access(c, &model->stats[id], mark, t0 - c->tsc_base, stall, access_site, site_what(access_site));
+    if (t26)
+        for (uint32_t o = real - t26, ch = o / 32; ch * 32 < o + size && ch * 32 < sizeof(struct task); ch++)
+            if (t26_chunk_mapped[ch])
+                cache_filter_forget(model, id, t26 + ch * 32);
     if (era)    /* the real lines that hold mapped bytes stay off the fast path */
         for (uint32_t ch = off / 32; ch * 32 < off + size && ch * 32 < ERA_TASK_BYTES; ch++)
             if (era_chunk_mapped[ch])
@@ -626,6 +725,7 @@ void machine_boot(int ncpus, bool vsmp, char *words, size_t size)
     calibrate(&cpus[0]);
     sort_sites();
     era_setup();
+    t26_setup();
     if (model) {
         /* The calibration's accesses are not the run's. */
         const char *why;
@@ -690,7 +790,13 @@ static void print_object_line(const char *what, size_t len, const char *field, i
 
 static void print_hot_objects_by(int by)
 {
-    enum { TOP_OBJECTS = 8, TOP_FIELDS = 12, MAX_OBJECTS = 256 };
+#ifndef MEMLINE_TOP_OBJECTS         /* (more in an experiment's build: CFLAGS_EXTRA=-DMEMLINE_TOP_OBJECTS=64) */
+#define MEMLINE_TOP_OBJECTS 8
+#endif
+#ifndef MEMLINE_TOP_FIELDS
+#define MEMLINE_TOP_FIELDS 12
+#endif
+    enum { TOP_OBJECTS = MEMLINE_TOP_OBJECTS, TOP_FIELDS = MEMLINE_TOP_FIELDS, MAX_OBJECTS = 256 };
     static struct { const char *what; size_t len; uint64_t moves, invals, misses; } obj[MAX_OBJECTS];
     int nobj = 0;
     for (int i = 0; i < HOT_NAMES; i++) {
@@ -812,7 +918,7 @@ void machine_print_stats(void)
             model->p.l2_bytes / 1024, model->p.l2_ways, model->p.l2_cores, model->p.l2_ns, model->p.mem_ns,
             model->p.c2c_ns, model->p.l1_xfer_ns, model->p.bus_ns, model->p.bus_inval_ns,
             (unsigned long long)(model->bus.busy_ns / 1000), (unsigned long long)model->bus.stale,
-            (unsigned long long)(cycles_to_ns(model_cycles) / NSEC_PER_MSEC));
+            (unsigned long long)(cycles_to_ns(model_cycles) / NSEC_PER_MSEC), t26_checked);
     for (int i = 0; i < model->ncpus; i++) {
         const struct cache_stats *s = &model->stats[i];
         uint64_t fast = fast_cost ? debt_folded[i] / fast_cost : 0;

@@ -106,6 +106,17 @@ void machine_era_task(const struct task *t, bool live);
 #define machine_era_task(t, live) ((void)(t), (void)(live))
 #endif
 
+/* 2.6.0's layout (task.c, SCHED_LAYOUT_LINUX26): a chunk of the task
+ * slab (TASK26_CHUNK_PAGES pages, as aligned) comes into use, whose
+ * objects the model then sees with 2.6.0's task_struct lines; and a task
+ * whose schedule() ran on a stack whose block's base is its thread_info
+ * (sched/o1_common.h; counted once a task: the memstat machine= line's
+ * thread_info_at_stack_base=). */
+#ifdef CACHES
+void machine_task26_chunk(const void *chunk);
+void machine_thread_info_checked(void);
+#endif
+
 void machine_print_stats(void);     /* the memstat lines (nothing without a model) */
 
 #endif
