@@ -81,6 +81,12 @@ static struct cmdline_key machine_keys[] = {
                                               "structure from the kernel's allocator: to measure the layout's effect)"),
 };
 
+/* Boot-only code, compiled for size (it runs once, outside any
+ * measurement): the image's text must end where it did, so that its data
+ * and the heap keep their addresses, which decide what the model computes
+ * (docs/caches.md, "Host cost"). */
+#define BOOT_CODE __attribute__((optimize("Os")))
+
 static const char *name_ = "none";
 const char *machine_name(void) { return name_; }
 bool machine_on(void) { return name_[0] != 'n'; }   /* "none" */
@@ -237,7 +243,7 @@ static void era_map_bytes(uint32_t off, uint32_t size, uint32_t *next, uint32_t 
     }
 }
 
-static void era_setup(void)
+BOOT_CODE static void era_setup(void)
 {
     for (uint32_t i = 0; i <= ERA_TASK_BYTES; i++)
         era_map[i] = -1;
@@ -253,8 +259,11 @@ static void era_setup(void)
     for (const struct sched_scan_bytes *b = scheduler.scan_bytes; b->size; b++)
         era_map_bytes((uint32_t)offsetof(struct task, sched_private) + b->offset, b->size,
                       b->line ? &next2 : &next, b->line ? ERA_LINE2 : ERA_LINE);
-    /* (era_hit folds without the spills: off with them) */
+    /* (era_hit folds without the spills: off with them; -DMEMHOOK_NO_ERA_FAST:
+     * off, to compare) */
+#ifndef MEMHOOK_NO_ERA_FAST
     era_fast_on = cmdline_key_uint(&machine_keys[KEY_MEMHOOK_SPILL]) ? 0 : ~0u;
+#endif
 }
 
 void machine_era_task(const struct task *t, bool live)
@@ -304,7 +313,7 @@ struct memhook_site {
 extern struct memhook_site __start_memhook_sites[], __stop_memhook_sites[];
 static uint32_t nsites;
 
-static void sort_sites(void)
+BOOT_CODE static void sort_sites(void)
 {
     struct memhook_site *a = __start_memhook_sites;
     nsites = (uint32_t)(__stop_memhook_sites - __start_memhook_sites);
@@ -619,6 +628,13 @@ __attribute__((noinline, used)) void memhook_miss(uint32_t a, uint32_t size, uin
         return;
     unsigned long f = irq_save_at_cli();
     struct cpu *c = this_cpu();
+#ifdef MEMHOOK_TEST_PAD
+    /* -DMEMHOOK_TEST_PAD='"20"': a slower call outside the model's reads
+     * (given back as slow_cost, calibrated), to measure how far the model's
+     * fixed costs move a boot's figures (vsmp's K leaves out only the reads'
+     * insides: docs/notebook/2026-12-07-caches-host-cost-cut.md). */
+    __asm__ volatile(".rept " MEMHOOK_TEST_PAD "\n\tnop\n\t.endr" : : : "memory");
+#endif
     uint32_t hit = era_fast_on ? era_hit(a, size, flags) : 0;    /* (one instruction count a boot) */
 #ifdef MEMHOOK_CHECK_ERA
     era_check_expect = hit;     /* model_step checks what the path would have done */
@@ -720,7 +736,7 @@ static uint32_t per_call(uint64_t loop, uint64_t inner)
 static uint8_t calibration_area[CACHE_FILTER * 32 + 64] __attribute__((aligned(64)));
 _Static_assert(CACHE_FILTER * 32 >= 2 * ERA_BLOCK_BYTES, "the calibration area holds an 8 KB block");
 
-static void calibrate(struct cpu *c)
+BOOT_CODE static void calibrate(struct cpu *c)
 {
     uint32_t a = (uint32_t)(uintptr_t)calibration_area, b = a + CACHE_FILTER * 32;
     fast_cost = slow_cost = null_cost = memhook_fast_cost = 0;
@@ -760,10 +776,7 @@ static void calibrate(struct cpu *c)
     spill_milli = cmdline_key_uint(&machine_keys[KEY_MEMHOOK_SPILL]);
 }
 
-/* Compiled for size (it runs once, outside any measurement): the image's
- * text must end where it did, so that its data and the heap keep their
- * addresses (docs/caches.md, "Host cost"). */
-__attribute__((optimize("Os"))) void machine_boot(int ncpus, bool vsmp, char *words, size_t size)
+BOOT_CODE void machine_boot(int ncpus, bool vsmp, char *words, size_t size)
 {
     machine_choices[0] = "none";
     for (int i = 0; cache_presets[i].name && i + 2 < (int)ARRAY_SIZE(machine_choices); i++)
