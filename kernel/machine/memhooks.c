@@ -159,6 +159,9 @@ extern uint32_t memhook_lru_clock, *memhook_l1_stamp;     /* the fast path's (be
 /* The goodness line's fast path (era_hit, below) */
 static uint32_t era_fast_on;                /* ~0: on (era layout, no spills) */
 static uint32_t era_cost;                   /* cycles a hit owes: its whole call's */
+/* ... less slow_cost: what vsmp's K leaves out (a byte: this file's bss
+ * keeps its size, so every later object keeps its address) */
+static uint8_t era_k;
 
 #define ERA_BLOCK_SHIFT 13                  /* 8 KB blocks */
 #define ERA_BLOCK_BYTES (1u << ERA_BLOCK_SHIFT)
@@ -635,7 +638,11 @@ __attribute__((noinline, used)) void memhook_miss(uint32_t a, uint32_t size, uin
      * insides: docs/notebook/2026-12-07-caches-host-cost-cut.md). */
     __asm__ volatile(".rept " MEMHOOK_TEST_PAD "\n\tnop\n\t.endr" : : : "memory");
 #endif
-    uint32_t hit = era_fast_on ? era_hit(a, size, flags) : 0;    /* (one instruction count a boot) */
+    uint64_t t0 = rdtsc_fenced();
+    /* Inside the reads: a miss's check is the model's work, left out of
+     * vsmp's K with the rest of it, so slow_cost and K are what they were
+     * without the path. */
+    uint32_t hit = era_fast_on ? era_hit(a, size, flags) : 0;
 #ifdef MEMHOOK_CHECK_ERA
     era_check_expect = hit;     /* model_step checks what the path would have done */
     hit = 0;
@@ -648,10 +655,13 @@ __attribute__((noinline, used)) void memhook_miss(uint32_t a, uint32_t size, uin
         c->machine_debt = 0;
         debt_folded[c->id] += d;
         c->tsc_base += (uint64_t)d + era_cost;  /* and the call's own cycles */
+        /* vsmp's K counts what a slow call's fixed cost would have been
+         * (slow_cost), no more: the rest of this call is left out like a
+         * slow call's model work, so the timer fires where it did. */
+        model_cycles += era_k;
         irq_restore(f);
         return;
     }
-    uint64_t t0 = rdtsc_fenced();
     uint64_t stall = model_step(c, a, size, flags, t0, &a);
     if (stall)                      /* (the clock at t0, model_step having folded the debt, plus the stall) */
         vsmp_machine_stalled((uint32_t)stall, t0 - c->tsc_base + stall);
@@ -767,7 +777,9 @@ BOOT_CODE static void calibrate(struct cpu *c)
         era_map[0] = 64;
         era_fast_on = ~0u;
         era_cost = per_call(calibration_loop(blk, blk), 0);
-        era_fast_on = on;
+        /* (it always is: the path's call is a slow call's and some dozens more) */
+        era_fast_on = era_cost >= slow_cost && era_cost - slow_cost <= 255 ? on : 0;
+        era_k = (uint8_t)(era_cost - slow_cost);
         era_map[0] = map0;
         era_blocks[blk >> ERA_BLOCK_SHIFT >> 5] &= ~(1u << ((blk >> ERA_BLOCK_SHIFT) & 31));
     }
