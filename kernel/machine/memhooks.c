@@ -778,7 +778,11 @@ BOOT_CODE static void calibrate(struct cpu *c)
         era_fast_on = ~0u;
         era_cost = per_call(calibration_loop(blk, blk), 0);
         /* (it always is: the path's call is a slow call's and some dozens more) */
+#ifdef MEMHOOK_CHECK_ERA
+        era_fast_on = on;       /* (the check's hits take the slow path: era_cost is a slow call's) */
+#else
         era_fast_on = era_cost >= slow_cost && era_cost - slow_cost <= 255 ? on : 0;
+#endif
         era_k = (uint8_t)(era_cost - slow_cost);
         era_map[0] = map0;
         era_blocks[blk >> ERA_BLOCK_SHIFT >> 5] &= ~(1u << ((blk >> ERA_BLOCK_SHIFT) & 31));
