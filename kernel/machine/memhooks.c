@@ -632,11 +632,11 @@ __attribute__((noinline, used)) void memhook_miss(uint32_t a, uint32_t size, uin
     unsigned long f = irq_save_at_cli();
     struct cpu *c = this_cpu();
 #ifdef MEMHOOK_TEST_PAD
-    /* -DMEMHOOK_TEST_PAD='"20"': a slower call outside the model's reads
+    /* -DMEMHOOK_TEST_PAD=20: a slower call outside the model's reads
      * (given back as slow_cost, calibrated), to measure how far the model's
      * fixed costs move a boot's figures (vsmp's K leaves out only the reads'
      * insides: docs/notebook/2026-12-07-caches-host-cost-cut.md). */
-    __asm__ volatile(".rept " MEMHOOK_TEST_PAD "\n\tnop\n\t.endr" : : : "memory");
+    __asm__ volatile(".rept %c0\n\tnop\n\t.endr" : : "i"(MEMHOOK_TEST_PAD) : "memory");
 #endif
     uint64_t t0 = rdtsc_fenced();
     /* Inside the reads: a miss's check is the model's work, left out of
