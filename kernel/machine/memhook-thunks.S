@@ -28,6 +28,7 @@
 #define CACHE_WRITE 1
 #define CACHE_ATOMIC 2
 #define MEMHOOK_FROM_ENTRY 0x80     /* memhooks.c */
+#define MEMHOOK_FROM_COPY 0x40      /* ... a copy's (no goodness-line fast path) */
 
 .macro THUNK kind, size, filter, flags
 .globl __memhook_\kind\size
@@ -116,7 +117,7 @@ __memhook_copy:
     movl %esi, %edx
     subl %ecx, %edx                     /* the length */
     jz 2f
-    pushl $MEMHOOK_FROM_ENTRY
+    pushl $(MEMHOOK_FROM_ENTRY | MEMHOOK_FROM_COPY)
     pushl %edx
     pushl %ecx
     call memhook_miss
@@ -125,7 +126,7 @@ __memhook_copy:
     subl %eax, %ecx
     movl %eax, (%esp)                   /* (the callee may have written its arguments) */
     movl %ecx, 4(%esp)
-    movl $(CACHE_WRITE | MEMHOOK_FROM_ENTRY), 8(%esp)
+    movl $(CACHE_WRITE | MEMHOOK_FROM_ENTRY | MEMHOOK_FROM_COPY), 8(%esp)
     call memhook_miss
     addl $12, %esp
     movl memhook_copy_owed, %eax

@@ -81,6 +81,12 @@ static struct cmdline_key machine_keys[] = {
                                               "structure from the kernel's allocator: to measure the layout's effect)"),
 };
 
+/* Boot-only code, compiled for size (it runs once, outside any
+ * measurement): the image's text must end where it did, so that its data
+ * and the heap keep their addresses, which decide what the model computes
+ * (docs/caches.md, "Host cost"). */
+#define BOOT_CODE __attribute__((optimize("Os")))
+
 static const char *name_ = "none";
 const char *machine_name(void) { return name_; }
 bool machine_on(void) { return name_[0] != 'n'; }   /* "none" */
@@ -113,7 +119,10 @@ static uint32_t fast_cost, slow_cost, null_cost;    /* cycles owed back per call
 static uint32_t spill_milli = MEMHOOK_SPILL_MILLI;
 static uint32_t spill_acc[MAX_CPUS];                /* thousandths carried */
 static uint32_t empty_filter[CACHE_FILTER_STRIDE];
-static uint64_t debt_folded[MAX_CPUS];              /* fast calls' debt taken off the clock */
+/* Fast calls' debt taken off the clock (memhook-thunks.S's goodness-line
+ * path folds too). */
+uint64_t memhook_debt_folded[MAX_CPUS];
+#define debt_folded memhook_debt_folded
 static uint64_t slow_calls[MAX_CPUS], null_calls[MAX_CPUS];
 /* Inside memhook_miss's two reads, all CPUs.  Not static: calibrate()
  * reads it around an asm that calls memhook_miss, which GCC's IPA does not
@@ -145,6 +154,17 @@ static inline void fold(struct cpu *c)
 /* Between vsmp's freeze and thaw (one physical CPU: one flag). */
 static bool frozen;
 #define MEMHOOK_FROM_ENTRY 0x80     /* memhook_miss flags: called from memhook-thunks.S */
+#define MEMHOOK_FROM_COPY 0x40      /* ... by its __memhook_copy */
+extern uint32_t memhook_lru_clock, *memhook_l1_stamp;     /* the fast path's (below) */
+/* The goodness line's fast path (era_hit, below) */
+static uint32_t era_fast_on;                /* ~0: on (era layout, no spills) */
+static uint32_t era_cost;                   /* cycles a hit owes: its whole call's */
+/* ... less slow_cost: what vsmp's K leaves out (a byte: this file's bss
+ * keeps its size, so every later object keeps its address) */
+static uint8_t era_k;
+
+#define ERA_BLOCK_SHIFT 13                  /* 8 KB blocks */
+#define ERA_BLOCK_BYTES (1u << ERA_BLOCK_SHIFT)
 
 void machine_fold_slow(struct cpu *c)
 {
@@ -201,14 +221,16 @@ wrapped:
  * answered by the fast path (its filter entries are dropped after each
  * access), so every access to it reaches the model and goes to the right
  * line.  Copies (string.c's ranges) see the real layout. */
-#define ERA_BLOCK_SHIFT 13                  /* 8 KB blocks */
 #define ERA_LINE 2048                       /* the line's offset in the block */
 #define ERA_LINE2 (ERA_LINE + 64)           /* scan_bytes' line 1: a line of its own at 32 and 64 bytes a line */
 #define ERA_TASK_BYTES ((uint32_t)sizeof(struct task))
 static bool era_on;
-static int16_t era_map[sizeof(struct task)];                   /* byte -> its offset in the model; -1: its own */
+/* byte of a task -> its offset in the model; -1: its own (era_hit reads
+ * the entry past the task's bytes, -1, for every byte past them) */
+static int16_t era_map[sizeof(struct task) + 1];
 static bool era_chunk_mapped[(sizeof(struct task) + 31) / 32];  /* a 32-byte chunk holds a mapped byte */
-static uint32_t era_blocks[(1u << (32 - ERA_BLOCK_SHIFT)) / 32]; /* a bit per 8 KB block: a task in 2.4's layout */
+/* a bit per 8 KB block: a task in 2.4's layout */
+static uint32_t era_blocks[(1u << (32 - ERA_BLOCK_SHIFT)) / 32];
 _Static_assert(ERA_LINE >= sizeof(struct task) && ERA_LINE2 + 64 <= 4096, "the goodness line lies in the task's page, past the struct");
 
 static void era_map_bytes(uint32_t off, uint32_t size, uint32_t *next, uint32_t base)
@@ -224,9 +246,9 @@ static void era_map_bytes(uint32_t off, uint32_t size, uint32_t *next, uint32_t 
     }
 }
 
-static void era_setup(void)
+BOOT_CODE static void era_setup(void)
 {
-    for (uint32_t i = 0; i < ERA_TASK_BYTES; i++)
+    for (uint32_t i = 0; i <= ERA_TASK_BYTES; i++)
         era_map[i] = -1;
     era_on = model && machine_era_layout() && (scheduler.flags & SCHED_LAYOUT_LINUX24) && scheduler.scan_bytes;
     if (!era_on)
@@ -240,6 +262,11 @@ static void era_setup(void)
     for (const struct sched_scan_bytes *b = scheduler.scan_bytes; b->size; b++)
         era_map_bytes((uint32_t)offsetof(struct task, sched_private) + b->offset, b->size,
                       b->line ? &next2 : &next, b->line ? ERA_LINE2 : ERA_LINE);
+    /* (era_hit folds without the spills: off with them; -DMEMHOOK_NO_ERA_FAST:
+     * off, to compare) */
+#ifndef MEMHOOK_NO_ERA_FAST
+    era_fast_on = cmdline_key_uint(&machine_keys[KEY_MEMHOOK_SPILL]) ? 0 : ~0u;
+#endif
 }
 
 void machine_era_task(const struct task *t, bool live)
@@ -373,7 +400,7 @@ struct memhook_site {
 extern struct memhook_site __start_memhook_sites[], __stop_memhook_sites[];
 static uint32_t nsites;
 
-static void sort_sites(void)
+BOOT_CODE static void sort_sites(void)
 {
     struct memhook_site *a = __start_memhook_sites;
     nsites = (uint32_t)(__stop_memhook_sites - __start_memhook_sites);
@@ -507,16 +534,27 @@ static inline uint64_t rdtsc_fenced(void)
 }
 
 /* The model's part of a miss (between memhook_miss's two reads). */
+#ifdef MEMHOOK_CHECK_ERA
+/* make CACHES=1 CFLAGS_EXTRA=-DMEMHOOK_CHECK_ERA: every access era_hit
+ * answers still runs the model, which must have done only what the path
+ * does (the memstat line "era_check" counts the disagreements). */
+static uint32_t era_check_expect;
+static uint64_t era_check_hits, era_check_bad;
+#endif
+
 static __attribute__((noinline)) uint64_t model_step(struct cpu *c, uint32_t a, uint32_t size, uint32_t flags,
                                                      uint64_t t0, const uint32_t *args)
 {
     int id = c->id;
     fold(c);
+#ifdef MEMHOOK_CHECK_ERA
+    struct cache_stats before = model->stats[id];
+#endif
     /* From an entry point (memhook-thunks.S): its caller's return address
      * is six words above memhook_miss's first argument (the three
      * arguments, the site's saved flags, edx and ecx); from machine_access: none. */
     access_site = (flags & MEMHOOK_FROM_ENTRY) ? args[6] : 0;
-    flags &= ~MEMHOOK_FROM_ENTRY;
+    flags &= ~(MEMHOOK_FROM_ENTRY | MEMHOOK_FROM_COPY);
     uint64_t misses = model->stats[id].l2_misses;
     uint32_t real = a, off = a & ((1u << ERA_BLOCK_SHIFT) - 1);
     bool era = era_on && off < ERA_TASK_BYTES && era_block(a);
@@ -553,7 +591,123 @@ static __attribute__((noinline)) uint64_t model_step(struct cpu *c, uint32_t a, 
             e->misses += (uint32_t)(model->stats[id].l2_misses - misses);
     }
     slow_calls[id]++;
+#ifdef MEMHOOK_CHECK_ERA
+    if (era_check_expect) {
+        const struct cache_stats *s = &model->stats[id];
+        era_check_hits++;
+        if (stall || s->accesses != before.accesses + 1 || s->l1_misses != before.l1_misses ||
+            s->upgrades != before.upgrades || s->invalidations != before.invalidations ||
+            memhook_l1_stamp[era_check_expect - 1] != memhook_lru_clock)
+            era_check_bad++;
+    }
+#endif
     return stall;
+}
+
+/* ---- the goodness line's fast path ----
+ *
+ * In 2.4's layout a task's goodness fields are seen by the model at their
+ * line (era_map), and the real chunks that hold them never enter the
+ * filters, so every access to them (most of goodness()'s scan: 25 M of 26 M
+ * slow calls in a 1,600-task hackbench) reached the whole model to find,
+ * mostly, an L1 hit.  era_hit moves the address where model_step would
+ * and asks the filter again: a hit is all model_step would have done with
+ * it (cache.h's filters are exact: the line becomes the most recent of its
+ * set, one access is counted, the debt folded; nothing else), in a few
+ * dozen instructions.  Only for an entry point's access (not a copy's or
+ * string.c's) of at most 8 bytes, neither it nor its goodness-line bytes
+ * across a 32-byte chunk (model_step would see two lines, or forget a
+ * second chunk), a mapped byte of a live task's block, era layout on.
+ * Branch-free, so that memhook_miss's other path has one instruction
+ * count whatever stopped this one (calibrate() measures both). */
+
+/* The stamp's index + 1 of the line the access is seen at, when the
+ * filter answers for it; else 0. */
+static inline __attribute__((always_inline)) uint32_t era_hit(uint32_t a, uint32_t size, uint32_t flags)
+{
+    uint32_t ok, x, y, t;
+    __asm__ volatile(
+        "movl %[on], %[ok]\n\t"
+        "movl %[a], %[x]\n\t"
+        "andl $%c[bmask], %[x]\n\t"               /* the offset in the block */
+        "movl $%c[tbytes], %[y]\n\t"
+        "cmpl %[y], %[x]\n\t"
+        "cmovae %[y], %[x]\n\t"                   /* past the task: the map's last entry, -1 */
+        "movswl %c[map](,%[x],2), %[x]\n\t"        /* its offset in the goodness line */
+        "movl %[a], %[t]\n\t"
+        "andl $-%c[bbytes], %[t]\n\t"
+        "addl %[x], %[t]\n\t"                     /* where model_step would move it */
+        "notl %[x]\n\t"
+        "sarl $31, %[x]\n\t"
+        "andl %[x], %[ok]\n\t"                    /* a mapped byte */
+        "movl %[a], %[x]\n\t"
+        "shrl $%c[bshift], %[x]\n\t"
+        "btl %[x], %c[blocks]\n\t"
+        "sbbl %[x], %[x]\n\t"
+        "andl %[x], %[ok]\n\t"                    /* of a live task's block */
+        "movl %[flags], %[x]\n\t"
+        "andl $%c[kinds], %[x]\n\t"
+        "subl $%c[entry], %[x]\n\t"
+        "negl %[x]\n\t"
+        "sbbl %[x], %[x]\n\t"
+        "notl %[x]\n\t"
+        "andl %[x], %[ok]\n\t"                    /* an entry point's access, not a copy's */
+        "movl %[size], %[x]\n\t"
+        "cmpl $9, %[x]\n\t"
+        "sbbl %[x], %[x]\n\t"
+        "andl %[x], %[ok]\n\t"                    /* of at most 8 bytes */
+        "movl %[size], %[y]\n\t"
+        "leal -1(%[a],%[y]), %[x]\n\t"
+        "xorl %[a], %[x]\n\t"
+        "andl $-32, %[x]\n\t"
+        "negl %[x]\n\t"
+        "sbbl %[x], %[x]\n\t"
+        "notl %[x]\n\t"
+        "andl %[x], %[ok]\n\t"                    /* in one chunk */
+        "leal -1(%[t],%[y]), %[x]\n\t"
+        "xorl %[t], %[x]\n\t"
+        "andl $-32, %[x]\n\t"
+        "negl %[x]\n\t"
+        "sbbl %[x], %[x]\n\t"
+        "notl %[x]\n\t"
+        "andl %[x], %[ok]\n\t"                    /* ... and so in the goodness line */
+        "movl %%gs:%c[rfilter], %[x]\n\t"
+        "testl $%c[writes], %[flags]\n\t"
+        "cmovnzl %%gs:%c[wfilter], %[x]\n\t"      /* the filter */
+        "movl %[t], %[y]\n\t"
+        "shrl $%c[cshift] - 2, %[y]\n\t"
+        "andl $%c[fmask], %[y]\n\t"
+        "addl %[y], %[x]\n\t"                     /* the entry */
+        "shrl $%c[cshift], %[t]\n\t"
+        "subl (%[x]), %[t]\n\t"
+        "negl %[t]\n\t"
+        "sbbl %[t], %[t]\n\t"
+        "notl %[t]\n\t"
+        "andl %[t], %[ok]\n\t"                    /* it answers */
+        "movl %c[stamps](%[x]), %[x]\n\t"
+        "incl %[x]\n\t"
+        "andl %[x], %[ok]"
+        : [ok] "=&r"(ok), [x] "=&r"(x), [y] "=&r"(y), [t] "=&r"(t)
+        : [a] "r"(a), [size] "m"(size), [flags] "m"(flags), [on] "m"(era_fast_on), [map] "i"(era_map),
+          [blocks] "i"(era_blocks), [bmask] "i"(ERA_BLOCK_BYTES - 1), [bbytes] "i"(ERA_BLOCK_BYTES),
+          [bshift] "i"(ERA_BLOCK_SHIFT), [tbytes] "i"(ERA_TASK_BYTES), [kinds] "i"(MEMHOOK_FROM_ENTRY | MEMHOOK_FROM_COPY),
+          [entry] "i"(MEMHOOK_FROM_ENTRY), [writes] "i"(CACHE_WRITE | CACHE_ATOMIC), [rfilter] "i"(PERCPU_MACHINE_RFILTER),
+          [wfilter] "i"(PERCPU_MACHINE_WFILTER), [cshift] "i"(CACHE_CHUNK_SHIFT), [fmask] "i"((CACHE_FILTER - 1) * 4),
+          [stamps] "i"(CACHE_FILTER * 4)
+        : "cc", "memory");
+    (void)y, (void)t;
+    return ok;
+}
+
+/* irq_save() whose cli comes third wherever the flags are kept (a
+ * register or the stack): an interrupt that lands before it sees the same
+ * instructions in flight on every path and in every build of this file
+ * (memhook_miss's first 15, as when irq_save kept them in a register). */
+static inline __attribute__((always_inline)) unsigned long irq_save_at_cli(void)
+{
+    unsigned long f;
+    __asm__ volatile("pushfl\n\tpopl %0\n\tcli" : "=rm"(f) : : "memory");
+    return f;
 }
 
 void vsmp_machine_stalled(uint32_t cycles, uint64_t local);     /* vsmp.c */
@@ -574,9 +728,39 @@ __attribute__((noinline, used)) void memhook_miss(uint32_t a, uint32_t size, uin
      * pipe, 20,612 timer interrupts instead of 146; not understood, left). */
     if (frozen || a >= MMIO_BASE)
         return;
-    unsigned long f = irq_save();
+    unsigned long f = irq_save_at_cli();
     struct cpu *c = this_cpu();
+#ifdef MEMHOOK_TEST_PAD
+    /* -DMEMHOOK_TEST_PAD=20: a slower call outside the model's reads
+     * (given back as slow_cost, calibrated), to measure how far the model's
+     * fixed costs move a boot's figures (vsmp's K leaves out only the reads'
+     * insides: docs/notebook/2026-12-07-caches-host-cost-cut.md). */
+    __asm__ volatile(".rept %c0\n\tnop\n\t.endr" : : "i"(MEMHOOK_TEST_PAD) : "memory");
+#endif
     uint64_t t0 = rdtsc_fenced();
+    /* Inside the reads: a miss's check is the model's work, left out of
+     * vsmp's K with the rest of it, so slow_cost and K are what they were
+     * without the path. */
+    uint32_t hit = era_fast_on ? era_hit(a, size, flags) : 0;
+#ifdef MEMHOOK_CHECK_ERA
+    era_check_expect = hit;     /* model_step checks what the path would have done */
+    hit = 0;
+#endif
+    if (hit) {
+        /* model_step's whole work for it (fold() without the spills: there are none) */
+        memhook_l1_stamp[hit - 1] = ++memhook_lru_clock;
+        model->stats[c->id].accesses++;
+        uint32_t d = c->machine_debt;
+        c->machine_debt = 0;
+        debt_folded[c->id] += d;
+        c->tsc_base += (uint64_t)d + era_cost;  /* and the call's own cycles */
+        /* vsmp's K counts what a slow call's fixed cost would have been
+         * (slow_cost), no more: the rest of this call is left out like a
+         * slow call's model work, so the timer fires where it did. */
+        model_cycles += era_k;
+        irq_restore(f);
+        return;
+    }
     uint64_t stall = model_step(c, a, size, flags, t0, &a);
     if (stall)                      /* (the clock at t0, model_step having folded the debt, plus the stall) */
         vsmp_machine_stalled((uint32_t)stall, t0 - c->tsc_base + stall);
@@ -659,8 +843,9 @@ static uint32_t per_call(uint64_t loop, uint64_t inner)
  * preset's L1 way is at most 4 KB): alternating them, every call misses
  * the filter and hits the L1. */
 static uint8_t calibration_area[CACHE_FILTER * 32 + 64] __attribute__((aligned(64)));
+_Static_assert(CACHE_FILTER * 32 >= 2 * ERA_BLOCK_BYTES, "the calibration area holds an 8 KB block");
 
-static void calibrate(struct cpu *c)
+BOOT_CODE static void calibrate(struct cpu *c)
 {
     uint32_t a = (uint32_t)(uintptr_t)calibration_area, b = a + CACHE_FILTER * 32;
     fast_cost = slow_cost = null_cost = memhook_fast_cost = 0;
@@ -680,13 +865,33 @@ static void calibrate(struct cpu *c)
         slow_cost = per_call(loop, *(volatile uint64_t *)&model_cycles - inner);
         fast_cost = per_call(calibration_loop(a, a), 0);
         memhook_fast_cost = fast_cost;
+        /* The goodness line's path: an 8 KB block in the area past a's
+         * line taken for a task's, its byte 0 seen at byte 64, whose line
+         * is in (byte 0's chunk is not: every call misses the filter). */
+        uint32_t blk = (a + 64 + ERA_BLOCK_BYTES - 1) & ~(ERA_BLOCK_BYTES - 1);
+        calibration_loop(blk + 64, blk + 64);
+        era_blocks[blk >> ERA_BLOCK_SHIFT >> 5] |= 1u << ((blk >> ERA_BLOCK_SHIFT) & 31);
+        uint32_t on = era_fast_on;
+        int16_t map0 = era_map[0];
+        era_map[0] = 64;
+        era_fast_on = ~0u;
+        era_cost = per_call(calibration_loop(blk, blk), 0);
+        /* (it always is: the path's call is a slow call's and some dozens more) */
+#ifdef MEMHOOK_CHECK_ERA
+        era_fast_on = on;       /* (the check's hits take the slow path: era_cost is a slow call's) */
+#else
+        era_fast_on = era_cost >= slow_cost && era_cost - slow_cost <= 255 ? on : 0;
+#endif
+        era_k = (uint8_t)(era_cost - slow_cost);
+        era_map[0] = map0;
+        era_blocks[blk >> ERA_BLOCK_SHIFT >> 5] &= ~(1u << ((blk >> ERA_BLOCK_SHIFT) & 31));
     }
     memhook_copy_calibrate(model ? slow_cost : null_cost);     /* memcopy.c: the inline-asm copies' sequence */
     fold(c);
     spill_milli = cmdline_key_uint(&machine_keys[KEY_MEMHOOK_SPILL]);
 }
 
-void machine_boot(int ncpus, bool vsmp, char *words, size_t size)
+BOOT_CODE void machine_boot(int ncpus, bool vsmp, char *words, size_t size)
 {
     machine_choices[0] = "none";
     for (int i = 0; cache_presets[i].name && i + 2 < (int)ARRAY_SIZE(machine_choices); i++)
@@ -722,9 +927,9 @@ void machine_boot(int ncpus, bool vsmp, char *words, size_t size)
         memhook_l1_stamp = model->l1_stamp;
         name_ = p->name;
     }
+    era_setup();                            /* (before calibrate: era_hit's path is on a slow call's) */
     calibrate(&cpus[0]);
     sort_sites();
-    era_setup();
     t26_setup();
     if (model) {
         /* The calibration's accesses are not the run's. */
@@ -930,6 +1135,9 @@ void machine_print_stats(void)
                 (unsigned long long)(s->bus_wait_ns / 1000), (unsigned long long)(s->stall_ns / 1000));
     }
     print_hot_lines();
+#ifdef MEMHOOK_CHECK_ERA
+    kprintf("era_check hits=%llu bad=%llu\n", (unsigned long long)era_check_hits, (unsigned long long)era_check_bad);
+#endif
 }
 
 #endif
