@@ -326,7 +326,7 @@ static void t26_map_bytes(uint32_t off, uint32_t size, int at)
     }
 }
 
-static void t26_setup(void)
+BOOT_CODE static void t26_setup(void)
 {
     for (uint32_t i = 0; i < sizeof(struct task); i++)
         t26_map[i] = -1;
