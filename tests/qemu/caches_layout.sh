@@ -10,11 +10,12 @@
 # In make test: a plain kernel refuses machine_layout=.  In make test-long
 # (a CACHES=1 build costs a minute and a half of CPU): the layout's checks.
 . "$(dirname "$0")/../lib.sh"
-plan $((1 + 5 * $(long)))
+plan $((2 + 5 * $(long)))
 S=o1
 
 boot "$S" 1 'bench=pipe loops=100 machine_layout=era' 256 60 vsmp
 expect "caches-layout-plain-refuses" '^error: machine_layout=era: needs a kernel built with the memory model \(make CACHES=1\)'
+check "caches-layout-plain-refuses-exit" [ "$RC" != 0 ]
 
 long_only "2.6.0's thread_info at the stack base (o1, CACHES=1)" || exit 0
 
@@ -28,7 +29,7 @@ check "caches-layout26-exit0" [ "$RC" = 0 ]
 started=$(field tasks_started "$(results hackbench | head -1)")
 n=$(checked)
 # every hackbench task (and the bench's main task) started on its thread_info's block
-check "caches-layout26-thread-info-at-stack-base" [ "${n:-0}" -gt "${started:-0}" ] && [ "${started:-0}" -gt 0 ]
+check "caches-layout26-thread-info-at-stack-base" [ "${started:-0}" -gt 0 -a "${n:-0}" -gt "${started:-0}" ]
 echo "# caches_layout: $n tasks found their thread_info at their stack base ($started hackbench tasks)"
 
 boot_once "$B" 2 'bench=hackbench groups=2 loops=5 machine=piii-xeon-1m machine_layout=flat' 256 vsmp 600
