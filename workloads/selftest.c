@@ -253,10 +253,14 @@ static void deadlock_entry(void *arg)
 static struct waitqueue spin_start_wq = { SPINLOCK_INIT("spin-start"), LIST_HEAD_INIT(spin_start_wq.waiters) };
 static volatile int spin_start;
 
-/* The gathering: each CPU's ticks when the spinners were woken, and whether
- * its spinner holds its own lock yet. */
-static uint64_t gather_ticks[MAX_CPUS];
-static volatile int gather_holds[MAX_CPUS];
+/* The gathering (on bench-main's stack, so that the images' static data
+ * stay where they were: tests/caches-image-layout.txt): each CPU's ticks
+ * when the spinners were woken, and whether its spinner holds its own
+ * lock yet. */
+struct spin_gather {
+    uint64_t ticks[MAX_CPUS];
+    volatile int holds[MAX_CPUS];
+};
 
 /*
  * Until the last CPU holds its own lock, the CPUs that do spin with
@@ -274,25 +278,25 @@ static volatile int gather_holds[MAX_CPUS];
  * watchdog=1 on 8 vCPUs came in 30 s).  Another CPU's tick count is read
  * racily (two 32-bit loads): a torn value only skips or adds one note.
  */
-static bool gathering_progresses(void)
+static bool gathering_progresses(const struct spin_gather *g)
 {
-    uint64_t limit_ns = spin_stall_limit_ns();
-    uint64_t limit_ticks = limit_ns / (NSEC_PER_SEC / HZ);
+    uint64_t limit_ticks = spin_stall_limit_ns() / (NSEC_PER_SEC / HZ);
     for (int cpu = 0; cpu < ncpus_online; cpu++)
-        if (!gather_holds[cpu] && cpus[cpu].stats.ticks - gather_ticks[cpu] >= limit_ticks)
+        if (!g->holds[cpu] && cpus[cpu].stats.ticks - g->ticks[cpu] >= limit_ticks)
             return false;
     return true;
 }
 
 static void spin_cycle_entry(void *arg)
 {
-    int cpu = (int)(uintptr_t)arg;
+    struct spin_gather *g = arg;
+    int cpu = this_cpu_id();            /* the task is bound to its CPU */
     wait_event(spin_start_wq, spin_start);
     unsigned long f = spin_lock_irqsave(&deadlock_locks[cpu]);
-    gather_holds[cpu] = 1;
+    g->holds[cpu] = 1;
     __atomic_add_fetch(&deadlock_holding, 1, __ATOMIC_SEQ_CST);
     while (deadlock_holding < ncpus_online) {
-        if (gathering_progresses())
+        if (gathering_progresses(g))
             watchdog_note_progress();
         cpu_relax();
     }
@@ -359,14 +363,15 @@ static int deadlock_run(int run_index)
                 "check must end this run\n");
         for (int cpu = 0; cpu < ncpus_online; cpu++)
             spin_lock_init(&deadlock_locks[cpu], "deadlock-cycle");
+        struct spin_gather gather = { 0 }, *g = &gather;   /* this task never returns */
         struct task_attr attr = TASK_ATTR_DEFAULT;
         attr.name = "spin-cycle";
         for (int cpu = 0; cpu < ncpus_online; cpu++) {
             attr.cpus_allowed = CPU_BIT(cpu);
-            task_create(spin_cycle_entry, (void *)(uintptr_t)cpu, &attr);
+            task_create(spin_cycle_entry, g, &attr);
         }
         for (int cpu = 0; cpu < ncpus_online; cpu++)
-            gather_ticks[cpu] = cpus[cpu].stats.ticks;
+            g->ticks[cpu] = cpus[cpu].stats.ticks;
         spin_start = 1;
         wake_up(&spin_start_wq);
         for (;;)
