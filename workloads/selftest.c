@@ -258,7 +258,8 @@ static volatile int spin_start;
  * when the spinners were woken, and whether its spinner holds its own
  * lock yet. */
 struct spin_gather {
-    uint64_t ticks[MAX_CPUS];
+    uint32_t limit_ticks;               /* watchdog= in ticks */
+    uint32_t ticks[MAX_CPUS];           /* low halves: a difference fits */
     volatile int holds[MAX_CPUS];
 };
 
@@ -275,14 +276,12 @@ struct spin_gather {
  * arrive has taken fewer than watchdog= seconds of its own ticks since the
  * wake-up.  One that ticked that long and never ran its spinner is the
  * guest's stall, and the watchdog reports it (measured: 1,000 ticks of
- * watchdog=1 on 8 vCPUs came in 30 s).  Another CPU's tick count is read
- * racily (two 32-bit loads): a torn value only skips or adds one note.
+ * watchdog=1 on 8 vCPUs came in 20-30 s).
  */
 static bool gathering_progresses(const struct spin_gather *g)
 {
-    uint64_t limit_ticks = spin_stall_limit_ns() / (NSEC_PER_SEC / HZ);
     for (int cpu = 0; cpu < ncpus_online; cpu++)
-        if (!g->holds[cpu] && cpus[cpu].stats.ticks - g->ticks[cpu] >= limit_ticks)
+        if (!g->holds[cpu] && (uint32_t)cpus[cpu].stats.ticks - g->ticks[cpu] >= g->limit_ticks)
             return false;
     return true;
 }
@@ -363,15 +362,18 @@ static int deadlock_run(int run_index)
                 "check must end this run\n");
         for (int cpu = 0; cpu < ncpus_online; cpu++)
             spin_lock_init(&deadlock_locks[cpu], "deadlock-cycle");
-        struct spin_gather gather = { 0 }, *g = &gather;   /* this task never returns */
+        struct spin_gather gather, *g = &gather;   /* this task never returns */
         struct task_attr attr = TASK_ATTR_DEFAULT;
         attr.name = "spin-cycle";
         for (int cpu = 0; cpu < ncpus_online; cpu++) {
             attr.cpus_allowed = CPU_BIT(cpu);
             task_create(spin_cycle_entry, g, &attr);
         }
-        for (int cpu = 0; cpu < ncpus_online; cpu++)
-            g->ticks[cpu] = cpus[cpu].stats.ticks;
+        g->limit_ticks = (uint32_t)(spin_stall_limit_ns() / (NSEC_PER_SEC / HZ));
+        for (int cpu = 0; cpu < ncpus_online; cpu++) {
+            g->holds[cpu] = 0;
+            g->ticks[cpu] = (uint32_t)cpus[cpu].stats.ticks;
+        }
         spin_start = 1;
         wake_up(&spin_start_wq);
         for (;;)
