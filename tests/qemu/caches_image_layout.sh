@@ -75,27 +75,39 @@ fi
 
 [ -f "$LAYOUT" ] || { plan 1; fail caches-image-layout "$LAYOUT not found"; exit 0; }
 plan "$(images | wc -l)"
+# moved S: what differs between the recorded and the built layout of image S
+moved() {
+    awk 'NR == FNR { was[$1 " " $2] = $3 (NF > 3 ? " " $4 : ""); next }
+         { k = $1 " " $2; now = $3 (NF > 3 ? " " $4 : "")
+           if (!(k in was)) { printf "%s%s new (%s)", sep, $2, now; sep = "; " }
+           else if (was[k] != now) { printf "%s%s %s -> %s", sep, $2, was[k], now; sep = "; " } }' \
+        "$TMP/recorded.$1" "$TMP/layout.$1"
+}
 for s in $(images); do
     name="caches-image-layout-$s"
     elf="$ROOT/build/$s-caches/kernel.elf"
-    if ! build_caches "$s"; then
-        fail_with "$name" "make SCHED=$s CACHES=1 failed:" "$TMP/build-$s-caches.log"; continue
+    why=
+    if build_caches "$s"; then
+        set -- $(room "$elf")
+        echo "# $s CACHES=1: .text ends $1 bytes before .rodata's page; the read-only sections end $2 bytes before .data's page"
+        layout "$elf" "$s" >"$TMP/layout.$s"
+        grep "^$s " "$LAYOUT" >"$TMP/recorded.$s"
+        cmp -s "$TMP/layout.$s" "$TMP/recorded.$s" || why="SCHED=$s CACHES=1: the data layout moved: $(moved "$s")"
+    else
+        why="make SCHED=$s CACHES=1 failed:"
     fi
-    set -- $(room "$elf")
-    echo "# $s CACHES=1: .text ends $1 bytes before .rodata's page; the read-only sections end $2 bytes before .data's page"
-    layout "$elf" "$s" >"$TMP/layout.$s"
-    grep "^$s " "$LAYOUT" >"$TMP/recorded.$s"
-    if cmp -s "$TMP/layout.$s" "$TMP/recorded.$s"; then
-        pass "$name"; continue
+    if [ -z "$why" ]; then
+        pass "$name"
+    else
+        fail "$name" "$why"
     fi
-    moved=$(awk 'NR == FNR { was[$1 " " $2] = $3 (NF > 3 ? " " $4 : ""); next }
-                 { k = $1 " " $2; now = $3 (NF > 3 ? " " $4 : "")
-                   if (!(k in was)) { printf "%s%s new (%s)", sep, $2, now; sep = "; " }
-                   else if (was[k] != now) { printf "%s%s %s -> %s", sep, $2, was[k], now; sep = "; " } }' \
-                 "$TMP/recorded.$s" "$TMP/layout.$s")
-    fail "$name" "SCHED=$s CACHES=1: the data layout moved: $moved"
-    echo "    Every CACHES=1 figure of this image may have moved with it (docs/caches.md, docs/reproduce.md's model columns)."
-    case $moved in *.rodata*) echo "    .rodata moved: .text grew past .rodata's page (it now ends $1 bytes before it; negative: past it)." ;; esac
-    case $moved in *data-symbols*) echo "    .data/.bss symbols moved or changed: nm -n $elf | grep ' [bBdD] ' lists them; compare with the recorded commit's (git log -1 tests/caches-image-layout.txt)." ;; esac
-    echo "    If the move is meant: re-make those figures, then record the layout: tests/qemu/caches_image_layout.sh --record (and commit tests/caches-image-layout.txt with them)."
+    case $why in
+    make*) sed 's/^/    | /' "$TMP/build-$s-caches.log" | tail -15 ;;
+    ?*)
+        echo "    Every CACHES=1 figure of this image may have moved with it (docs/caches.md, docs/reproduce.md's model columns)."
+        case $why in *.rodata*) echo "    .rodata moved with the size of .text, which now ends $1 bytes before .rodata's page (text that grows past a page boundary moves all the data a page on)." ;; esac
+        case $why in *data-symbols*) echo "    .data/.bss symbols moved or changed: nm -n $elf | grep ' [bBdD] ' lists them; compare with the recorded commit's (git log -1 tests/caches-image-layout.txt)." ;; esac
+        echo "    If the move is meant: re-make those figures, then record the layout: tests/qemu/caches_image_layout.sh --record (and commit tests/caches-image-layout.txt with them)."
+        ;;
+    esac
 done
