@@ -144,7 +144,7 @@ $(MEMHOOK_PLUGIN): kernel/machine/memhook-plugin.cc
 
 $(BUILD)/kernel.elf: $(KERNEL_OBJS) linker.ld $(BUILD)/kernel.flags
 	@echo "  LD    $@"
-	$(Q)$(LD) -m elf_i386 -z noexecstack -T linker.ld -o $@ $(KERNEL_OBJS) $(LIBGCC)
+	$(Q)$(LD) -m elf_i386 -z noexecstack -T linker.ld -Map=$(BUILD)/kernel.map -o $@ $(KERNEL_OBJS) $(LIBGCC)
 
 -include $(KERNEL_OBJS:.o=.d)
 
@@ -286,3 +286,15 @@ help:
 	@echo "           LOCK=<tas|ticket> (tas) CACHES=<0|1> (0; 1: the memory model, docs/caches.md) CFLAGS_EXTRA='<flags>'"
 	@echo "           (build settings: each gets its own build directory)"
 	@echo "           make stress N=<boots> (100) SEED=<n> [JOBS=1|2] [SCHED=a,b] [TIMEOUT=<s per boot>] (docs/testing.md)"
+
+# model=host (docs/caches.md, "The host model"): the memory model as a QEMU
+# TCG plugin; tools/qemu-run.sh builds it when a boot line says model=host.
+# -Bsymbolic: QEMU exports a cache_init of its own.
+HOSTMODEL_PLUGIN := build/hostmodel.so
+HOSTMODEL_SRCS := kernel/machine/host/hostmodel.c kernel/machine/cache.c kernel/machine/presets.c
+.PHONY: hostmodel-plugin
+hostmodel-plugin: $(HOSTMODEL_PLUGIN)
+$(HOSTMODEL_PLUGIN): $(HOSTMODEL_SRCS) kernel/machine/cache.h
+	@mkdir -p $(dir $@)
+	@echo "  CC    $@"
+	$(Q)$(CC) -shared -fPIC -O2 -Wall -Wextra -Werror -fvisibility=hidden -Wl,-Bsymbolic -DHOST_TEST -o $@.$$$$ $(HOSTMODEL_SRCS) -ldl && mv $@.$$$$ $@
