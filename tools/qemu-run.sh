@@ -121,6 +121,7 @@ fi
 # command line, and the model's memstat lines follow the console.
 # HOSTMODEL_BURN=N in the environment: the plugin's control (N rounds of
 # busy work more in every slow access; the guest's lines must not move).
+# HOSTMODEL_PROFILE=1: hostprof lines, the stall by instruction address.
 HOSTMODEL=
 if [ "$(cmdline_value model)" = host ]; then
     HM_PRESET=$(cmdline_value machine) HM_LAT=$(cmdline_value machine_lat_pct)
@@ -289,7 +290,7 @@ if [ -n "$HOSTMODEL" ]; then
     plain_path "$LINKDIR" || die "model=host: $LINKDIR: not a plain path"
     set -- "$@" -object "memory-backend-file,id=hostmodel-ram,size=${MEM}M,mem-path=$LINKDIR/ram,share=on" \
         -machine memory-backend=hostmodel-ram \
-        -plugin "$HM_SO,preset=$HM_PRESET,lat_pct=${HM_LAT:-100},ncpus=$SMP,ram=$LINKDIR/ram,ram_mb=$MEM,cur=$HM_CUR,cpus=$HM_CPUS,cpu_stride=$HM_STRIDE,start=$HM_START,out=$LINKDIR/memstat${HOSTMODEL_BURN:+,burn=$HOSTMODEL_BURN}$HM_SKIPS"
+        -plugin "$HM_SO,preset=$HM_PRESET,lat_pct=${HM_LAT:-100},ncpus=$SMP,ram=$LINKDIR/ram,ram_mb=$MEM,cur=$HM_CUR,cpus=$HM_CPUS,cpu_stride=$HM_STRIDE,start=$HM_START,out=$LINKDIR/memstat${HOSTMODEL_BURN:+,burn=$HOSTMODEL_BURN}${HOSTMODEL_PROFILE:+,profile=$HOSTMODEL_PROFILE}$HM_SKIPS"
     echo "run: model=host machine=$HM_PRESET machine_lat_pct=${HM_LAT:-100}: the memory model in QEMU (kernel/machine/host/hostmodel.c; docs/caches.md)" >&2
 fi
 # $ACCEL_ARGS is split on purpose: it is a fixed list of words.

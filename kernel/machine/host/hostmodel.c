@@ -194,12 +194,28 @@ static bool check_qemu(void)
     return checked = true;
 }
 
+/* profile=1: the stall by instruction address (a "hostprof pc=... stall_ns=...
+ * misses=..." line each, after the memstat lines): where the model's time
+ * goes, for comparing with the in-guest model's sites. */
+#define PROF_SLOTS 65536
+static bool profile;
+static struct { uint32_t pc; uint64_t stall, n; } *prof;
+static void profile_add(uint32_t pc, uint64_t stall)
+{
+    uint32_t h = (pc * 2654435761u) >> 16;
+    for (uint32_t k = 0; k < PROF_SLOTS; k++, h = (h + 1) & (PROF_SLOTS - 1))
+        if (prof[h].pc == pc || !prof[h].pc) {
+            prof[h].pc = pc, prof[h].stall += stall, prof[h].n++;
+            return;
+        }
+}
+
 static void access_cb(unsigned int vcpu_index, qemu_plugin_meminfo_t info, uint64_t va, void *ud)
 {
     (void)vcpu_index;
     if (!active)
         return;
-    uint32_t mode = (uint32_t)(uintptr_t)ud;
+    uint32_t mode = (uint32_t)((uintptr_t)ud & 0xff);
     bool store = qemu_plugin_mem_is_store(info);
     callbacks++;
     if (!(mode & (store ? M_STORES : M_LOADS)))
@@ -230,8 +246,11 @@ static void access_cb(unsigned int vcpu_index, qemu_plugin_meminfo_t info, uint6
         burn_sink += i;
     uint64_t local = tsc_now() - ram64(cpus_addr + (uint32_t)cpu * cpu_stride + PERCPU_TSC_BASE);
     uint64_t stall = cache_access(m, cpu, a, size, fl, local);
-    if (stall)
+    if (stall) {
         stall_clock(stall);
+        if (profile)
+            profile_add((uint32_t)((uintptr_t)ud >> 8), stall);
+    }
 }
 
 static void start_cb(unsigned int vcpu_index, void *ud)
@@ -403,7 +422,7 @@ static void translated(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
             continue;
         insns_modelled++;
         qemu_plugin_register_vcpu_mem_cb(insn, access_cb, QEMU_PLUGIN_CB_NO_REGS, QEMU_PLUGIN_MEM_RW,
-                                         (void *)(uintptr_t)mode);
+                                         (void *)(((uintptr_t)pc << 8) | mode));
     }
 }
 
@@ -417,28 +436,34 @@ static void finished(qemu_plugin_id_t id, void *u)
         fprintf(stderr, "hostmodel: error: cannot write %s: %s\n", out_path, strerror(errno));
         f = stderr;
     }
-    fprintf(f, "memstat model=host machine=%s machine_lat_pct=%u line=%u l1=%uK/%u l2=%uK/%u l2_cores=%u "
-               "l2_ns=%u mem_ns=%u c2c_ns=%u bus_ns=%u\n",
+    fprintf(f, "memstat model=host machine=%s lat_pct=%u line=%u l1_kib=%u l1_ways=%u l2_kib=%u l2_ways=%u "
+               "l2_cores=%u l2_ns=%u mem_ns=%u c2c_ns=%u l1_xfer_ns=%u bus_ns=%u bus_inval_ns=%u bus_busy_us=%llu "
+               "bus_stale=%llu\n",
             preset->name, lat_pct, m->p.line_bytes, m->p.l1_bytes / 1024, m->p.l1_ways, m->p.l2_bytes / 1024,
-            m->p.l2_ways, m->p.l2_cores, m->p.l2_ns, m->p.mem_ns, m->p.c2c_ns, m->p.bus_ns);
+            m->p.l2_ways, m->p.l2_cores, m->p.l2_ns, m->p.mem_ns, m->p.c2c_ns, m->p.l1_xfer_ns, m->p.bus_ns,
+            m->p.bus_inval_ns, (unsigned long long)(m->bus.busy_ns / 1000), (unsigned long long)m->bus.stale);
     for (int c = 0; c < ncpus; c++) {
         const struct cache_stats *s = &m->stats[c];
-        fprintf(f, "memstat model=host cpu=%d accesses=%llu fast=%llu l1_misses=%llu l2_misses=%llu c2c=%llu upgrades=%llu "
-                   "invalidations=%llu writebacks=%llu bus_wait_us=%llu stall_us=%llu\n",
+        fprintf(f, "memstat model=host cpu=%d accesses=%llu fast=%llu l1_misses=%llu l2_misses=%llu c2c=%llu "
+                   "l1_xfers=%llu upgrades=%llu invalidations=%llu writebacks=%llu bus_wait_us=%llu stall_us=%llu\n",
                 c, (unsigned long long)(s->accesses + fast[c]), (unsigned long long)fast[c],
-                (unsigned long long)s->l1_misses,
-                (unsigned long long)s->l2_misses, (unsigned long long)s->c2c, (unsigned long long)s->upgrades,
+                (unsigned long long)s->l1_misses, (unsigned long long)s->l2_misses, (unsigned long long)s->c2c,
+                (unsigned long long)s->l1_xfers, (unsigned long long)s->upgrades,
                 (unsigned long long)s->invalidations, (unsigned long long)s->writebacks,
                 (unsigned long long)(s->bus_wait_ns / 1000), (unsigned long long)(s->stall_ns / 1000));
     }
-    fprintf(f, "hostmodel callbacks=%llu slow=%llu stall_ns=%llu past_budget_ns=%llu mmio=%llu beyond_ram=%llu "
+    fprintf(f, "hoststat callbacks=%llu slow=%llu stall_ns=%llu past_budget_ns=%llu mmio=%llu beyond_ram=%llu "
                "bad_cpu=%llu translated_insns=%llu modelled_insns=%llu skipped_range=%llu skipped_stack=%llu "
-               "skipped_gs=%llu skipped_jump=%llu started=%d\n",
+               "skipped_gs=%llu skipped_jump=%llu started=%d burn=%u\n",
             (unsigned long long)callbacks, (unsigned long long)slow, (unsigned long long)stall_total,
             (unsigned long long)bias_added, (unsigned long long)mmio, (unsigned long long)beyond_ram,
             (unsigned long long)bad_cpu, (unsigned long long)insns_seen, (unsigned long long)insns_modelled,
             (unsigned long long)skipped_range, (unsigned long long)skipped_stack, (unsigned long long)skipped_gs,
-            (unsigned long long)skipped_jump, active);
+            (unsigned long long)skipped_jump, active, burn);
+    for (uint32_t k = 0; profile && k < PROF_SLOTS; k++)
+        if (prof[k].pc)
+            fprintf(f, "hostprof pc=0x%x stall_ns=%llu stalls=%llu\n", prof[k].pc, (unsigned long long)prof[k].stall,
+                    (unsigned long long)prof[k].n);
     if (f != stderr)
         fclose(f);
 }
@@ -482,7 +507,11 @@ __attribute__((visibility("default"))) int qemu_plugin_install(qemu_plugin_id_t 
             ok = parse_u32(v, &ram_mb);
         else if (!strcmp(k, "ncpus"))
             ok = parse_u32(v, &ncpu) && ncpu >= 1 && ncpu <= CACHE_MAX_CPUS;
-        else if (!strcmp(k, "burn"))
+        else if (!strcmp(k, "profile")) {
+            uint32_t on = 0;
+            ok = parse_u32(v, &on);
+            profile = on;
+        } else if (!strcmp(k, "burn"))
             ok = parse_u32(v, &burn);
         else if (!strcmp(k, "lat_pct"))
             ok = parse_u32(v, &lat_pct) && lat_pct <= 1000;
@@ -549,6 +578,10 @@ __attribute__((visibility("default"))) int qemu_plugin_install(qemu_plugin_id_t 
     m = mem ? cache_init(mem, preset, ncpus, lat_pct, true, &why) : NULL;
     if (!m) {
         fail("the model: %s", why ? why : "out of memory");
+        return -1;
+    }
+    if (profile && !(prof = calloc(PROF_SLOTS, sizeof *prof))) {
+        fail("%s", "profile=1: out of memory");
         return -1;
     }
     qemu_plugin_register_vcpu_tb_trans_cb(id, translated);
