@@ -297,4 +297,4 @@ hostmodel-plugin: $(HOSTMODEL_PLUGIN)
 $(HOSTMODEL_PLUGIN): $(HOSTMODEL_SRCS) kernel/machine/cache.h
 	@mkdir -p $(dir $@)
 	@echo "  CC    $@"
-	$(Q)$(CC) -shared -fPIC -O2 -Wall -Wextra -Werror -fvisibility=hidden -Wl,-Bsymbolic -DHOST_TEST -o $@.$$$$ $(HOSTMODEL_SRCS) -ldl && mv $@.$$$$ $@
+	$(Q)$(CC) -shared -fPIC -O3 -Wall -Wextra -Werror -fvisibility=hidden -Wl,-Bsymbolic -DHOST_TEST -o $@.$$$$ $(HOSTMODEL_SRCS) -ldl && mv $@.$$$$ $@

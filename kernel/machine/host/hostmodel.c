@@ -78,7 +78,6 @@ bool qemu_plugin_mem_is_store(qemu_plugin_meminfo_t);
 unsigned int qemu_plugin_mem_size_shift(qemu_plugin_meminfo_t);
 void qemu_plugin_register_atexit_cb(qemu_plugin_id_t, void (*)(qemu_plugin_id_t, void *), void *);
 #define QEMU_PLUGIN_CB_NO_REGS 0
-#define QEMU_PLUGIN_MEM_RW 3
 
 __attribute__((visibility("default"))) int qemu_plugin_version = 1;
 
@@ -210,21 +209,34 @@ static void profile_add(uint32_t pc, uint64_t stall)
         }
 }
 
+/* What qemu_plugin_mem_is_store() and qemu_plugin_mem_size_shift() return,
+ * without a call each access: QEMU 7.2's meminfo is the MemOpIdx (MemOp << 4
+ * | mmu index) | the access's kind << 16 (W = 2).  Checked against the two
+ * functions at install (meminfo_checked). */
+#define MEM_IS_STORE(info) (((info) >> 17) & 1u)
+#define MEM_SIZE_SHIFT(info) (((info) >> 4) & 7u)
+static bool meminfo_checked(void)
+{
+    for (uint32_t info = 0; info < (1u << 19); info += 7)
+        if (MEM_IS_STORE(info) != (uint32_t)qemu_plugin_mem_is_store(info) ||
+            MEM_SIZE_SHIFT(info) != qemu_plugin_mem_size_shift(info))
+            return false;
+    return true;
+}
+
 static void access_cb(unsigned int vcpu_index, qemu_plugin_meminfo_t info, uint64_t va, void *ud)
 {
     (void)vcpu_index;
     if (!active)
         return;
     uint32_t mode = (uint32_t)((uintptr_t)ud & 0xff);
-    bool store = qemu_plugin_mem_is_store(info);
+    bool store = MEM_IS_STORE(info);
     callbacks++;
-    if (!(mode & (store ? M_STORES : M_LOADS)))
-        return;
     if (va >= MMIO_BASE) {
         mmio++;
         return;
     }
-    uint32_t a = (uint32_t)va, size = 1u << qemu_plugin_mem_size_shift(info);
+    uint32_t a = (uint32_t)va, size = 1u << MEM_SIZE_SHIFT(info);
     if (a + size > ram_bytes) {
         beyond_ram++;
         return;
@@ -321,7 +333,8 @@ static uint32_t decode(const uint8_t *b, size_t n)
         return 0;
     }
     uint8_t op = b[i++];
-    uint32_t all = M_LOADS | M_STORES | (lock ? M_ATOMIC : 0);
+    /* a locked read-modify-write: one access, at its load */
+    uint32_t all = lock ? (M_LOADS | M_ATOMIC) : (M_LOADS | M_STORES);
     if (op == 0x0f) {
         if (i >= n)
             return 0;
@@ -421,7 +434,9 @@ static void translated(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
         if (!mode)
             continue;
         insns_modelled++;
-        qemu_plugin_register_vcpu_mem_cb(insn, access_cb, QEMU_PLUGIN_CB_NO_REGS, QEMU_PLUGIN_MEM_RW,
+        /* only the side the model sees: a callback costs QEMU a helper call */
+        int rw = (mode & M_LOADS ? 1 : 0) | (mode & M_STORES ? 2 : 0);
+        qemu_plugin_register_vcpu_mem_cb(insn, access_cb, QEMU_PLUGIN_CB_NO_REGS, rw,
                                          (void *)(((uintptr_t)pc << 8) | mode));
     }
 }
@@ -548,6 +563,10 @@ __attribute__((visibility("default"))) int qemu_plugin_install(qemu_plugin_id_t 
     preset = cache_preset_find(preset_name);
     if (!preset) {
         fail("preset=%s: no such machine (make list-machines)", preset_name);
+        return -1;
+    }
+    if (!meminfo_checked()) {
+        fail("%s", "this QEMU's memory-access info is not QEMU 7.2's (the host model needs QEMU 7.2)");
         return -1;
     }
     ts = dlsym(RTLD_DEFAULT, "timers_state");
