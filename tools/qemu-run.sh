@@ -117,8 +117,7 @@ fi
 # hostmodel.c, built by `make hostmodel-plugin`) on the plain kernel: the
 # guest's RAM is a shared file the plugin reads (which logical CPU runs,
 # its clock's base), and each miss's stall moves QEMU's icount clock.  The
-# three keys are the plugin's, not the kernel's: they are taken off the
-# command line, and the model's memstat lines follow the console.
+# model's memstat lines follow the console.
 # HOSTMODEL_BURN=N in the environment: the plugin's control (N rounds of
 # busy work more in every slow access; the guest's lines must not move).
 # HOSTMODEL_PROFILE=1: hostprof lines, the stall by instruction address.
@@ -130,11 +129,15 @@ if [ "$(cmdline_value model)" = host ]; then
     [ -n "$HM_PRESET" ] && [ "$HM_PRESET" != none ] || die "model=host needs machine=PRESET (make list-machines)"
     [ -z "$HM_LAT" ] || is_uint "$HM_LAT" && [ "${HM_LAT:-0}" -le 1000 ] || die "machine_lat_pct=$HM_LAT: expected 0..1000"
     HOSTMODEL=1
-    CMDLINE=$(printf ' %s ' "$CMDLINE" | sed -e 's/ model=host / /g' -e 's/ machine=[^ ]* / /g' -e 's/ machine_lat_pct=[^ ]* / /g' \
-              -e 's/ machine=[^ ]* / /g' -e 's/^ *//; s/ *$//')
-    case " $CMDLINE " in *" model="*) die "model=$(cmdline_value model): expected host" ;; esac
-elif [ -n "$(cmdline_value model)" ]; then
-    die "model=$(cmdline_value model): expected host (model=host: the memory model in QEMU, docs/caches.md)"
+    # A kernel of `make CACHES=host` takes the keys (its boot line says
+    # them; machine_layout= gives 2.4's task layout); the plain kernel does
+    # not know them: they are taken off its command line (the layout is
+    # then its own), and the run: line below says them.
+    if ! nm "$KERNEL" 2>/dev/null | grep -q ' machine_host_model_build$'; then
+        [ -z "$(cmdline_value machine_layout)" ] || die "machine_layout= with model=host needs a kernel of make CACHES=host (this plain kernel has its own layout)"
+        CMDLINE=$(printf ' %s ' "$CMDLINE" | sed -e 's/ model=host / /g' -e 's/ machine=[^ ]* / /g' -e 's/ machine_lat_pct=[^ ]* / /g' \
+                  -e 's/ machine=[^ ]* / /g' -e 's/^ *//; s/ *$//')
+    fi
 fi
 # pvspin: the kernel's own key, given here unless --cmdline already has it.
 given=$(cmdline_value pvspin)
@@ -248,6 +251,7 @@ fi
 if [ -n "$HOSTMODEL" ]; then
     ROOT=$(cd "$(dirname "$0")/.." && pwd)
     kdir=$(dirname "$KERNEL")
+    nm "$KERNEL" | grep -q ' memhook_miss$' && die "model=host runs on a plain kernel: $KERNEL is a CACHES=1 build (its model is in the guest)"
     [ -f "$kdir/kernel.map" ] || die "model=host: $kdir/kernel.map missing (rebuild the kernel: make writes the link map beside it)"
     case "$(qemu-system-i386 --version 2>/dev/null | head -1)" in
     "QEMU emulator version 7.2"*) ;;
