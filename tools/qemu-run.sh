@@ -270,6 +270,16 @@ if [ -n "$HOSTMODEL" ]; then
         die "model=host: $KERNEL lacks vsmp_cur, machine_boot or cpus"
     HM_STRIDE=$(( ${HM_CPUS#* } / max_cpus ))
     HM_CPUS=${HM_CPUS% *}
+    # vsmp's struct vcpu is private to vsmp.c: its size and ran_from's
+    # offset from the kernel's debug information
+    command -v gdb >/dev/null || die "model=host needs gdb (to read struct vcpu's layout from $KERNEL's debug information)"
+    HM_VCPUS=$(sym vsmp_vcpus)
+    HM_VCPU=$(gdb -nx -batch -ex 'print sizeof(struct vcpu)' -ex 'print (int)&((struct vcpu *)0)->ran_from' "$KERNEL" 2>/dev/null |
+              sed -n 's/^\$[0-9]* = \([0-9]*\)$/\1/p' | tr '\n' ' ')
+    HM_VSIZE=$(echo $HM_VCPU | cut -d' ' -f1) HM_RANF=$(echo $HM_VCPU | cut -d' ' -f2)
+    [ -n "$HM_VCPUS" ] && is_uint "$HM_VSIZE" && is_uint "$HM_RANF" ||
+        die "model=host: cannot read struct vcpu from $KERNEL (vsmp_vcpus, gdb)"
+    HM_VCPU_ARGS="vcpus=$HM_VCPUS,vcpu_stride=$HM_VSIZE,ran_from=$HM_RANF"
     # The instructions the in-guest model does not instrument either: the
     # machine layer (vsmp's dispatcher, the model), kernel/time.c (the
     # boot's TSC calibration), every assembly file, libgcc: their .text
@@ -294,7 +304,7 @@ if [ -n "$HOSTMODEL" ]; then
     plain_path "$LINKDIR" || die "model=host: $LINKDIR: not a plain path"
     set -- "$@" -object "memory-backend-file,id=hostmodel-ram,size=${MEM}M,mem-path=$LINKDIR/ram,share=on" \
         -machine memory-backend=hostmodel-ram \
-        -plugin "$HM_SO,preset=$HM_PRESET,lat_pct=${HM_LAT:-100},ncpus=$SMP,ram=$LINKDIR/ram,ram_mb=$MEM,cur=$HM_CUR,cpus=$HM_CPUS,cpu_stride=$HM_STRIDE,start=$HM_START,out=$LINKDIR/memstat${HOSTMODEL_BURN:+,burn=$HOSTMODEL_BURN}${HOSTMODEL_PROFILE:+,profile=$HOSTMODEL_PROFILE}$HM_SKIPS"
+        -plugin "$HM_SO,preset=$HM_PRESET,lat_pct=${HM_LAT:-100},ncpus=$SMP,ram=$LINKDIR/ram,ram_mb=$MEM,cur=$HM_CUR,cpus=$HM_CPUS,cpu_stride=$HM_STRIDE,$HM_VCPU_ARGS,start=$HM_START,out=$LINKDIR/memstat${HOSTMODEL_BURN:+,burn=$HOSTMODEL_BURN}${HOSTMODEL_PROFILE:+,profile=$HOSTMODEL_PROFILE}$HM_SKIPS"
     echo "run: model=host machine=$HM_PRESET machine_lat_pct=${HM_LAT:-100}: the memory model in QEMU (kernel/machine/host/hostmodel.c; docs/caches.md)" >&2
 fi
 # $ACCEL_ARGS is split on purpose: it is a fixed list of words.

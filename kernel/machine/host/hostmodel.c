@@ -17,7 +17,7 @@
  *   - the access belongs to the logical CPU vsmp runs, read from guest
  *     memory (vsmp_cur) through the guest's RAM, which QEMU keeps in a
  *     shared file (-object memory-backend-file,share=on) that this plugin
- *     maps read-only;
+ *     maps;
  *   - cache_fast() or cache_access() of that CPU, with MESI coherence
  *     between the CPUs' caches and the front-side bus in their local time
  *     (RDTSC - cpus[cur].tsc_base, as the guest's clock: kernel/time.h);
@@ -28,7 +28,10 @@
  *     on by the stall at once, and the one hardware timer, which counts
  *     that clock, fires when instructions and stalls reach its deadline:
  *     vsmp's time and timers see every stall, and the guest runs no
- *     instruction for it (nothing the dispatcher does depends on it).
+ *     instruction for it (nothing the dispatcher does depends on it);
+ *     as the in-guest model does, the stall is added to the CPU's
+ *     vcpus[].ran_from (vsmp's hookless quantum counts instructions only),
+ *     the one word of guest memory the plugin writes.
  *
  * QEMU's plugin API (version 1, QEMU 7.2) can neither read guest memory nor
  * move the clock: the RAM comes from the shared file, and the clock is
@@ -39,8 +42,9 @@
  *
  * Arguments (-plugin hostmodel.so,arg=value,...; all but the optional ones
  * are given by tools/qemu-run.sh): preset=NAME ncpus=N lat_pct=P
- * ram=FILE ram_mb=M cur=ADDR cpus=ADDR cpu_stride=BYTES start=ADDR
- * out=FILE, skip=LO-HI (repeated).
+ * ram=FILE ram_mb=M cur=ADDR cpus=ADDR cpu_stride=BYTES vcpus=ADDR
+ * vcpu_stride=BYTES ran_from=OFFSET start=ADDR out=FILE, skip=LO-HI
+ * (repeated); optional burn=N, profile=1.
  *
  * Built with -fvisibility=hidden -Wl,-Bsymbolic: QEMU exports a cache_init
  * of its own, which the plugin's calls would otherwise bind to.
@@ -106,8 +110,9 @@ static void *(*get_cpu)(int);
 static struct { uint32_t lo, hi; } skips[MAX_SKIPS];
 static int nskips;
 static uint32_t cur_addr, cpus_addr, cpu_stride, start_addr;
+static uint32_t vcpus_addr, vcpu_stride, ran_from_off;
 static int ncpus;
-static const unsigned char *ram;
+static unsigned char *ram;
 static size_t ram_bytes;
 static const char *out_path;
 static struct cache_model *m;
@@ -260,6 +265,18 @@ static void access_cb(unsigned int vcpu_index, qemu_plugin_meminfo_t info, uint6
     uint64_t stall = cache_access(m, cpu, a, size, fl, local);
     if (stall) {
         stall_clock(stall);
+        /* As the in-guest model's vsmp_machine_stalled(): a stall is not
+         * code that ran without hooks, so it does not count towards the
+         * quantum after which vsmp's timer finds the CPU hookless (a
+         * copy's misses made CPUs hookless that call hooks as often as
+         * without the model: docs/notebook/2026-12-07-caches-host-cost-3x.md).
+         * The dispatcher reads ran_from only in its own code, where no
+         * access is modelled, so nothing is half-read here. */
+        unsigned char *rf = ram + vcpus_addr + (uint32_t)cpu * vcpu_stride + ran_from_off;
+        uint64_t v;
+        memcpy(&v, rf, 8);
+        v += stall;
+        memcpy(rf, &v, 8);
         if (profile)
             profile_add((uint32_t)((uintptr_t)ud >> 8), stall);
     }
@@ -536,6 +553,12 @@ __attribute__((visibility("default"))) int qemu_plugin_install(qemu_plugin_id_t 
             ok = parse_u32(v, &cpus_addr);
         else if (!strcmp(k, "cpu_stride"))
             ok = parse_u32(v, &cpu_stride) && cpu_stride > 0;
+        else if (!strcmp(k, "vcpus"))
+            ok = parse_u32(v, &vcpus_addr);
+        else if (!strcmp(k, "vcpu_stride"))
+            ok = parse_u32(v, &vcpu_stride) && vcpu_stride >= 8;
+        else if (!strcmp(k, "ran_from"))
+            ok = parse_u32(v, &ran_from_off) && ran_from_off + 8 <= vcpu_stride;
         else if (!strcmp(k, "start"))
             ok = parse_u32(v, &start_addr);
         else if (!strcmp(k, "skip")) {
@@ -555,8 +578,10 @@ __attribute__((visibility("default"))) int qemu_plugin_install(qemu_plugin_id_t 
             return -1;
         }
     }
-    if (!preset_name || !ram_path || !ram_mb || !ncpu || !cur_addr || !cpus_addr || !cpu_stride || !start_addr) {
-        fail("%s", "needs preset= ram= ram_mb= ncpus= cur= cpus= cpu_stride= start= (tools/qemu-run.sh gives them)");
+    if (!preset_name || !ram_path || !ram_mb || !ncpu || !cur_addr || !cpus_addr || !cpu_stride || !start_addr || !vcpus_addr ||
+        !vcpu_stride || !ran_from_off) {
+        fail("%s", "needs preset= ram= ram_mb= ncpus= cur= cpus= cpu_stride= vcpus= vcpu_stride= ran_from= start= "
+                   "(tools/qemu-run.sh gives them)");
         return -1;
     }
     ncpus = (int)ncpu;
@@ -575,20 +600,21 @@ __attribute__((visibility("default"))) int qemu_plugin_install(qemu_plugin_id_t 
         fail("%s", "this QEMU does not export timers_state and qemu_get_cpu (the host model needs QEMU 7.2's)");
         return -1;
     }
-    int fd = open(ram_path, O_RDONLY);
+    int fd = open(ram_path, O_RDWR);
     if (fd < 0) {
         fprintf(stderr, "hostmodel: error: ram=%s: %s\n", ram_path, strerror(errno));
         return -1;
     }
     ram_bytes = (size_t)ram_mb << 20;
-    ram = mmap(NULL, ram_bytes, PROT_READ, MAP_SHARED, fd, 0);
+    ram = mmap(NULL, ram_bytes, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
     close(fd);
     if (ram == MAP_FAILED) {
         fprintf(stderr, "hostmodel: error: cannot map %s: %s\n", ram_path, strerror(errno));
         return -1;
     }
-    if (cur_addr + 4 > ram_bytes || cpus_addr + (uint64_t)cpu_stride * ncpu > ram_bytes) {
-        fail("%s", "cur= or cpus= lies outside the guest's RAM");
+    if (cur_addr + 4 > ram_bytes || cpus_addr + (uint64_t)cpu_stride * ncpu > ram_bytes ||
+        vcpus_addr + (uint64_t)vcpu_stride * ncpu > ram_bytes) {
+        fail("%s", "cur=, cpus= or vcpus= lies outside the guest's RAM");
         return -1;
     }
     const char *why = NULL;
