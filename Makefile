@@ -279,6 +279,7 @@ help:
 	@echo "  stress        N random boots from SEED (make stress N=1000 SEED=7; docs/testing.md)"
 	@echo "  list-scheds   the schedulers (one sched/<name>.c each)"
 	@echo "  list-machines the memory model's machine presets (machine= with CACHES=1)"
+	@echo "  hostmodel-plugin  build/hostmodel.so: the memory model as a QEMU plugin (model=host, docs/caches.md)"
 	@echo "  deps          install the Debian packages everything needs (as root)"
 	@echo "  clean         remove build/"
 	@echo "variables: SCHED=<$(SCHEDS)> (default o1) SMP=<n> (2) MEM=<MiB> (256)"

@@ -32,6 +32,10 @@
 # with 2 or more vCPUs that do not outnumber the host's cores, idle=poll
 # unless --cmdline says idle= (TCG's halt and IPI wake-up would dominate).
 #
+# model=host with machine=PRESET on --cmdline (--accel vsmp): the memory
+# model runs in QEMU as a TCG plugin (docs/caches.md, "The host model");
+# its memstat lines follow the console.
+#
 # Exit status: 0 ok, 1 error (bad arguments or a workload error), 2 kernel
 # panic, 3 watchdog, 4 out of memory, 5 guest stopped without an exit code
 # (triple fault or reset), 6 QEMU itself failed, 124 timeout.
