@@ -25,7 +25,9 @@ case "$ver" in "QEMU emulator version 7.2"*) ;; *) why="the host model reads QEM
     why="this QEMU has no TCG plugin support"
 [ -n "$why" ] || command -v gdb >/dev/null || why="no gdb (qemu-run.sh reads struct vcpu's layout with it)"
 if [ -n "$why" ]; then
-    for n in $NAMES; do skip "caches-host-$n" "$why"; done
+    for n in $NAMES; do
+        skip "caches-host-$n" "$why"
+    done
     exit 0
 fi
 
