@@ -30,7 +30,7 @@ Q           ?= @            # make Q= shows every command
 NPROC        = $(shell nproc 2>/dev/null || echo 1)
 
 # One directory per configuration; CFLAGS_EXTRA is named by a hash of its text.
-CONFIG_SUFFIX := $(if $(filter-out 1000,$(HZ)),-hz$(HZ))$(if $(filter-out tas,$(LOCK)),-$(LOCK))$(if $(filter 1,$(CACHES)),-caches)$(if \
+CONFIG_SUFFIX := $(if $(filter-out 1000,$(HZ)),-hz$(HZ))$(if $(filter-out tas,$(LOCK)),-$(LOCK))$(if $(filter 1,$(CACHES)),-caches)$(if $(filter host,$(CACHES)),-hostmodel)$(if \
                  $(strip $(CFLAGS_EXTRA)),-x$(shell printf '%s' '$(subst ','\'',$(CFLAGS_EXTRA))' | md5sum | cut -c1-8))
 BUILD       ?= build/$(SCHED)$(CONFIG_SUFFIX)
 CC          := gcc
@@ -39,7 +39,7 @@ LOCK_FLAGS  := $(if $(filter ticket,$(LOCK)),-DSPINLOCK_TICKET,)
 KCFLAGS     := -m32 -march=i686 -std=gnu11 -O2 -g -ffreestanding -fno-builtin -fno-stack-protector \
                -fno-pic -fno-pie -fno-omit-frame-pointer -mno-sse -mno-mmx -mno-80387 -mno-red-zone \
                -fno-asynchronous-unwind-tables -Wall -Wextra -Werror -Wno-unused-parameter -Wno-array-bounds \
-               -DHZ=$(HZ) $(LOCK_FLAGS) $(if $(filter 1,$(CACHES)),-DCACHES=1) $(CFLAGS_EXTRA)
+               -DHZ=$(HZ) $(LOCK_FLAGS) $(if $(filter 1,$(CACHES)),-DCACHES=1) $(if $(filter host,$(CACHES)),-DHOST_MODEL) $(CFLAGS_EXTRA)
 # CACHES=1: every load and store of the kernel, the scheduler and the
 # workloads calls the memory model (kernel/machine/memhooks.c,
 # docs/caches.md); the model itself, vsmp's dispatcher (not charged) and the
@@ -85,7 +85,7 @@ check-sched:
 	@[ ! -f sched/common.c ] || { echo "error: sched/common.c: 'common' names the shared build directory (build/common); rename the scheduler" >&2; exit 2; }
 	@case " $(SCHEDS) " in *" $(SCHED) "*) ;; *) echo "error: SCHED=$(SCHED) is not a scheduler; choose one of: $(SCHEDS)" >&2; exit 2;; esac
 	@case "$(LOCK)" in tas|ticket) ;; *) echo "error: LOCK=$(LOCK): expected tas or ticket" >&2; exit 2;; esac
-	@case "$(CACHES)" in 0|1) ;; *) echo "error: CACHES=$(CACHES): expected 0 or 1" >&2; exit 2;; esac
+	@case "$(CACHES)" in 0|1|host) ;; *) echo "error: CACHES=$(CACHES): expected 0, 1 or host" >&2; exit 2;; esac
 	@case "$(HZ)" in ''|*[!0-9]*) echo "error: HZ=$(HZ): expected ticks per second (100..10000)" >&2; exit 2;; esac
 	@[ "$(HZ)" -ge 100 ] && [ "$(HZ)" -le 10000 ] || { echo "error: HZ=$(HZ): expected 100..10000" >&2; exit 2; }
 
@@ -144,7 +144,7 @@ $(MEMHOOK_PLUGIN): kernel/machine/memhook-plugin.cc
 
 $(BUILD)/kernel.elf: $(KERNEL_OBJS) linker.ld $(BUILD)/kernel.flags
 	@echo "  LD    $@"
-	$(Q)$(LD) -m elf_i386 -z noexecstack -T linker.ld -o $@ $(KERNEL_OBJS) $(LIBGCC)
+	$(Q)$(LD) -m elf_i386 -z noexecstack -T linker.ld -Map=$(BUILD)/kernel.map -o $@ $(KERNEL_OBJS) $(LIBGCC)
 
 -include $(KERNEL_OBJS:.o=.d)
 
@@ -279,10 +279,23 @@ help:
 	@echo "  stress        N random boots from SEED (make stress N=1000 SEED=7; docs/testing.md)"
 	@echo "  list-scheds   the schedulers (one sched/<name>.c each)"
 	@echo "  list-machines the memory model's machine presets (machine= with CACHES=1)"
+	@echo "  hostmodel-plugin  build/hostmodel.so: the memory model as a QEMU plugin (model=host, docs/caches.md)"
 	@echo "  deps          install the Debian packages everything needs (as root)"
 	@echo "  clean         remove build/"
 	@echo "variables: SCHED=<$(SCHEDS)> (default o1) SMP=<n> (2) MEM=<MiB> (256)"
 	@echo "           ACCEL=<tcg|kvm|icount|vsmp> (tcg) TIMEOUT=<s> (120) CMDLINE='<key=value ...>' HZ=<ticks/s> (1000)"
-	@echo "           LOCK=<tas|ticket> (tas) CACHES=<0|1> (0; 1: the memory model, docs/caches.md) CFLAGS_EXTRA='<flags>'"
+	@echo "           LOCK=<tas|ticket> (tas) CACHES=<0|1|host> (0; 1: the memory model in the guest; host: the plain kernel that takes model=host, the model in QEMU; docs/caches.md) CFLAGS_EXTRA='<flags>'"
 	@echo "           (build settings: each gets its own build directory)"
 	@echo "           make stress N=<boots> (100) SEED=<n> [JOBS=1|2] [SCHED=a,b] [TIMEOUT=<s per boot>] (docs/testing.md)"
+
+# model=host (docs/caches.md, "The host model"): the memory model as a QEMU
+# TCG plugin; tools/qemu-run.sh builds it when a boot line says model=host.
+# -Bsymbolic: QEMU exports a cache_init of its own.
+HOSTMODEL_PLUGIN := build/hostmodel.so
+HOSTMODEL_SRCS := kernel/machine/host/hostmodel.c kernel/machine/cache.c kernel/machine/presets.c
+.PHONY: hostmodel-plugin
+hostmodel-plugin: $(HOSTMODEL_PLUGIN)
+$(HOSTMODEL_PLUGIN): $(HOSTMODEL_SRCS) kernel/machine/cache.h
+	@mkdir -p $(dir $@)
+	@echo "  CC    $@"
+	$(Q)$(CC) -shared -fPIC -O3 -Wall -Wextra -Werror -fvisibility=hidden -Wl,-Bsymbolic -DHOST_TEST -o $@.$$$$ $(HOSTMODEL_SRCS) -ldl && mv $@.$$$$ $@

@@ -32,6 +32,10 @@
 # with 2 or more vCPUs that do not outnumber the host's cores, idle=poll
 # unless --cmdline says idle= (TCG's halt and IPI wake-up would dominate).
 #
+# model=host with machine=PRESET on --cmdline (--accel vsmp): the memory
+# model runs in QEMU as a TCG plugin (docs/caches.md, "The host model");
+# its memstat lines follow the console.
+#
 # Exit status: 0 ok, 1 error (bad arguments or a workload error), 2 kernel
 # panic, 3 watchdog, 4 out of memory, 5 guest stopped without an exit code
 # (triple fault or reset), 6 QEMU itself failed, 124 timeout.
@@ -111,6 +115,33 @@ if [ "$ACCEL" = vsmp ]; then
     [ "$PVSPIN" = auto ] && PVSPIN=off
 elif [ -n "$given_vsmp" ]; then
     die "vsmp=$given_vsmp on the command line: use --accel vsmp --smp $given_vsmp (QEMU must run one vCPU under icount)"
+fi
+# model=host (docs/caches.md, "The host model"): the memory model of
+# machine=PRESET runs inside QEMU as a TCG plugin (kernel/machine/host/
+# hostmodel.c, built by `make hostmodel-plugin`) on the plain kernel: the
+# guest's RAM is a shared file the plugin reads (which logical CPU runs,
+# its clock's base), and each miss's stall moves QEMU's icount clock.  The
+# model's memstat lines follow the console.
+# HOSTMODEL_BURN=N in the environment: the plugin's control (N rounds of
+# busy work more in every slow access; the guest's lines must not move).
+# HOSTMODEL_PROFILE=1: hostprof lines, the stall by instruction address.
+HOSTMODEL=
+if [ "$(cmdline_value model)" = host ]; then
+    HM_PRESET=$(cmdline_value machine) HM_LAT=$(cmdline_value machine_lat_pct)
+    [ "$ACCEL" = vsmp ] || die "model=host needs --accel vsmp (the plugin reads vsmp's logical CPUs and moves its icount clock)"
+    [ -n "$KERNEL" ] || die "model=host needs --kernel (the plugin reads the kernel's symbols and link map)"
+    [ -n "$HM_PRESET" ] && [ "$HM_PRESET" != none ] || die "model=host needs machine=PRESET (make list-machines)"
+    [ -z "$HM_LAT" ] || is_uint "$HM_LAT" && [ "${HM_LAT:-0}" -le 1000 ] || die "machine_lat_pct=$HM_LAT: expected 0..1000"
+    HOSTMODEL=1
+    # A kernel of `make CACHES=host` takes the keys (its boot line says
+    # them; machine_layout= gives 2.4's task layout); the plain kernel does
+    # not know them: they are taken off its command line (the layout is
+    # then its own), and the run: line below says them.
+    if ! nm "$KERNEL" 2>/dev/null | grep -q ' machine_host_model_build$'; then
+        [ -z "$(cmdline_value machine_layout)" ] || die "machine_layout= with model=host needs a kernel of make CACHES=host (this plain kernel has its own layout)"
+        CMDLINE=$(printf ' %s ' "$CMDLINE" | sed -e 's/ model=host / /g' -e 's/ machine=[^ ]* / /g' -e 's/ machine_lat_pct=[^ ]* / /g' \
+                  -e 's/ machine=[^ ]* / /g' -e 's/^ *//; s/ *$//')
+    fi
 fi
 # pvspin: the kernel's own key, given here unless --cmdline already has it.
 given=$(cmdline_value pvspin)
@@ -221,6 +252,65 @@ if [ -n "$TRACE_OUT" ]; then
     trace_path=$(printf '%s' "$TRACE_OUT" | sed 's/,/,,/g')
     set -- "$@" -chardev "file,id=trace,path=$trace_path" -device isa-debugcon,iobase=0xe9,chardev=trace
 fi
+if [ -n "$HOSTMODEL" ]; then
+    ROOT=$(cd "$(dirname "$0")/.." && pwd)
+    kdir=$(dirname "$KERNEL")
+    nm "$KERNEL" | grep -q ' memhook_miss$' && die "model=host runs on a plain kernel: $KERNEL is a CACHES=1 build (its model is in the guest)"
+    [ -f "$kdir/kernel.map" ] || die "model=host: $kdir/kernel.map missing (rebuild the kernel: make writes the link map beside it)"
+    case "$(qemu-system-i386 --version 2>/dev/null | head -1)" in
+    "QEMU emulator version 7.2"*) ;;
+    *) die "model=host: the plugin reads QEMU 7.2's clock internals; this is $(qemu-system-i386 --version 2>/dev/null | head -1)" ;;
+    esac
+    qemu-system-i386 -plugin help </dev/null 2>&1 | grep -qi "invalid option\|unsupported\|not compiled" &&
+        die "model=host: this QEMU has no TCG plugin support (-plugin)"
+    make -s -C "$ROOT" hostmodel-plugin >&2 || die "model=host: cannot build the plugin (make hostmodel-plugin)"
+    HM_SO=$ROOT/build/hostmodel.so
+    plain_path "$HM_SO" || die "model=host: $HM_SO: QEMU's option syntax cannot take that path (commas or spaces)"
+    sym() { nm "$KERNEL" | awk -v n="$1" '$3 == n { print "0x" $1; exit }'; }
+    HM_CUR=$(sym vsmp_cur) HM_START=$(sym machine_boot)
+    HM_CPUS=$(nm -S "$KERNEL" | awk '$4 == "cpus" { print "0x" $1, "0x" $2; exit }')
+    max_cpus=$(sed -n 's/^#define MAX_CPUS \([0-9]*\).*/\1/p' "$ROOT/kernel/types.h")
+    [ -n "$HM_CUR" ] && [ -n "$HM_START" ] && [ -n "$HM_CPUS" ] && [ -n "$max_cpus" ] ||
+        die "model=host: $KERNEL lacks vsmp_cur, machine_boot or cpus"
+    HM_STRIDE=$(( ${HM_CPUS#* } / max_cpus ))
+    HM_CPUS=${HM_CPUS% *}
+    # vsmp's struct vcpu is private to vsmp.c: its size and ran_from's
+    # offset from the kernel's debug information
+    command -v gdb >/dev/null || die "model=host needs gdb (to read struct vcpu's layout from $KERNEL's debug information)"
+    HM_VCPUS=$(sym vsmp_vcpus)
+    HM_VCPU=$(gdb -nx -batch -ex 'print sizeof(struct vcpu)' -ex 'print (int)&((struct vcpu *)0)->ran_from' "$KERNEL" 2>/dev/null |
+              sed -n 's/^\$[0-9]* = \([0-9]*\)$/\1/p' | tr '\n' ' ')
+    HM_VSIZE=$(echo $HM_VCPU | cut -d' ' -f1) HM_RANF=$(echo $HM_VCPU | cut -d' ' -f2)
+    [ -n "$HM_VCPUS" ] && is_uint "$HM_VSIZE" && is_uint "$HM_RANF" ||
+        die "model=host: cannot read struct vcpu from $KERNEL (vsmp_vcpus, gdb)"
+    HM_VCPU_ARGS="vcpus=$HM_VCPUS,vcpu_stride=$HM_VSIZE,ran_from=$HM_RANF"
+    # The instructions the in-guest model does not instrument either: the
+    # machine layer (vsmp's dispatcher, the model), kernel/time.c (the
+    # boot's TSC calibration), every assembly file, libgcc: their .text
+    # input sections in the link map.
+    HM_SKIPS=$(awk -v root="$ROOT" '
+        function hex(x,   i, n) { x = tolower(x); sub(/^0x/, "", x); n = 0
+            for (i = 1; i <= length(x); i++) n = n * 16 + index("0123456789abcdef", substr(x, i, 1)) - 1
+            return n }
+        function out(addr, size, file,   src, obj) {
+            obj = file; sub(/^.*build\/[^\/]*\//, "", obj); src = obj; sub(/\.o$/, "", src)
+            if (file ~ /libgcc/ || obj ~ /^kernel\/machine\// || obj == "kernel/time.o" ||
+                system("test -f \"" root "/" src ".S\"") == 0)
+                if (hex(size) > 0) printf ",skip=%s-0x%x", addr, hex(addr) + hex(size)
+        }
+        pend && NF == 3 && $1 ~ /^0x/ { out($1, $2, $3); pend = 0; next }
+        { pend = 0 }
+        /^ \.text[^ ]*$/ { pend = 1; next }
+        /^ \.text/ && NF == 4 && $2 ~ /^0x/ { out($2, $3, $4) }' "$kdir/kernel.map")
+    case $HM_SKIPS in ,skip=*) ;; *) die "model=host: no skip ranges found in $kdir/kernel.map" ;; esac
+    [ -n "$LINKDIR" ] || LINKDIR=$(mktemp -d "$( [ -d /dev/shm ] && [ -w /dev/shm ] && echo /dev/shm || echo "${TMPDIR:-/tmp}")/qemu-run.XXXXXX") ||
+        die "cannot create a temporary directory"
+    plain_path "$LINKDIR" || die "model=host: $LINKDIR: not a plain path"
+    set -- "$@" -object "memory-backend-file,id=hostmodel-ram,size=${MEM}M,mem-path=$LINKDIR/ram,share=on" \
+        -machine memory-backend=hostmodel-ram \
+        -plugin "$HM_SO,preset=$HM_PRESET,lat_pct=${HM_LAT:-100},ncpus=$SMP,ram=$LINKDIR/ram,ram_mb=$MEM,cur=$HM_CUR,cpus=$HM_CPUS,cpu_stride=$HM_STRIDE,$HM_VCPU_ARGS,start=$HM_START,out=$LINKDIR/memstat${HOSTMODEL_BURN:+,burn=$HOSTMODEL_BURN}${HOSTMODEL_PROFILE:+,profile=$HOSTMODEL_PROFILE}$HM_SKIPS"
+    echo "run: model=host machine=$HM_PRESET machine_lat_pct=${HM_LAT:-100}: the memory model in QEMU (kernel/machine/host/hostmodel.c; docs/caches.md)" >&2
+fi
 # $ACCEL_ARGS is split on purpose: it is a fixed list of words.
 set -- -M pc -m "$MEM" -smp "$QEMU_SMP" $ACCEL_ARGS "$@" \
     -device isa-debug-exit,iobase=0xf4,iosize=0x04 \
@@ -270,6 +360,9 @@ if [ "$ACCEL" = kvm ] && [ $rc != 124 ] && [ $rc != 137 ] && kvm_broken; then
     exit 6
 fi
 cat "$LINKDIR/qemu.err" >&2
+if [ -n "$HOSTMODEL" ]; then
+    if [ -s "$LINKDIR/memstat" ]; then cat "$LINKDIR/memstat"; else echo "run: model=host: the plugin wrote no memstat lines" >&2; fi
+fi
 case $rc in
 124|137) echo "run: timeout: the guest did not finish within $TIMEOUT s (TIMEOUT=)$(silence)" >&2; exit 124 ;;
 0) echo "run: the guest stopped without an exit code (triple fault or reset)${ACCEL:+$([ "$ACCEL" = kvm ] && echo '; under KVM at once after the start this often means nested KVM does not work here: try ACCEL=tcg')}" >&2; exit 5 ;;

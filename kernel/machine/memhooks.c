@@ -95,6 +95,53 @@ bool machine_era_layout(void) { return era_layout; }
 
 #ifndef CACHES
 
+#ifdef HOST_MODEL
+/* make CACHES=host: model=host (docs/caches.md, "The host model"): the
+ * memory model runs in QEMU, a TCG plugin that tools/qemu-run.sh loads for
+ * this boot line (kernel/machine/host/hostmodel.c), and this kernel runs
+ * no instruction of it.  The kernel only takes the machine's keys for the
+ * boot line, and machine_layout= for 2.4's task layout (task.c), which is
+ * memory layout, not instrumentation.  (Not in the plain build, whose
+ * figures stay as they are: one more key moved them; nor in CACHES=1's,
+ * whose figures depend on its addresses.)  The symbol tells qemu-run.sh
+ * that this kernel takes the keys. */
+const char machine_host_model_build[] = "model=host";
+static const char *const model_choices[] = { "guest", "host", NULL };
+static struct cmdline_key model_keys[] = {
+    CMDLINE_KEY_CHOICE("model", "guest", model_choices,
+                       "host: machine='s memory model runs in QEMU as a TCG plugin on this plain kernel "
+                       "(tools/qemu-run.sh, ACCEL=vsmp; docs/caches.md, The host model); guest: a CACHES=1 kernel's"),
+};
+
+void machine_boot(int ncpus, bool vsmp, char *words, size_t size)
+{
+    (void)ncpus;
+    machine_choices[0] = "none";
+    for (int i = 0; cache_presets[i].name && i + 2 < (int)ARRAY_SIZE(machine_choices); i++)
+        machine_choices[i + 1] = cache_presets[i].name;
+    cmdline_register("machine", machine_keys, ARRAY_SIZE(machine_keys));
+    cmdline_register("model", model_keys, ARRAY_SIZE(model_keys));
+    bool host = cmdline_key_choice(&model_keys[0]) == 1;
+    for (int k = 0; k < (int)ARRAY_SIZE(machine_keys); k++)
+        if (cmdline_given(&machine_keys[k]) && (!host || k == KEY_MEMHOOK_SPILL))
+            cmdline_error(machine_keys[k].name, "needs a kernel built with the memory model (make CACHES=1), "
+                                                "or model=host (the model in QEMU)");
+    if (cmdline_given(&model_keys[0]) && !host)
+        cmdline_error("model", "guest: needs a kernel built with the memory model (make CACHES=1)");
+    if (size)
+        words[0] = 0;
+    if (!host)
+        return;
+    int choice = cmdline_key_choice(&machine_keys[KEY_MACHINE]);
+    if (!choice)
+        cmdline_error("model", "host needs machine=PRESET (make list-machines)");
+    if (!vsmp)
+        cmdline_error("model", "host needs vsmp= (ACCEL=vsmp): the plugin moves the icount clock vsmp runs on");
+    era_layout = cmdline_key_choice(&machine_keys[KEY_MACHINE_LAYOUT]) == 0;
+    snprintf(words, size, " machine=%s model=host machine_lat_pct=%u machine_layout=%s", machine_choices[choice],
+             cmdline_key_uint(&machine_keys[KEY_MACHINE_LAT_PCT]), era_layout ? "era" : "flat");
+}
+#else
 void machine_boot(int ncpus, bool vsmp, char *words, size_t size)
 {
     (void)ncpus, (void)vsmp;
@@ -108,6 +155,7 @@ void machine_boot(int ncpus, bool vsmp, char *words, size_t size)
     if (size)
         words[0] = 0;
 }
+#endif
 
 void machine_print_stats(void) {}
 
