@@ -34,6 +34,7 @@ void timer_tick(void);
 /* Watchdog (kernel/timer.c): exits with EXIT_WATCHDOG when nothing progresses for this long. */
 void watchdog_set_timeout(uint32_t seconds);
 void watchdog_touch(void);              /* long-running loops call this */
+void watchdog_note_progress(void);      /* the same without its tick check: a wait with interrupts off */
 
 /* kernel/task.c: each CPU's idle task and loop. */
 void sched_init_cpu(int cpu);

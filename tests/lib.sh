@@ -224,7 +224,13 @@ expect_not() {
     if grep -Eq -- "$2" "$OUT"; then fail "$1" "a line matches /$2/"; grep -E -- "$2" "$OUT" | head -3 | sed 's/^/    /'; else pass "$1"; fi
 }
 
-show_tail() { tail -5 "$OUT" 2>/dev/null | sed 's/^/    | /'; tail -3 "$OUT.err" 2>/dev/null | sed 's/^/    ! /'; }
+# show_tail: the end of the last boot's output and errors, and the first
+# lines of a kernel report (panic:, watchdog:, stall:), whose kind and
+# first words a long report's tail would not show
+show_tail() {
+    grep -E '^(panic|watchdog|stall):' "$OUT" 2>/dev/null | head -3 | sed 's/^/    > /'
+    tail -5 "$OUT" 2>/dev/null | sed 's/^/    | /'; tail -3 "$OUT.err" 2>/dev/null | sed 's/^/    ! /'
+}
 
 # ---- the kernel's lines, read by the tools' one parser (docs/protocol.md) ----
 # The program that reads them (built once per run of the suite, as kernels are).

@@ -69,22 +69,23 @@ static struct job mkjob(const char *name, long vcpus, double est, size_t order)
     return j;
 }
 
-/* Longest first (an unknown length first of all: a new boot may be long); a job that
- * does not fit waits, and the ones after it wait behind it. */
+/* Longest first (an unknown length first of all: a new boot may be long), but a known job
+ * that takes the whole budget before the others (it runs alone: later it would wait for
+ * them to drain); a job that does not fit waits, and the ones after it wait behind it. */
 static void test_longest_first(void **state)
 {
     (void)state;
-    struct job jobs[5] = { mkjob("short", 1, 1, 0), mkjob("long", 1, 50, 1), mkjob("new", 1, NAN, 2),
-                           mkjob("mid", 2, 10, 3), mkjob("tiny", 1, 0.5, 4) };
+    struct job jobs[6] = { mkjob("short", 1, 1, 0), mkjob("long", 1, 50, 1), mkjob("new", 1, NAN, 2),
+                           mkjob("mid", 2, 10, 3), mkjob("tiny", 1, 0.5, 4), mkjob("newpair", 2, NAN, 5) };
     struct record r = { 0 };
     struct pool p = { .budget = 2, .started = started, .ctx = &r };
     r.p = &p;
-    assert_int_equal(pool_run(&p, jobs, 5), 0);
-    const char *want[] = { "new", "long", "mid", "short", "tiny" };
-    for (int i = 0; i < 5; i++)
+    assert_int_equal(pool_run(&p, jobs, 6), 0);
+    const char *want[] = { "new", "newpair", "mid", "long", "short", "tiny" };
+    for (int i = 0; i < 6; i++)
         assert_string_equal(r.order[i], want[i]);
     assert_int_equal(r.most, 2);
-    for (int i = 0; i < 5; i++) {
+    for (int i = 0; i < 6; i++) {
         assert_int_equal(jobs[i].state, JOB_DONE);
         assert_int_equal(jobs[i].status, 0);
     }

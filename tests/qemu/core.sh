@@ -12,9 +12,19 @@ for smp in 1 2 3 4 8; do
     check "smp$smp-pingpong-ok" [ "$(field status "$line")" = ok ]
     check "smp$smp-pingpong-no-errors" [ "$(field errors "$line")" = 0 ]
     check "smp$smp-pingpong-handoffs" [ "$(field handoffs "$line")" = 4000 ]
-    # A tick on every CPU: schedstat ticks > 0 for cpu 0..smp-1.
+    # A tick on every CPU: schedstat ticks > 0 for cpu 0..smp-1.  Under TCG
+    # the host delivers the ticks, and a busy one can take nearly all of
+    # this boot's (make test at load 20, 4 vCPUs: 0, 13, 8 and 3 of some
+    # 1,180 each CPU's clock expected).  So asserted when the guest got at
+    # least a tenth of its ticks (sum of ticks against ticks_expected): a
+    # CPU without one then is the kernel's; otherwise reported.
     ticking=$(grep -E '^schedstat ' "$OUT" | grep -vc ' ticks=0 ')
-    check "smp$smp-every-cpu-ticks" [ "$ticking" = $smp ]
+    got=$(stat_sum ticks "$smp") expected=$(stat_sum ticks_expected "$smp")
+    if [ "${got:-0}" -ge $((${expected:-0} / 10)) ]; then
+        check "smp$smp-every-cpu-ticks" [ "$ticking" = $smp ]
+    else
+        unasserted "smp$smp-every-cpu-ticks" "the host delivered $got of the $expected ticks the CPUs' clocks expected" [ "$ticking" = $smp ]
+    fi
     if [ $smp -gt 1 ]; then
         used=$(field cpus_used "$line")
         check "smp$smp-pingpong-uses-several-cpus" [ $(( used & (used - 1) )) -ne 0 ]

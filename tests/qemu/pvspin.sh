@@ -28,7 +28,8 @@ TICKET_DIR=$( ( flock 9; make -s -C "$ROOT" SCHED="$S" LOCK=ticket print-build )
 pvboot() {
     case "$1" in tas) elf=$ROOT/build/$S/kernel.elf ;; ticket) elf=$ROOT/$TICKET_DIR/kernel.elf ;; esac
     OUT="$TMP/out.$$.$(date +%s%N)"
-    "$ROOT/tools/qemu-run.sh" --kernel "$elf" --smp "$2" --cmdline "$3" --mem "${4:-64}" --timeout "${5:-90}" \
+    # the limit is nominal, scaled by the host factor as boot()'s (tests/lib.sh)
+    "$ROOT/tools/qemu-run.sh" --kernel "$elf" --smp "$2" --cmdline "$3" --mem "${4:-64}" --timeout "$(boot_limit "${5:-90}")" \
         --pvspin "${6:-on}" >"$OUT" 2>"$OUT.err"
     RC=$?
 }

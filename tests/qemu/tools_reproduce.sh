@@ -8,7 +8,7 @@
 # anything is built, its estimate, and in make test-long one tiny
 # reproduction with the model (a CACHES=1 build costs minutes of CPU).
 . "$(dirname "$0")/../lib.sh"
-plan $((51 + 7 * $(long)))
+plan $((52 + 7 * $(long)))
 
 SL="$ROOT/tools/schedlab"
 TOOL="$ROOT/build/tools/schedlab"
@@ -139,6 +139,17 @@ ok_if reproduce-progress "no 'reproduce seed001 (vsmp, quick sizes): 6/6 boots d
 cp "$D/est.out" "$D/last.log"
 ok_if reproduce-estimate "--estimate does not give the boots and a time from the records of the run before" \
     grep -Eq '^reproduce seed001 \(vsmp, quick sizes\): 6 boots; about [0-9]+:[0-9]{2}, as whole runs of these boots took here \(the latest 20[0-9-]{8}, load [0-9.]+-[0-9.]+; build/boot-times.txt\)( \(the boots alone: [0-9]+:[0-9]{2} on 2 host cores\))?$' "$D/est.out"
+# the plan charges each boot the cores the pool does (pool_charge): under TCG one a vCPU, one
+# fewer than the host's cores when its vCPUs outnumber them; one under vsmp (an ETA that
+# charged seed000's 8-CPU maxgroups boots two cores said 8:50 for a 7:46 run)
+_c=$(nproc); _want=
+for _s in 1 2 4 8; do
+    if [ "$_s" -le "$_c" ]; then _w=$_s; elif [ "$_c" -gt 1 ]; then _w=$((_c - 1)); else _w=1; fi
+    _want="$_want${_want:+,}$_w"
+done
+"$TOOL" plan row "$D/planrow" --sched goodness --smp 1,2,4,8 --accel tcg >"$D/planrow.out" 2>&1
+ok_if reproduce-plan-charges "the plan's cores for TCG boots of 1, 2, 4, 8 vCPUs on $_c cores are not $_want: $(cut -f3 "$D/planrow.out" | paste -sd, -)" \
+    test "$(cut -f3 "$D/planrow.out" | paste -sd, -)" = "$_want"
 # one pool for every row: on 2 or more cores, boots of different rows ran at
 # the same time (each boot's span: its .rc's time less its wall_ms)
 spans() { for _rcf in "$D"/r001/cost-none/*/*/logs/*.rc; do

@@ -60,13 +60,23 @@ long pool_charge(long vcpus, long budget, bool *niced)
     return budget;
 }
 
-/* Longest first; unknown lengths before known ones (a new boot may be long); then the caller's order. */
+/* The budget of the pool being sorted (by_length's). */
+static long sort_budget;
+
+/* Longest first; unknown lengths before known ones (a new boot may be long); but of the known
+ * ones, those charged the whole budget first: they run alone, and started later they would
+ * wait for every running job to end, a core idle meanwhile (seed000 --full's 2-vCPU TCG
+ * maxgroups boots: 465 -> 459 s of boots, simulated from their recorded times); then the
+ * caller's order. */
 static int by_length(const void *a, const void *b)
 {
     const struct job *x = *(const struct job *const *)a, *y = *(const struct job *const *)b;
     bool ux = isnan(x->est), uy = isnan(y->est);
     if (ux != uy)
         return ux ? -1 : 1;
+    bool wx = x->charged >= sort_budget, wy = y->charged >= sort_budget;
+    if (!ux && wx != wy)
+        return wx ? -1 : 1;
     if (!ux && x->est != y->est)
         return x->est > y->est ? -1 : 1;
     return x->order < y->order ? -1 : x->order > y->order;
@@ -106,6 +116,7 @@ int pool_run(struct pool *p, struct job *jobs, size_t n)
         jobs[i].state = JOB_WAITING;
         jobs[i].charged = pool_charge(jobs[i].vcpus, p->budget, &jobs[i].niced);
     }
+    sort_budget = p->budget;
     qsort(order, n, sizeof(*order), by_length);
     size_t next = 0;
     long used = 0;

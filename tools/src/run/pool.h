@@ -3,8 +3,9 @@
  * trace): the boots of a whole run, however many matrices they belong
  * to, share the host's cores.  A job costs the cores it keeps busy (a TCG
  * boot one per vCPU, an icount or vsmp boot one); jobs start longest
- * first (their recorded times) while their costs fit the budget, one
- * after another in that order.  A boot with more vCPUs than the budget
+ * first (their recorded times; those that cost the whole budget before
+ * the others) while their costs fit the budget, one after another in that
+ * order.  A boot with more vCPUs than the budget
  * halts its idle vCPUs and lock waiters (tools/qemu-run.sh gives it
  * pvspin=1 and idle=halt) and kept fewer cores busy than it held
  * (goodness maxgroups, 128 MiB, 4 and 8 vCPUs on 2 cores: 1.21 and 1.27
