@@ -980,8 +980,16 @@ BOOT_CODE void machine_boot(int ncpus, bool vsmp, char *words, size_t size)
     sort_sites();
     t26_setup();
     if (model) {
-        /* The calibration's accesses are not the run's. */
+        /* The calibration's accesses are not the run's.  The model is
+         * detached while cache_init rebuilds it: cache_init's memsets are
+         * kernel/string.c's, which charge their ranges to `model`, and
+         * charging the filters' memsets to the struct being rebuilt (its
+         * presence table already zeroed to NULL) wrote a byte per line at
+         * low physical addresses, into the kernel's text from 7 CPUs of
+         * piii-xeon-1m and 6 of piii-xeon-2m (those boots crashed or hung),
+         * and left the filters' lines in CPU 0's caches at the start. */
         const char *why;
+        model = NULL;
         model = cache_init(mem, p, ncpus, lat_pct, true, &why);
         model->lru_clock = &memhook_lru_clock;
         memhook_lru_clock = 0;
