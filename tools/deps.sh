@@ -27,7 +27,6 @@ m32 libgcc.a gcc-multilib kernel-link
 cmd g++ g++ caches-build
 dir /usr/lib/gcc/x86_64-linux-gnu/12/plugin/include gcc-12-plugin-dev caches-build
 cmd qemu-system-i386 qemu-system-x86 make-run
-cmd gdb gdb host-model
 cmd flock util-linux tests
 cmd timeout coreutils tests
 cmd ps procps tests

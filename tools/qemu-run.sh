@@ -275,14 +275,11 @@ if [ -n "$HOSTMODEL" ]; then
     HM_STRIDE=$(( ${HM_CPUS#* } / max_cpus ))
     HM_CPUS=${HM_CPUS% *}
     # vsmp's struct vcpu is private to vsmp.c: its size and ran_from's
-    # offset from the kernel's debug information
-    command -v gdb >/dev/null || die "model=host needs gdb (to read struct vcpu's layout from $KERNEL's debug information)"
-    HM_VCPUS=$(sym vsmp_vcpus)
-    HM_VCPU=$(gdb -nx -batch -ex 'print sizeof(struct vcpu)' -ex 'print (int)&((struct vcpu *)0)->ran_from' "$KERNEL" 2>/dev/null |
-              sed -n 's/^\$[0-9]* = \([0-9]*\)$/\1/p' | tr '\n' ' ')
-    HM_VSIZE=$(echo $HM_VCPU | cut -d' ' -f1) HM_RANF=$(echo $HM_VCPU | cut -d' ' -f2)
-    [ -n "$HM_VCPUS" ] && is_uint "$HM_VSIZE" && is_uint "$HM_RANF" ||
-        die "model=host: cannot read struct vcpu from $KERNEL (vsmp_vcpus, gdb)"
+    # offset are absolute symbols of the kernel (kernel/machine/vsmp.c)
+    HM_VCPUS=$(sym vsmp_vcpus) HM_VSIZE=$(sym vsmp_vcpu_bytes) HM_RANF=$(sym vsmp_vcpu_ran_from)
+    [ -n "$HM_VCPUS" ] && [ -n "$HM_VSIZE" ] && [ -n "$HM_RANF" ] ||
+        die "model=host: $KERNEL lacks vsmp_vcpus, vsmp_vcpu_bytes or vsmp_vcpu_ran_from (rebuild it)"
+    HM_VSIZE=$((HM_VSIZE)) HM_RANF=$((HM_RANF))
     HM_VCPU_ARGS="vcpus=$HM_VCPUS,vcpu_stride=$HM_VSIZE,ran_from=$HM_RANF"
     # The instructions the in-guest model does not instrument either: the
     # machine layer (vsmp's dispatcher, the model), kernel/time.c (the

@@ -240,6 +240,16 @@ __asm__(".text\n\t"
  */
 #define STR_(x) #x
 #define STR(x) STR_(x)
+/* struct vcpu's size and ran_from's offset, as absolute symbols (no byte
+ * of the image): model=host's plugin adds a stall to the running CPU's
+ * ran_from, as vsmp_machine_stalled does, and tools/qemu-run.sh reads them
+ * with nm.  (vsmp_order_yield_fast below uses both too.) */
+#define VCPU_BYTES 128
+#define VCPU_RAN_FROM 44
+_Static_assert(sizeof(struct vcpu) == VCPU_BYTES, "VCPU_BYTES");
+_Static_assert(offsetof(struct vcpu, ran_from) == VCPU_RAN_FROM, "VCPU_RAN_FROM");
+__asm__(".globl vsmp_vcpu_bytes\n\t.set vsmp_vcpu_bytes, " STR(VCPU_BYTES) "\n\t"
+        ".globl vsmp_vcpu_ran_from\n\t.set vsmp_vcpu_ran_from, " STR(VCPU_RAN_FROM) "\n");
 /* A window (start, end, restart): code of the spinlock exits that runs
  * with interrupts on and the clock live though vsmp_frozen is set (from the
  * exit's RDTSC to its clear).  An interrupt there is rewound to `restart`
@@ -1376,7 +1386,6 @@ BODY void lock_waiters_check(uint64_t now)
 #define VCPU_STATE 12
 #define VCPU_NEXT_TICK 16
 #define VCPU_IPI_AT 24
-#define VCPU_RAN_FROM 44
 #define VCPU_DISPATCHES 56
 #define VCPU_ORDER_YIELDS 64
 #define VCPU_HOOKLESS 53
@@ -1385,10 +1394,9 @@ _Static_assert(offsetof(struct vcpu, saved_esp) == VCPU_SAVED_ESP, "VCPU_SAVED_E
 _Static_assert(offsetof(struct vcpu, state) == VCPU_STATE, "VCPU_STATE");
 _Static_assert(offsetof(struct vcpu, next_tick) == VCPU_NEXT_TICK, "VCPU_NEXT_TICK");
 _Static_assert(offsetof(struct vcpu, ipi_at) == VCPU_IPI_AT, "VCPU_IPI_AT");
-_Static_assert(offsetof(struct vcpu, ran_from) == VCPU_RAN_FROM, "VCPU_RAN_FROM");
 _Static_assert(offsetof(struct vcpu, stats.dispatches) == VCPU_DISPATCHES, "VCPU_DISPATCHES");
 _Static_assert(offsetof(struct vcpu, stats.order_yields) == VCPU_ORDER_YIELDS, "VCPU_ORDER_YIELDS");
-_Static_assert(sizeof(struct vcpu) == 128, "vsmp_order_yield_fast: vcpus[i] at i << 7");
+_Static_assert(VCPU_BYTES == 128, "vsmp_order_yield_fast: vcpus[i] at i << 7");
 _Static_assert(VCPU_READY == 2 && VCPU_RUNNING == 1, "vsmp_order_yield_fast's states");
 _Static_assert(sizeof(bool) == 1 && sizeof(queue_next[0]) == 1, "vsmp_order_yield_fast's byte stores");
 __asm__(".text\n"

@@ -23,7 +23,6 @@ why=
 case "$ver" in "QEMU emulator version 7.2"*) ;; *) why="the host model reads QEMU 7.2's internals; this QEMU: ${ver:-none}" ;; esac
 [ -n "$why" ] || ! qemu-system-i386 -plugin help </dev/null 2>&1 | grep -qi "invalid option\|unsupported\|not compiled" ||
     why="this QEMU has no TCG plugin support"
-[ -n "$why" ] || command -v gdb >/dev/null || why="no gdb (qemu-run.sh reads struct vcpu's layout with it)"
 if [ -n "$why" ]; then
     for n in $NAMES; do
         skip "caches-host-$n" "$why"
