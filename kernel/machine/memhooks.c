@@ -93,6 +93,17 @@ bool machine_on(void) { return name_[0] != 'n'; }   /* "none" */
 static bool era_layout;
 bool machine_era_layout(void) { return era_layout; }
 
+/* machine='s choices (none, then kernel/machine/presets.c's presets) and
+ * the machine keys, as every build's machine_boot below registers them
+ * (inlined: each build's boot code stays as it was). */
+static inline __attribute__((always_inline)) void machine_keys_register(void)
+{
+    machine_choices[0] = "none";
+    for (int i = 0; cache_presets[i].name && i + 2 < (int)ARRAY_SIZE(machine_choices); i++)
+        machine_choices[i + 1] = cache_presets[i].name;
+    cmdline_register("machine", machine_keys, ARRAY_SIZE(machine_keys));
+}
+
 #ifndef CACHES
 
 #ifdef HOST_MODEL
@@ -116,10 +127,7 @@ static struct cmdline_key model_keys[] = {
 void machine_boot(int ncpus, bool vsmp, char *words, size_t size)
 {
     (void)ncpus;
-    machine_choices[0] = "none";
-    for (int i = 0; cache_presets[i].name && i + 2 < (int)ARRAY_SIZE(machine_choices); i++)
-        machine_choices[i + 1] = cache_presets[i].name;
-    cmdline_register("machine", machine_keys, ARRAY_SIZE(machine_keys));
+    machine_keys_register();
     cmdline_register("model", model_keys, ARRAY_SIZE(model_keys));
     bool host = cmdline_key_choice(&model_keys[0]) == 1;
     for (int k = 0; k < (int)ARRAY_SIZE(machine_keys); k++)
@@ -145,10 +153,7 @@ void machine_boot(int ncpus, bool vsmp, char *words, size_t size)
 void machine_boot(int ncpus, bool vsmp, char *words, size_t size)
 {
     (void)ncpus, (void)vsmp;
-    machine_choices[0] = "none";
-    for (int i = 0; cache_presets[i].name && i + 2 < (int)ARRAY_SIZE(machine_choices); i++)
-        machine_choices[i + 1] = cache_presets[i].name;
-    cmdline_register("machine", machine_keys, ARRAY_SIZE(machine_keys));
+    machine_keys_register();
     for (int k = 0; k < (int)ARRAY_SIZE(machine_keys); k++)
         if (cmdline_given(&machine_keys[k]))
             cmdline_error(machine_keys[k].name, "needs a kernel built with the memory model (make CACHES=1)");
@@ -941,10 +946,7 @@ BOOT_CODE static void calibrate(struct cpu *c)
 
 BOOT_CODE void machine_boot(int ncpus, bool vsmp, char *words, size_t size)
 {
-    machine_choices[0] = "none";
-    for (int i = 0; cache_presets[i].name && i + 2 < (int)ARRAY_SIZE(machine_choices); i++)
-        machine_choices[i + 1] = cache_presets[i].name;
-    cmdline_register("machine", machine_keys, ARRAY_SIZE(machine_keys));
+    machine_keys_register();
     int choice = cmdline_key_choice(&machine_keys[KEY_MACHINE]);
     lat_pct = cmdline_key_uint(&machine_keys[KEY_MACHINE_LAT_PCT]);
     if (choice && !vsmp)
