@@ -87,11 +87,16 @@ __attribute__((visibility("default"))) int qemu_plugin_version = 1;
 
 /* ---- QEMU 7.2's clock (softmmu/timers-state.h, include/hw/core/cpu.h) ----
  * Offsets read off this QEMU's own code (icount_update, icount_get,
- * cpu_exit: objdump of /usr/libexec/qemu-system-i386, Debian 1:7.2+dfsg-7):
+ * icount_get_raw_locked, cpu_exit: objdump -d of /usr/libexec/qemu-system-i386),
+ * verified on two builds: Debian 1:7.2+dfsg-7+deb12u18 and its binNMU
+ * 1:7.2+dfsg-7+deb12u18+b3 ("QEMU emulator version 7.2.22"; 2026-12-08:
+ * the same offsets, and the meminfo bits of qemu_plugin_mem_is_store and
+ * qemu_plugin_mem_size_shift the same):
  * timers_state.icount_time_shift at 26, .qemu_icount_bias at 40,
  * .qemu_icount at 64; CPUState.icount_budget at 0xe0, .icount_extra at
  * 0xe8, .icount_decr_ptr at 0x228 (its u16.low at offset 0, x86 being
- * little-endian).  Executed instructions of the current budget:
+ * little-endian; it points into the X86CPU, at CPUState + 0x1360 in both
+ * builds, which bind_vcpu checks loosely).  Executed instructions of the current budget:
  * budget - (low + extra); the TSC under icount shift=0 is
  * bias + qemu_icount + that. */
 #define TS_SHIFT 26
@@ -190,7 +195,8 @@ static bool check_qemu(void)
     int16_t shift = *(int16_t *)(ts + TS_SHIFT);
     int64_t budget = *(int64_t *)(vcpu + CPU_BUDGET), extra = *(int64_t *)(vcpu + CPU_EXTRA);
     if (shift != 0 || budget < 0 || extra < 0 || extra > budget || *decr_low > budget) {
-        fprintf(stderr, "hostmodel: error: QEMU's clock state is not where QEMU 7.2 keeps it (shift %d, budget %lld, "
+        fprintf(stderr, "hostmodel: error: QEMU's clock state is not where QEMU 7.2 (Debian 1:7.2+dfsg-7+deb12u18, +b3) "
+                        "keeps it (shift %d, budget %lld, "
                         "extra %lld): this plugin reads QEMU 7.2's internals; no model run\n",
                 shift, (long long)budget, (long long)extra);
         exit(3);
@@ -429,6 +435,13 @@ static void bind_vcpu(void)
         exit(3);
     }
     decr_low = *(uint16_t **)(vcpu + CPU_DECR_PTR);
+    /* &X86CPU.neg.icount_decr: just past the CPUState in the same object
+     * (at CPUState + 0x1360 in the builds named above) */
+    if ((char *)decr_low <= vcpu || (char *)decr_low - vcpu >= 0x10000) {
+        fprintf(stderr, "hostmodel: error: QEMU's icount_decr_ptr is not where QEMU 7.2 (Debian 1:7.2+dfsg-7+deb12u18, "
+                        "+b3) keeps it: this plugin reads QEMU 7.2's internals; no model run\n");
+        exit(3);
+    }
 }
 
 static void translated(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
