@@ -112,7 +112,7 @@ void machine_era_task(const struct task *t, bool live);
  * whose schedule() ran on a stack whose block's base is its thread_info
  * (sched/o1_common.h; counted once a task: the memstat machine= line's
  * thread_info_at_stack_base=). */
-#ifdef CACHES
+#if defined(CACHES) || defined(HOST_MODEL)
 void machine_task26_chunk(const void *chunk);
 void machine_thread_info_checked(void);
 #endif
