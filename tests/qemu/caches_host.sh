@@ -94,8 +94,9 @@ hostmodel_kernel() {
     ( flock 9; make -s -j"$(nproc 2>/dev/null || echo 1)" -C "$ROOT" SCHED="$1" CACHES=host kernel \
         >"$TMP/build-$1-hostmodel.log" 2>&1 ) 9>"$ROOT/build/.lock"
 }
-hoststat() { grep '^hoststat ' "$1" | tr ' ' '\n' | sed -n "s/^$2=//p"; }
-l1_misses() { grep '^memstat model=host cpu=' "$1" | sed 's/.* l1_misses=\([0-9]*\).*/\1/' | awk '{ s += $1 } END { print s + 0 }'; }
+# hoststat FILE KEY: a field of the plugin's hoststat line; l1_misses FILE: the CPUs' sum
+hoststat() { field "$2" "$(grep '^hoststat ' "$1")"; }
+l1_misses() { grep '^memstat model=host cpu=' "$1" | proto_field l1_misses | awk '{ s += $1 } END { print s + 0 }'; }
 G='bench=hackbench groups=2 loops=10 checks=0 machine=piii-xeon-1m model=host'
 if hostmodel_kernel goodness; then
     boot_once goodness-hostmodel 2 "$G" 256 vsmp "$(boot_limit 120)"
@@ -114,7 +115,7 @@ else
 fi
 if hostmodel_kernel o1; then
     boot_once o1-hostmodel 2 "$G" 256 vsmp "$(boot_limit 120)"
-    ti=$(hoststat "$OUT" thread_info_at_stack_base) started=$(grep '^result ' "$OUT" | sed 's/.* tasks_started=\([0-9]*\).*/\1/')
+    ti=$(hoststat "$OUT" thread_info_at_stack_base) started=$(field tasks_started "$(grep '^result ' "$OUT")")
     echo "# caches_host: o1 2 CPUs 2.6.0's layout: t26_moved=$(hoststat "$OUT" t26_moved) t26_ti_moved=$(hoststat "$OUT" t26_ti_moved) thread_info_at_stack_base=$ti (tasks started: $started)"
     check "caches-host-layout26" [ "$(hoststat "$OUT" t26_moved)" -gt 1000 -a "$(hoststat "$OUT" t26_ti_moved)" -gt 0 -a "${ti:-0}" -gt "${started:-0}" ]
 else
