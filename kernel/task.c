@@ -25,13 +25,14 @@
 _Static_assert(sizeof(struct task) <= PAGE_SIZE && TASK_STACK_SIZE == PAGE_SIZE,
                "the 2.4 layout puts the task structure and its stack in one 8 KB block");
 
-#ifdef CACHES
+#if defined(CACHES) || defined(HOST_MODEL)   /* (CACHES=host: 2.6.0's layout for model=host too) */
 /* ---- 2.6.0's task slab (SCHED_LAYOUT_LINUX26, kernel/task.h TASK26_*) ----
  * Objects are handed out in address order from chunks of 16 pages, and a
  * freed one is the next handed out (LIFO, as the slab's per-CPU array
  * gives back the most recently freed object first: mm/slab.c
  * ____cache_alloc).  Chunks stay with the slab.  Only a CACHES=1 kernel
- * has it: the plain build's code is unchanged. */
+ * and a CACHES=host one (model=host, docs/caches.md "The host model") have
+ * it: the plain build's code is unchanged. */
 _Static_assert(TASK26_PER_PAGE >= 1 && (1u << TASK26_CHUNK_SHIFT) == TASK26_CHUNK_PAGES * PAGE_SIZE,
                "the task slab's geometry");
 _Static_assert(sizeof(struct thread_info) == 48 && offsetof(struct thread_info, cpu) == 0x10 &&
@@ -90,7 +91,7 @@ static void task_free_struct(struct task *t)
 {
     /* (2.4's test first and as it was: the other layouts' tests cost the
      * 2.4 schedulers' CACHES=1 kernels no instruction) */
-#ifdef CACHES
+#if defined(CACHES) || defined(HOST_MODEL)
     if (t->layout == TASK_LAYOUT_LINUX24) {
 #else
     if (t->layout != TASK_LAYOUT_HEAP) {      /* TASK_LAYOUT_LINUX24 */
@@ -99,7 +100,7 @@ static void task_free_struct(struct task *t)
         page_free(t, 1);
         return;
     }
-#ifdef CACHES
+#if defined(CACHES) || defined(HOST_MODEL)
     if (t->layout == TASK_LAYOUT_LINUX26) {
         page_free(*task26_ti_slot(t), 1);
         task26_free(t);
@@ -245,7 +246,7 @@ struct task *task_create(void (*entry)(void *), void *arg, const struct task_att
         machine_era_task(t, true);
         stack = (uint32_t *)((char *)t + PAGE_SIZE);
     }
-#ifdef CACHES
+#if defined(CACHES) || defined(HOST_MODEL)
     else if ((scheduler.flags & SCHED_LAYOUT_LINUX26) && machine_era_layout()) {
         /* 2.6.0 (kernel/sched_class.h SCHED_LAYOUT_LINUX26; kernel/fork.c
          * dup_task_struct: alloc_task_struct, then alloc_thread_info): the

@@ -133,7 +133,7 @@ struct thread_info {
 /* The first object of page pg (0..15) of a chunk: its colour. */
 static inline uint32_t task26_colour(uint32_t pg) { return (pg % TASK26_COLOURS) * TASK26_ALIGN; }
 
-#ifdef CACHES
+#if defined(CACHES) || defined(HOST_MODEL)
 void machine_thread_info_checked(void);   /* kernel/machine/memhooks.c: one more found where 2.6.0 finds it */
 #endif
 

@@ -119,7 +119,7 @@ static inline __attribute__((always_inline)) int sched_find_first_bit(const uint
 #endif
 }
 
-/* ---- 2.6.0's thread_info (SCHED_LAYOUT_LINUX26; a CACHES=1 kernel only) ----
+/* ---- 2.6.0's thread_info (SCHED_LAYOUT_LINUX26; a CACHES=1 or CACHES=host kernel only) ----
  *
  * With a memory model a task has 2.6.0's layout (kernel/task.h): a
  * thread_info at the base of its stack block.  This kernel keeps
@@ -133,8 +133,10 @@ static inline __attribute__((always_inline)) int sched_find_first_bit(const uint
  * sets TIF_NEED_RESCHED in the flags of the woken CPU's current task.
  * The task's CPU (2.6.0 task_cpu(): p->thread_info->cpu) the model maps
  * itself (kernel/machine/memhooks.c).  The idle tasks have none here (2.6.0's
- * had one each).  A plain kernel has none of this: its code is unchanged. */
-#if defined(CACHES) && !defined(LAYOUT26_PLACEMENT_ONLY)   /* (the latter: an experiment's build, docs/caches.md) */
+ * had one each).  A CACHES=host kernel has it too (model=host: the plugin
+ * maps the task's CPU the same way).  A plain kernel has none of this: its
+ * code is unchanged. */
+#if (defined(CACHES) || defined(HOST_MODEL)) && !defined(LAYOUT26_PLACEMENT_ONLY)   /* (the latter: an experiment's build, docs/caches.md) */
 #define TS_LAYOUT_CHECKED 0x80000000u      /* status: this thread_info was found where 2.6.0 finds it */
 static inline __attribute__((always_inline)) void l26_thread_info_switch(struct task *prev, struct task *next)
 {

@@ -281,6 +281,27 @@ if [ -n "$HOSTMODEL" ]; then
         die "model=host: $KERNEL lacks vsmp_vcpus, vsmp_vcpu_bytes or vsmp_vcpu_ran_from (rebuild it)"
     HM_VSIZE=$((HM_VSIZE)) HM_RANF=$((HM_RANF))
     HM_VCPU_ARGS="vcpus=$HM_VCPUS,vcpu_stride=$HM_VSIZE,ran_from=$HM_RANF"
+    # A kernel of make CACHES=host: 2.4's goodness line (kernel/machine/
+    # memhooks.c builds the map in its memory; the plugin reads it there)
+    HM_ERA_MAP=$(sym hostmodel_era_map)
+    if [ -n "$HM_ERA_MAP" ]; then
+        HM_ERA_CHUNKS=$(sym hostmodel_era_chunk_mapped) HM_ERA_BLOCKS=$(sym hostmodel_era_blocks)
+        HM_ERA_SHIFT=$(sym hostmodel_era_block_shift) HM_ERA_TBYTES=$(sym hostmodel_era_task_bytes)
+        [ -n "$HM_ERA_CHUNKS" ] && [ -n "$HM_ERA_BLOCKS" ] && [ -n "$HM_ERA_SHIFT" ] && [ -n "$HM_ERA_TBYTES" ] ||
+            die "model=host: $KERNEL has hostmodel_era_map but lacks the rest of the goodness line's symbols (rebuild it)"
+        HM_VCPU_ARGS="$HM_VCPU_ARGS,era_map=$HM_ERA_MAP,era_chunks=$HM_ERA_CHUNKS,era_blocks=$HM_ERA_BLOCKS,era_shift=$((HM_ERA_SHIFT)),era_task_bytes=$((HM_ERA_TBYTES))"
+        # and 2.6.0's task_struct (the task slab, thread_info at the stack's base)
+        hm_t26=
+        for n in t26_map t26_chunk_mapped t26_chunks t26_checked t26_head t26_obj t26_per_page t26_colours t26_align \
+                 t26_chunk_shift task_layout_off task_stack_off task_cpu_off ti_cpu_off task_layout26; do
+            v=$(sym hostmodel_$n)
+            [ -n "$v" ] || die "model=host: $KERNEL has hostmodel_era_map but lacks hostmodel_$n (rebuild it)"
+            hm_t26="$hm_t26 $((v))"
+        done
+        set -- $hm_t26 "$@"
+        HM_VCPU_ARGS="$HM_VCPU_ARGS,t26_map=$1,t26_chunks=$2,t26_slab=$3,t26_checked=$4,t26_geom=$5:$6:$7:$8:$9:${10},t26_task=${11}:${12}:${13}:${14}:${15}"
+        shift 15
+    fi
     # The instructions the in-guest model does not instrument either: the
     # machine layer (vsmp's dispatcher, the model), kernel/time.c (the
     # boot's TSC calibration), every assembly file, libgcc: their .text

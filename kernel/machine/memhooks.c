@@ -104,6 +104,76 @@ static inline __attribute__((always_inline)) void machine_keys_register(void)
     cmdline_register("machine", machine_keys, ARRAY_SIZE(machine_keys));
 }
 
+/* ---- 2.4's goodness line: the rule (CACHES=1 and CACHES=host) ----
+ *
+ * Both models that know 2.4's task layout see the fields of goodness()'s
+ * scan on one line of the task's 8 KB block (the CACHES=1 part below,
+ * "2.4's goodness line", says why and how).  The block's geometry, the
+ * map from a task's byte to its offset in the block and the fields mapped
+ * are these, written once: CACHES=1's era_setup builds its map with them,
+ * and a CACHES=host kernel builds the same map in its memory for the
+ * plugin (kernel/machine/host/hostmodel.c) to read. */
+#define ERA_BLOCK_SHIFT 13                  /* 8 KB blocks */
+#define ERA_BLOCK_BYTES (1u << ERA_BLOCK_SHIFT)
+#define ERA_LINE 2048                       /* the line's offset in the block */
+#define ERA_LINE2 (ERA_LINE + 64)           /* scan_bytes' line 1: a line of its own at 32 and 64 bytes a line */
+#define ERA_TASK_BYTES ((uint32_t)sizeof(struct task))
+/* A field that would cross the line's end starts it again (the model sees
+ * lines, not bytes: 2.4's SCHED_YIELD was a bit of policy, this kernel's
+ * yielded a byte of its own). */
+#define ERA_MAP_BYTES_FN(fn, map, chunk_mapped)                                    \
+    static void fn(uint32_t off, uint32_t size, uint32_t *next, uint32_t base)     \
+    {                                                                              \
+        if (*next + size > base + 32)                                              \
+            *next = base;                                                          \
+        for (uint32_t b = 0; b < size && off + b < ERA_TASK_BYTES; b++) {          \
+            map[off + b] = (int16_t)(*next)++;                                     \
+            chunk_mapped[(off + b) / 32] = true;                                   \
+        }                                                                          \
+    }
+/* The fields: the kernel's nice, policy, mm, cpus_allowed, on_cpu (2.4's
+ * cpus_runnable) and the scheduler's scan_bytes (kernel/sched_class.h). */
+#define ERA_MAP_FIELDS(map_bytes)                                                                  \
+    uint32_t next = ERA_LINE, next2 = ERA_LINE2;                                                   \
+    map_bytes(offsetof(struct task, nice), sizeof(int), &next, ERA_LINE);                          \
+    map_bytes(offsetof(struct task, policy), sizeof(int), &next, ERA_LINE);                        \
+    map_bytes(offsetof(struct task, mm), sizeof(int), &next, ERA_LINE);                            \
+    map_bytes(offsetof(struct task, cpus_allowed), sizeof(cpumask_t), &next, ERA_LINE);            \
+    map_bytes(offsetof(struct task, on_cpu), sizeof(int), &next, ERA_LINE);                        \
+    for (const struct sched_scan_bytes *b = scheduler.scan_bytes; b->size; b++)                    \
+        map_bytes((uint32_t)offsetof(struct task, sched_private) + b->offset, b->size,             \
+                  b->line ? &next2 : &next, b->line ? ERA_LINE2 : ERA_LINE)
+
+/* ---- 2.6.0's task_struct: the rule (CACHES=1 and CACHES=host) ----
+ * The map from a byte of struct task to its offset in the task slab
+ * object's head (the CACHES=1 part below, "2.6.0's task_struct", says
+ * which and why), written once: CACHES=1's t26_setup and a CACHES=host
+ * kernel's map for the plugin are built with it. */
+#define T26_TI (-2)                          /* t26_map: the thread_info's cpu */
+#define T26_MAP_BYTES_FN(fn, map, chunk_mapped)                                        \
+    static void fn(uint32_t off, uint32_t size, int at)                                \
+    {                                                                                  \
+        for (uint32_t b = 0; b < size && off + b < sizeof(struct task); b++) {         \
+            map[off + b] = (int16_t)(at == T26_TI ? T26_TI : at + (int)b);             \
+            chunk_mapped[(off + b) / 32] = true;                                       \
+        }                                                                              \
+    }
+#define T26_MAP_FIELDS(map_bytes)                                                                   \
+    map_bytes(offsetof(struct task, state), sizeof(int), 0);                                        \
+    map_bytes(offsetof(struct task, is_idle), sizeof(bool), 8);        /* usage */                  \
+    map_bytes(offsetof(struct task, on_cpu), sizeof(int), 16);         /* ptrace */                 \
+    map_bytes(offsetof(struct task, on_rq), sizeof(int), 20);          /* lock_depth */             \
+    map_bytes(offsetof(struct task, policy), sizeof(int), 64);                                      \
+    map_bytes(offsetof(struct task, cpus_allowed), sizeof(cpumask_t), 68);                          \
+    map_bytes(offsetof(struct task, mm), sizeof(int), 104);                                         \
+    map_bytes(offsetof(struct task, mm_struct), sizeof(void *), 108);  /* active_mm */              \
+    map_bytes(offsetof(struct task, cpu), sizeof(int), T26_TI);                                     \
+    /* task_thread_info()'s reads (sched/o1_common.h): 2.6.0's p->thread_info */                   \
+    map_bytes(offsetof(struct task, layout), sizeof(uint8_t), 4);                                   \
+    map_bytes(offsetof(struct task, stack), sizeof(void *), 4);                                     \
+    for (const struct sched_task26_bytes *b = scheduler.task26_bytes; b && b->size; b++)            \
+        map_bytes((uint32_t)offsetof(struct task, sched_private) + b->offset, b->size, b->at)
+
 #ifndef CACHES
 
 #ifdef HOST_MODEL
@@ -124,9 +194,99 @@ static struct cmdline_key model_keys[] = {
                        "(tools/qemu-run.sh, ACCEL=vsmp; docs/caches.md, The host model); guest: a CACHES=1 kernel's"),
 };
 
+/* 2.4's goodness line for the plugin (the rule above, "2.4's goodness
+ * line: the rule"; CACHES=1's model_step applies it the same way): the
+ * map from a task's byte to its offset in its 8 KB block (-1: where it is),
+ * which 32-byte chunks of the task hold a mapped byte, and a bit per 8 KB
+ * block that holds a live task in 2.4's layout (task.c calls
+ * machine_era_task, as it does under CACHES=1).  The plugin reads them from
+ * the guest's RAM at their symbols (tools/qemu-run.sh: nm), and the
+ * geometry from the absolute symbols hostmodel_era_block_shift and
+ * hostmodel_era_task_bytes (machine_boot).  All of it is this file's
+ * (kernel/machine/: the plugin models none of these accesses). */
+int16_t hostmodel_era_map[sizeof(struct task) + 1];
+bool hostmodel_era_chunk_mapped[(sizeof(struct task) + 31) / 32];
+uint32_t hostmodel_era_blocks[(1u << (32 - ERA_BLOCK_SHIFT)) / 32];
+_Static_assert(ERA_LINE >= sizeof(struct task) && ERA_LINE2 + 64 <= 4096, "the goodness line lies in the task's page, past the struct");
+
+ERA_MAP_BYTES_FN(host_era_map_bytes, hostmodel_era_map, hostmodel_era_chunk_mapped)
+
+/* As CACHES=1's era_setup: with model=host, 2.4's layout and a scheduler
+ * that names its scan's bytes. */
+static void host_era_setup(bool host)
+{
+    for (uint32_t i = 0; i <= ERA_TASK_BYTES; i++)
+        hostmodel_era_map[i] = -1;
+    if (!(host && machine_era_layout() && (scheduler.flags & SCHED_LAYOUT_LINUX24) && scheduler.scan_bytes))
+        return;
+    ERA_MAP_FIELDS(host_era_map_bytes);
+}
+
+void machine_era_task(const struct task *t, bool live)
+{
+    uint32_t blk = (uint32_t)(uintptr_t)t >> ERA_BLOCK_SHIFT;
+    if (live)
+        hostmodel_era_blocks[blk / 32] |= 1u << (blk % 32);
+    else
+        hostmodel_era_blocks[blk / 32] &= ~(1u << (blk % 32));
+}
+
+/* 2.6.0's task_struct for the plugin (the rule above, "2.6.0's
+ * task_struct: the rule"; CACHES=1's model_step applies it the same way):
+ * the map from a byte of struct task to its offset in the slab object's
+ * head (-1: where it is; T26_TI: the thread_info's cpu), which 32-byte
+ * chunks hold a mapped byte, and a bit per 64 KB chunk of the task slab
+ * (task.c calls machine_task26_chunk); the slab's geometry and the
+ * offsets the plugin needs are absolute symbols (machine_boot).  The count
+ * of thread_infos found at their stack block's base (sched/o1_common.h)
+ * the plugin prints at the end (hoststat thread_info_at_stack_base=). */
+int16_t hostmodel_t26_map[sizeof(struct task)];
+bool hostmodel_t26_chunk_mapped[(sizeof(struct task) + 31) / 32];
+uint32_t hostmodel_t26_chunks[(1u << (32 - TASK26_CHUNK_SHIFT)) / 32];
+uint32_t hostmodel_t26_checked;
+_Static_assert(TASK26_HEAD % 32 == 0, "struct task starts a line of its object");
+
+T26_MAP_BYTES_FN(host_t26_map_bytes, hostmodel_t26_map, hostmodel_t26_chunk_mapped)
+
+static void host_t26_setup(bool host)
+{
+    for (uint32_t i = 0; i < sizeof(struct task); i++)
+        hostmodel_t26_map[i] = -1;
+    if (!(host && machine_era_layout() && (scheduler.flags & SCHED_LAYOUT_LINUX26)))
+        return;
+    T26_MAP_FIELDS(host_t26_map_bytes);
+}
+
+void machine_task26_chunk(const void *chunk)
+{
+    uint32_t n = (uint32_t)(uintptr_t)chunk >> TASK26_CHUNK_SHIFT;
+    hostmodel_t26_chunks[n / 32] |= 1u << (n % 32);
+}
+
+void machine_thread_info_checked(void) { atomic_add_return((volatile int *)&hostmodel_t26_checked, 1); }
+
 void machine_boot(int ncpus, bool vsmp, char *words, size_t size)
 {
     (void)ncpus;
+    /* (no instruction: the geometry for the plugin, as absolute symbols) */
+    __asm__(".globl hostmodel_era_block_shift\n\t.set hostmodel_era_block_shift, %c0\n\t"
+            ".globl hostmodel_era_task_bytes\n\t.set hostmodel_era_task_bytes, %c1"
+            : : "i"(ERA_BLOCK_SHIFT), "i"(ERA_TASK_BYTES));
+    __asm__(".globl hostmodel_t26_geometry\n\t.set hostmodel_t26_geometry, 1\n\t"
+            ".globl hostmodel_t26_head\n\t.set hostmodel_t26_head, %c0\n\t"
+            ".globl hostmodel_t26_obj\n\t.set hostmodel_t26_obj, %c1\n\t"
+            ".globl hostmodel_t26_per_page\n\t.set hostmodel_t26_per_page, %c2\n\t"
+            ".globl hostmodel_t26_colours\n\t.set hostmodel_t26_colours, %c3\n\t"
+            ".globl hostmodel_t26_align\n\t.set hostmodel_t26_align, %c4\n\t"
+            ".globl hostmodel_t26_chunk_shift\n\t.set hostmodel_t26_chunk_shift, %c5\n\t"
+            ".globl hostmodel_task_layout_off\n\t.set hostmodel_task_layout_off, %c6\n\t"
+            ".globl hostmodel_task_stack_off\n\t.set hostmodel_task_stack_off, %c7\n\t"
+            ".globl hostmodel_task_cpu_off\n\t.set hostmodel_task_cpu_off, %c8\n\t"
+            ".globl hostmodel_ti_cpu_off\n\t.set hostmodel_ti_cpu_off, %c9\n\t"
+            ".globl hostmodel_task_layout26\n\t.set hostmodel_task_layout26, %c10"
+            : : "i"(TASK26_HEAD), "i"(TASK26_OBJ), "i"(TASK26_PER_PAGE), "i"(TASK26_COLOURS), "i"(TASK26_ALIGN),
+              "i"(TASK26_CHUNK_SHIFT), "i"(offsetof(struct task, layout)), "i"(offsetof(struct task, stack)),
+              "i"(offsetof(struct task, cpu)), "i"(offsetof(struct thread_info, cpu)), "i"(TASK_LAYOUT_LINUX26));
     machine_keys_register();
     cmdline_register("model", model_keys, ARRAY_SIZE(model_keys));
     bool host = cmdline_key_choice(&model_keys[0]) == 1;
@@ -146,6 +306,8 @@ void machine_boot(int ncpus, bool vsmp, char *words, size_t size)
     if (!vsmp)
         cmdline_error("model", "host needs vsmp= (ACCEL=vsmp): the plugin moves the icount clock vsmp runs on");
     era_layout = cmdline_key_choice(&machine_keys[KEY_MACHINE_LAYOUT]) == 0;
+    host_era_setup(host);
+    host_t26_setup(host);
     snprintf(words, size, " machine=%s model=host machine_lat_pct=%u machine_layout=%s", machine_choices[choice],
              cmdline_key_uint(&machine_keys[KEY_MACHINE_LAT_PCT]), era_layout ? "era" : "flat");
 }
@@ -216,9 +378,6 @@ static uint32_t era_cost;                   /* cycles a hit owes: its whole call
  * keeps its size, so every later object keeps its address) */
 static uint8_t era_k;
 
-#define ERA_BLOCK_SHIFT 13                  /* 8 KB blocks */
-#define ERA_BLOCK_BYTES (1u << ERA_BLOCK_SHIFT)
-
 void machine_fold_slow(struct cpu *c)
 {
     unsigned long f = irq_save();
@@ -274,9 +433,6 @@ wrapped:
  * answered by the fast path (its filter entries are dropped after each
  * access), so every access to it reaches the model and goes to the right
  * line.  Copies (string.c's ranges) see the real layout. */
-#define ERA_LINE 2048                       /* the line's offset in the block */
-#define ERA_LINE2 (ERA_LINE + 64)           /* scan_bytes' line 1: a line of its own at 32 and 64 bytes a line */
-#define ERA_TASK_BYTES ((uint32_t)sizeof(struct task))
 static bool era_on;
 /* byte of a task -> its offset in the model; -1: its own (era_hit reads
  * the entry past the task's bytes, -1, for every byte past them) */
@@ -286,18 +442,7 @@ static bool era_chunk_mapped[(sizeof(struct task) + 31) / 32];  /* a 32-byte chu
 static uint32_t era_blocks[(1u << (32 - ERA_BLOCK_SHIFT)) / 32];
 _Static_assert(ERA_LINE >= sizeof(struct task) && ERA_LINE2 + 64 <= 4096, "the goodness line lies in the task's page, past the struct");
 
-static void era_map_bytes(uint32_t off, uint32_t size, uint32_t *next, uint32_t base)
-{
-    /* A field that would cross the line's end starts it again (the model
-     * sees lines, not bytes: 2.4's SCHED_YIELD was a bit of policy, this
-     * kernel's yielded a byte of its own). */
-    if (*next + size > base + 32)
-        *next = base;
-    for (uint32_t b = 0; b < size && off + b < ERA_TASK_BYTES; b++) {
-        era_map[off + b] = (int16_t)(*next)++;
-        era_chunk_mapped[(off + b) / 32] = true;
-    }
-}
+ERA_MAP_BYTES_FN(era_map_bytes, era_map, era_chunk_mapped)
 
 BOOT_CODE static void era_setup(void)
 {
@@ -306,15 +451,7 @@ BOOT_CODE static void era_setup(void)
     era_on = model && machine_era_layout() && (scheduler.flags & SCHED_LAYOUT_LINUX24) && scheduler.scan_bytes;
     if (!era_on)
         return;
-    uint32_t next = ERA_LINE, next2 = ERA_LINE2;
-    era_map_bytes(offsetof(struct task, nice), sizeof(int), &next, ERA_LINE);
-    era_map_bytes(offsetof(struct task, policy), sizeof(int), &next, ERA_LINE);
-    era_map_bytes(offsetof(struct task, mm), sizeof(int), &next, ERA_LINE);
-    era_map_bytes(offsetof(struct task, cpus_allowed), sizeof(cpumask_t), &next, ERA_LINE);
-    era_map_bytes(offsetof(struct task, on_cpu), sizeof(int), &next, ERA_LINE);     /* 2.4's cpus_runnable */
-    for (const struct sched_scan_bytes *b = scheduler.scan_bytes; b->size; b++)
-        era_map_bytes((uint32_t)offsetof(struct task, sched_private) + b->offset, b->size,
-                      b->line ? &next2 : &next, b->line ? ERA_LINE2 : ERA_LINE);
+    ERA_MAP_FIELDS(era_map_bytes);
     /* (era_hit folds without the spills: off with them; -DMEMHOOK_NO_ERA_FAST:
      * off, to compare) */
 #ifndef MEMHOOK_NO_ERA_FAST
@@ -355,7 +492,6 @@ static inline bool era_block(uint32_t a)
  * (TI_CPU 0x10: 2.6.0's task_cpu(p) is p->thread_info->cpu).  Every other
  * byte stays where it is.  As for 2.4's line, the real lines that hold
  * mapped bytes stay off the fast path, and copies see the real layout. */
-#define T26_TI (-2)                          /* t26_map: the thread_info's cpu */
 static bool t26_on;
 static int16_t t26_map[sizeof(struct task)];                    /* byte -> its offset in the head; -1: its own; T26_TI */
 static bool t26_chunk_mapped[(sizeof(struct task) + 31) / 32];
@@ -371,13 +507,7 @@ void machine_task26_chunk(const void *chunk)
 
 void machine_thread_info_checked(void) { atomic_add_return((volatile int *)&t26_checked, 1); }
 
-static void t26_map_bytes(uint32_t off, uint32_t size, int at)
-{
-    for (uint32_t b = 0; b < size && off + b < sizeof(struct task); b++) {
-        t26_map[off + b] = (int16_t)(at == T26_TI ? T26_TI : at + (int)b);
-        t26_chunk_mapped[(off + b) / 32] = true;
-    }
-}
+T26_MAP_BYTES_FN(t26_map_bytes, t26_map, t26_chunk_mapped)
 
 BOOT_CODE static void t26_setup(void)
 {
@@ -389,20 +519,7 @@ BOOT_CODE static void t26_setup(void)
 #endif
     if (!t26_on)
         return;
-    t26_map_bytes(offsetof(struct task, state), sizeof(int), 0);
-    t26_map_bytes(offsetof(struct task, is_idle), sizeof(bool), 8);        /* usage */
-    t26_map_bytes(offsetof(struct task, on_cpu), sizeof(int), 16);         /* ptrace */
-    t26_map_bytes(offsetof(struct task, on_rq), sizeof(int), 20);          /* lock_depth */
-    t26_map_bytes(offsetof(struct task, policy), sizeof(int), 64);
-    t26_map_bytes(offsetof(struct task, cpus_allowed), sizeof(cpumask_t), 68);
-    t26_map_bytes(offsetof(struct task, mm), sizeof(int), 104);
-    t26_map_bytes(offsetof(struct task, mm_struct), sizeof(void *), 108);  /* active_mm */
-    t26_map_bytes(offsetof(struct task, cpu), sizeof(int), T26_TI);
-    /* task_thread_info()'s reads (sched/o1_common.h): 2.6.0's p->thread_info */
-    t26_map_bytes(offsetof(struct task, layout), sizeof(uint8_t), 4);
-    t26_map_bytes(offsetof(struct task, stack), sizeof(void *), 4);
-    for (const struct sched_task26_bytes *b = scheduler.task26_bytes; b && b->size; b++)
-        t26_map_bytes((uint32_t)offsetof(struct task, sched_private) + b->offset, b->size, b->at);
+    T26_MAP_FIELDS(t26_map_bytes);
 }
 
 /* The struct task of the task slab's object that holds a, or 0. */
