@@ -643,34 +643,39 @@ _Static_assert(VECTOR_TIMER == 32 && VECTOR_VSMP_EVENT == 35, "the interrupt stu
  * kernel/unix_sock.c's copies are `rep movsl; movl %reg, %ecx; rep movsb`
  * (MACHINE_COPY_ASM, kernel/machine/memhooks.h, which records each in
  * vsmp_copy_sites).  Under icount QEMU runs every iteration of a `rep movs`
- * as a translation-block execution of its own, and counts w + 1 and b + 1
- * instructions for w words and b bytes (the last execution finds %ecx 0;
- * repz_opt is off under icount): the three cost the clock w + b + 3.  A
- * CPU's clock must see exactly that, but QEMU need not execute it so:
- * vsmp turns the six bytes into `call vsmp_copy_<reg>; nop`, a copy of the
- * same words and bytes in the same order by straight `movsl` and `movsb`
- * (64 words to a block, the rest through a computed jump into a row of
- * them), a few block executions a copy instead of w + b + 2.  Its
- * instructions are X = w + b + 2 * (w / 64) + COPY_SHIFT + 3 with the
- * call and the nop, so it moves the CPU's clock base on by
- * COPY_SHIFT + 2 * (w / 64) and the clock advances by w + b + 3 across it.
+ * as a translation-block execution of its own and counts w + 1 and b + 1
+ * instructions for w words and b bytes (the last execution finds %ecx 0:
+ * QEMU turns repz_opt off under icount), so the three cost the clock
+ * w + b + 3 (calibrate_copies checks it at 21 sizes).  The clock must see
+ * exactly that, but QEMU need not execute it so: vsmp turns the six bytes
+ * into `call vsmp_copy_<reg>; nop`, which copies the same words and bytes
+ * in the same order with straight `movsl` and `movsb` (64 words to a
+ * block, the rest through computed jumps into rows of them): a few block
+ * executions a copy instead of w + b + 2.  It executes
+ * X = w + b + 2 * (w / 64) + COPY_SHIFT + 3 instructions with the call and
+ * the nop (nops fill the fixed part to COPY_SHIFT + 3: QEMU generates no
+ * code for a nop), and moves the CPU's clock base on by COPY_SHIFT at its
+ * first instruction and by 2 * (w / 64) eight instructions later, before
+ * it moves a word: the clock advances by w + b + 3 across it.
  *
- * Where the base moves: COPY_SHIFT at its first instruction, the rest
- * after the next eight, before any word is moved.  So at every
- * instruction of it the clock reads no later than the `rep movs` would
- * have at the same point (the call and the first add are two instructions,
- * the three cost at least three), and after it exactly what they read: an
- * interrupt inside it comes at a time at which one could have come inside
- * the `rep movs`, and sees that time.  The timer, armed on the physical
- * clock, fires early by the shift (as after any hook: the dispatcher's own
- * instructions move the base too), finds nothing due and is written again
- * (irq_body); the shift is at least COPY_SHIFT (128), so that write never
- * needs MIN_TIMER_COUNT's floor and the timer fires at the local time it
- * was armed for.  (The nops are that padding: QEMU generates no code for a
- * nop.)  An interrupt between an add and its adc, when the add carried,
- * would read a base 2^32 short: irq_body completes the carry
- * (copy_carry_fix).  Not under CACHES=1 or CACHES=host, whose models see
- * the copies' accesses (their text stays the plain three lines, unpatched).
+ * Why so early: from there on the clock reads no later than the `rep movs`
+ * would have read, and at the end what they read, so an interrupt inside
+ * the copy comes at a local time at which it could have come inside the
+ * `rep movs` or before it, never after them.  The timer, armed on the
+ * physical clock, fires early by the shift (as after any hook: the
+ * dispatcher's own instructions move the base too), finds nothing due and
+ * is written again (irq_body); the shift is at least COPY_SHIFT (128), so
+ * that write never needs MIN_TIMER_COUNT's floor and the timer fires at
+ * the local time it was armed for.  (Where the `rep movs` build's own
+ * timer would have fired past its target, after a write floored at
+ * MIN_TIMER_COUNT, a copy in between brings the fire to the target: a
+ * difference no measured boot shows.)  An interrupt between an add to the
+ * base and its adc, when the add carried, would read a base 2^32 short:
+ * irq_body completes the carry (copy_carry_fix).  Not under CACHES=1 or
+ * CACHES=host, whose models see the copies' accesses: their text stays
+ * the plain three lines, and their images are the build's before these
+ * copies.  (16-byte SSE moves instead of movsl, tried: the same block
+ * executions and no less host time in o1's 4-CPU tbench, so not kept.)
  */
 #if !defined(CACHES) && !defined(HOST_MODEL)
 #define VSMP_COPIES 1
