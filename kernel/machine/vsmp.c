@@ -649,14 +649,16 @@ _Static_assert(VECTOR_TIMER == 32 && VECTOR_VSMP_EVENT == 35, "the interrupt stu
  * w + b + 3 (calibrate_copies checks it at 21 sizes).  The clock must see
  * exactly that, but QEMU need not execute it so: vsmp turns the six bytes
  * into `call vsmp_copy_<reg>; nop`, which copies the same words and bytes
- * in the same order with straight `movsl` and `movsb` (64 words to a
- * block, the rest through computed jumps into rows of them): a few block
- * executions a copy instead of w + b + 2.  It executes
- * X = w + b + 2 * (w / 64) + COPY_SHIFT + 3 instructions with the call and
- * the nop (nops fill the fixed part to COPY_SHIFT + 3: QEMU generates no
- * code for a nop), and moves the CPU's clock base on by COPY_SHIFT at its
- * first instruction and by 2 * (w / 64) eight instructions later, before
- * it moves a word: the clock advances by w + b + 3 across it.
+ * in the same order with straight `movsl` (blocks of 64 words, then of 8),
+ * the last 0-7 words and the bytes with `rep movsl` and `rep movsb`: about
+ * w / 64 + w / 8 % 8 + w % 8 + b + 5 block executions a copy instead of
+ * w + b + 2, and one look-up of the next block (the return).  It executes
+ * X = w + b + 2 * (w / 64 + w / 8 % 8) + COPY_SHIFT + 3 instructions with
+ * the call and the nop (nops fill the fixed part to COPY_SHIFT + 3: QEMU
+ * generates no code for a nop), and moves the CPU's clock base on by
+ * COPY_SHIFT at its first instruction and by 2 * (w / 64 + w / 8 % 8)
+ * eleven instructions later, before it moves a word: the clock advances by
+ * w + b + 3 across it.
  *
  * Why so early: from there on the clock reads no later than the `rep movs`
  * would have read, and at the end what they read, so an interrupt inside
@@ -674,13 +676,19 @@ _Static_assert(VECTOR_TIMER == 32 && VECTOR_VSMP_EVENT == 35, "the interrupt stu
  * irq_body completes the carry (copy_carry_fix).  Not under CACHES=1 or
  * CACHES=host, whose models see the copies' accesses: their text stays
  * the plain three lines, and their images are the build's before these
- * copies.  (16-byte SSE moves instead of movsl, tried: the same block
- * executions and no less host time in o1's 4-CPU tbench, so not kept.)
+ * copies.  (Tried and not kept: 16-byte SSE moves instead of movsl, the
+ * same block executions and no less host time in o1's 4-CPU tbench; the
+ * last words and bytes through computed jumps into rows of movsl and
+ * movsb, three look-ups a copy, no less host time either: the lab
+ * notebook of 2026-12-08, "vsmp's copies".)
  */
 #if !defined(CACHES) && !defined(HOST_MODEL)
 #define VSMP_COPIES 1
-#define COPY_SHIFT 128
-#define COPY_PAD (COPY_SHIFT - 22)     /* X's fixed part is COPY_SHIFT + 3: 25 instructions and the pad */
+#ifndef VSMP_COPY_SHIFT
+#define VSMP_COPY_SHIFT 128
+#endif
+#define COPY_SHIFT VSMP_COPY_SHIFT
+#define COPY_PAD (COPY_SHIFT - 27)     /* X's fixed part is COPY_SHIFT + 3: 30 instructions and the pad */
 #define COPY_THUNK(reg)                                                    \
     ".globl vsmp_copy_" reg "\n"                                           \
     "vsmp_copy_" reg ":\n\t"                                               \
@@ -689,9 +697,12 @@ _Static_assert(VECTOR_TIMER == 32 && VECTOR_VSMP_EVENT == 35, "the interrupt stu
     "adcl $0, %gs:" STR(PERCPU_TSC_BASE_HI) "\n\t"                         \
     "pushl %eax\n\t"                                                       \
     "pushl %edx\n\t"                                                       \
-    "movl %" reg ", %edx\n\t"                                              \
-    "movl %ecx, %eax\n\t"                                                  \
-    "shrl $6, %eax\n\t"                                                    \
+    "movl %ecx, %eax\n\t"            /* 2 * (w / 64 + w / 8 % 8) */        \
+    "shrl $3, %eax\n\t"                                                    \
+    "movl %eax, %edx\n\t"                                                  \
+    "shrl $3, %edx\n\t"                                                    \
+    "andl $7, %eax\n\t"                                                    \
+    "addl %edx, %eax\n\t"                                                  \
     "addl %eax, %eax\n\t"                                                  \
     "addl %eax, %gs:" STR(PERCPU_TSC_BASE) "\n"                            \
     "vsmp_copy_" reg "_c2:\n\t"                                            \
@@ -700,20 +711,23 @@ _Static_assert(VECTOR_TIMER == 32 && VECTOR_VSMP_EVENT == 35, "the interrupt stu
     "movl %ecx, %eax\n\t"                                                  \
     "shrl $6, %ecx\n\t"                                                    \
     "jz 2f\n"                                                              \
-    "1:\t.fill 64, 1, 0xa5\n\t"                                            \
+    "1:\t.fill 64, 1, 0xa5\n\t"      /* movsl: blocks of 64 words */       \
     "decl %ecx\n\t"                                                        \
     "jnz 1b\n"                                                             \
-    "2:\tandl $63, %eax\n\t"                                               \
-    "negl %eax\n\t"                                                        \
-    "leal 3f(%eax), %eax\n\t"                                              \
-    "jmp *%eax\n\t"                                                        \
-    ".fill 63, 1, 0xa5\n"                                                  \
-    "3:\tnegl %edx\n\t"                                                    \
-    "leal 4f(%edx), %edx\n\t"                                              \
-    "jmp *%edx\n\t"                                                        \
-    ".fill 3, 1, 0xa4\n"                                                   \
-    "4:\tpopl %edx\n\t"                                                    \
+    "2:\tmovl %eax, %ecx\n\t"                                              \
+    "shrl $3, %ecx\n\t"                                                    \
+    "andl $7, %ecx\n\t"                                                    \
+    "jz 4f\n"                                                              \
+    "3:\t.fill 8, 1, 0xa5\n\t"       /* ... of 8 */                        \
+    "decl %ecx\n\t"                                                        \
+    "jnz 3b\n"                                                             \
+    "4:\tandl $7, %eax\n\t"                                                \
+    "movl %eax, %ecx\n\t"                                                  \
+    "rep movsl\n\t"                  /* the last 0-7 words */              \
+    "popl %edx\n\t"                                                        \
     "popl %eax\n\t"                                                        \
+    "movl %" reg ", %ecx\n\t"                                              \
+    "rep movsb\n\t"                                                        \
     "ret\n"
 __asm__(".text\n" COPY_THUNK("eax") COPY_THUNK("edx") COPY_THUNK("ebx") COPY_THUNK("ebp"));
 extern const uint8_t vsmp_copy_eax[], vsmp_copy_edx[], vsmp_copy_ebx[], vsmp_copy_ebp[];
