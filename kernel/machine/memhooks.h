@@ -93,6 +93,17 @@ __asm__(".macro memhook_copy_begin insn:vararg\n\tpushl %edi\n\tpushl %esi\n\t\\
 #define MACHINE_COPY_ASM(first, middle, last, what) \
     "memhook_copy_begin " first "\n\t" middle "\n\tmemhook_copy_end " what ", " last
 void memhook_copy_calibrate(uint32_t miss_owed);     /* memcopy.c, at boot (memhooks.c calibrate) */
+#elif !defined(HOST_MODEL) && !defined(HOST_TEST)
+/* Without the memory model the first line also records the copy's address
+ * in the section vsmp_copy_sites: under vsmp the three instructions (six
+ * bytes: rep movsl; movl %reg, %ecx; rep movsb) become a call of a copy
+ * that costs QEMU fewer translation-block executions and charges the
+ * clock what the three would have (kernel/machine/vsmp.c, "The copies";
+ * docs/vsmp.md).  Elsewhere the text is the three lines, executed as they
+ * are (an assembler macro again: GCC sees three lines). */
+__asm__(".macro vsmp_copy_site insn:vararg\n.Lvcs\\@:\t\\insn\n"
+        "\t.pushsection vsmp_copy_sites,\"a\"\n\t.balign 4\n\t.long .Lvcs\\@\n\t.popsection\n.endm");
+#define MACHINE_COPY_ASM(first, middle, last, what) "vsmp_copy_site " first "\n\t" middle "\n\t" last
 #else
 #define MACHINE_COPY_ASM(first, middle, last, what) first "\n\t" middle "\n\t" last
 #endif

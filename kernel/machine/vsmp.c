@@ -638,6 +638,109 @@ __asm__(".text\n"
 __asm__(".text\n" IRQ_STUB(32) IRQ_STUB(35));
 _Static_assert(VECTOR_TIMER == 32 && VECTOR_VSMP_EVENT == 35, "the interrupt stubs' vectors");
 
+/*
+ * The copies (docs/vsmp.md, "The copies").  kernel/pipe.c's and
+ * kernel/unix_sock.c's copies are `rep movsl; movl %reg, %ecx; rep movsb`
+ * (MACHINE_COPY_ASM, kernel/machine/memhooks.h, which records each in
+ * vsmp_copy_sites).  Under icount QEMU runs every iteration of a `rep movs`
+ * as a translation-block execution of its own and counts w + 1 and b + 1
+ * instructions for w words and b bytes (the last execution finds %ecx 0:
+ * QEMU turns repz_opt off under icount), so the three cost the clock
+ * w + b + 3 (calibrate_copies checks it at 21 sizes).  The clock must see
+ * exactly that, but QEMU need not execute it so: vsmp turns the six bytes
+ * into `call vsmp_copy_<reg>; nop`, which copies the same words and bytes
+ * in the same order with straight `movsl` (blocks of 64 words, then of 8),
+ * the last 0-7 words and the bytes with `rep movsl` and `rep movsb`: about
+ * w / 64 + w / 8 % 8 + w % 8 + b + 5 block executions a copy instead of
+ * w + b + 2, and one look-up of the next block (the return).  It executes
+ * X = w + b + 2 * (w / 64 + w / 8 % 8) + COPY_SHIFT + 3 instructions with
+ * the call and the nop (nops fill the fixed part to COPY_SHIFT + 3: QEMU
+ * generates no code for a nop), and moves the CPU's clock base on by
+ * COPY_SHIFT at its first instruction and by 2 * (w / 64 + w / 8 % 8)
+ * eleven instructions later, before it moves a word: the clock advances by
+ * w + b + 3 across it.
+ *
+ * Why so early: from there on the clock reads no later than the `rep movs`
+ * would have read, and at the end what they read, so an interrupt inside
+ * the copy comes at a local time at which it could have come inside the
+ * `rep movs` or before it, never after them.  The timer, armed on the
+ * physical clock, fires early by the shift (as after any hook: the
+ * dispatcher's own instructions move the base too), finds nothing due and
+ * is written again (irq_body); the shift is at least COPY_SHIFT (128), so
+ * that write never needs MIN_TIMER_COUNT's floor and the timer fires at
+ * the local time it was armed for.  (Where the `rep movs` build's own
+ * timer would have fired past its target, after a write floored at
+ * MIN_TIMER_COUNT, a copy in between brings the fire to the target: a
+ * difference no measured boot shows.)  An interrupt between an add to the
+ * base and its adc, when the add carried, would read a base 2^32 short:
+ * irq_body completes the carry (copy_carry_fix).  Not under CACHES=1 or
+ * CACHES=host, whose models see the copies' accesses: their text stays
+ * the plain three lines, and their images are the build's before these
+ * copies.  (Tried and not kept: 16-byte SSE moves instead of movsl, the
+ * same block executions and no less host time in o1's 4-CPU tbench; the
+ * last words and bytes through computed jumps into rows of movsl and
+ * movsb, three look-ups a copy, no less host time either: the lab
+ * notebook of 2026-12-08, "vsmp's copies".)
+ */
+#if !defined(CACHES) && !defined(HOST_MODEL)
+#define VSMP_COPIES 1
+#ifndef VSMP_COPY_SHIFT
+#define VSMP_COPY_SHIFT 128
+#endif
+#define COPY_SHIFT VSMP_COPY_SHIFT
+#define COPY_PAD (COPY_SHIFT - 27)     /* X's fixed part is COPY_SHIFT + 3: 30 instructions and the pad */
+#define COPY_THUNK(reg)                                                    \
+    ".globl vsmp_copy_" reg "\n"                                           \
+    "vsmp_copy_" reg ":\n\t"                                               \
+    "addl $" STR(COPY_SHIFT) ", %gs:" STR(PERCPU_TSC_BASE) "\n"            \
+    "vsmp_copy_" reg "_c1:\n\t"                                            \
+    "adcl $0, %gs:" STR(PERCPU_TSC_BASE_HI) "\n\t"                         \
+    "pushl %eax\n\t"                                                       \
+    "pushl %edx\n\t"                                                       \
+    "movl %ecx, %eax\n\t"            /* 2 * (w / 64 + w / 8 % 8) */        \
+    "shrl $3, %eax\n\t"                                                    \
+    "movl %eax, %edx\n\t"                                                  \
+    "shrl $3, %edx\n\t"                                                    \
+    "andl $7, %eax\n\t"                                                    \
+    "addl %edx, %eax\n\t"                                                  \
+    "addl %eax, %eax\n\t"                                                  \
+    "addl %eax, %gs:" STR(PERCPU_TSC_BASE) "\n"                            \
+    "vsmp_copy_" reg "_c2:\n\t"                                            \
+    "adcl $0, %gs:" STR(PERCPU_TSC_BASE_HI) "\n\t"                         \
+    ".fill " STR(COPY_PAD) ", 1, 0x90\n\t"                                 \
+    "movl %ecx, %eax\n\t"                                                  \
+    "shrl $6, %ecx\n\t"                                                    \
+    "jz 2f\n"                                                              \
+    "1:\t.fill 64, 1, 0xa5\n\t"      /* movsl: blocks of 64 words */       \
+    "decl %ecx\n\t"                                                        \
+    "jnz 1b\n"                                                             \
+    "2:\tmovl %eax, %ecx\n\t"                                              \
+    "shrl $3, %ecx\n\t"                                                    \
+    "andl $7, %ecx\n\t"                                                    \
+    "jz 4f\n"                                                              \
+    "3:\t.fill 8, 1, 0xa5\n\t"       /* ... of 8 */                        \
+    "decl %ecx\n\t"                                                        \
+    "jnz 3b\n"                                                             \
+    "4:\tandl $7, %eax\n\t"                                                \
+    "movl %eax, %ecx\n\t"                                                  \
+    "rep movsl\n\t"                  /* the last 0-7 words */              \
+    "popl %edx\n\t"                                                        \
+    "popl %eax\n\t"                                                        \
+    "movl %" reg ", %ecx\n\t"                                              \
+    "rep movsb\n\t"                                                        \
+    "ret\n"
+__asm__(".text\n" COPY_THUNK("eax") COPY_THUNK("edx") COPY_THUNK("ebx") COPY_THUNK("ebp"));
+extern const uint8_t vsmp_copy_eax[], vsmp_copy_edx[], vsmp_copy_ebx[], vsmp_copy_ebp[];
+extern const uint8_t vsmp_copy_eax_c1[], vsmp_copy_edx_c1[], vsmp_copy_ebx_c1[], vsmp_copy_ebp_c1[];
+extern const uint8_t vsmp_copy_eax_c2[], vsmp_copy_edx_c2[], vsmp_copy_ebx_c2[], vsmp_copy_ebp_c2[];
+static const uint8_t *const copy_carries[] = {
+    vsmp_copy_eax_c1, vsmp_copy_edx_c1, vsmp_copy_ebx_c1, vsmp_copy_ebp_c1,
+    vsmp_copy_eax_c2, vsmp_copy_edx_c2, vsmp_copy_ebx_c2, vsmp_copy_ebp_c2,
+};
+static uint64_t copy_carries_fixed;    /* (never seen yet: 2^-32 of the interrupts that come there) */
+
+#endif
+
 /* The stubs' entry points (the rest are declared in vsmp.h). */
 void vsmp_null_hook(void);
 void vsmp_deliver_hook(void);
@@ -1934,8 +2037,34 @@ static uint32_t clock_read_rewind(uint32_t *eip)
 }
 
 uint32_t *irq_eip;               /* the interrupted EIP's slot (the stubs set it) */
+#ifdef VSMP_COPIES
+/* An interrupt at one of the copies' adc: the add before it carried (CF in
+ * the interrupted flags) and the base's high word is one short, so the
+ * stub read a clock 2^32 ahead.  The carry goes into the base now (the
+ * exit writes all of it from the corrected clock) and out of the flags,
+ * so that the adc adds nothing. */
+static inline uint64_t copy_carry_fix(uint64_t local)
+{
+    uint32_t eip = *irq_eip;
+    for (unsigned i = 0; i < sizeof(copy_carries) / sizeof(copy_carries[0]); i++)
+        if (eip == (uint32_t)(uintptr_t)copy_carries[i]) {
+            uint32_t *eflags = irq_eip + 2;
+            if (*eflags & 1u) {          /* CF */
+                *eflags &= ~1u;
+                copy_carries_fixed++;
+                return local - (1ull << 32);
+            }
+            break;
+        }
+    return local;
+}
+#else
+#define copy_carry_fix(local) (local)
+#endif
+
 BODY int irq_body(uint64_t local, uint32_t vector)
 {
+    local = copy_carry_fix(local);
     /* Judged by how far the interrupted code got; its clock goes on from
      * before a read the interrupt split (which runs again). */
     uint32_t repeat = clock_read_rewind(irq_eip);
@@ -2182,6 +2311,90 @@ static void calibrate(bool multi)
     hw_timer_irqs = hw_timer_arms = quiet_irqs = irqs_deferred = irqs_rewound = reads_rewound = stale_irqs = 0;
 }
 
+#ifdef VSMP_COPIES
+/* The copies' sites, patched to call vsmp's copies (see "The copies"). */
+extern const uint32_t __start_vsmp_copy_sites[], __stop_vsmp_copy_sites[];
+
+static void copy_sites_patch(void)
+{
+    for (const uint32_t *s = __start_vsmp_copy_sites; s < __stop_vsmp_copy_sites; s++) {
+        uint8_t *p = (uint8_t *)(uintptr_t)*s;
+        int reg = -1;
+        if (p[0] == 0xf3 && p[1] == 0xa5 && p[4] == 0xf3 && p[5] == 0xa4) {
+            if (p[2] == 0x89 && (p[3] & 0xc7) == 0xc1)        /* movl %reg, %ecx (89 /r) */
+                reg = (p[3] >> 3) & 7;
+            else if (p[2] == 0x8b && (p[3] & 0xf8) == 0xc8)   /* ... (8b /r) */
+                reg = p[3] & 7;
+        }
+        const uint8_t *to = reg == 0 ? vsmp_copy_eax : reg == 2 ? vsmp_copy_edx : reg == 3 ? vsmp_copy_ebx
+                          : reg == 5 ? vsmp_copy_ebp : NULL;
+        if (!to)
+            panic("vsmp: copy site %p is not rep movsl; movl %%reg, %%ecx; rep movsb", (void *)p);
+        int32_t rel = (int32_t)((uint32_t)(uintptr_t)to - (*s + 5));
+        p[1] = (uint8_t)rel;
+        p[2] = (uint8_t)(rel >> 8);
+        p[3] = (uint8_t)(rel >> 16);
+        p[4] = (uint8_t)(rel >> 24);
+        p[5] = 0x90;
+        barrier();
+        p[0] = 0xe8;                     /* call rel32 */
+    }
+    uint32_t a, b, c, d;
+    cpuid(0, &a, &b, &c, &d);            /* serialising (as patch_sites_enable) */
+}
+
+/* Cycles of COPY_CAL_LOOPS copies of n bytes of `area` onto itself
+ * (nothing changes), through a site of each register vsmp has a copy
+ * for (%ebp aside: the frame pointer), and one the compiler chose. */
+#define COPY_CAL_LOOPS 4
+#define COPY_CAL_SITE(reg_constraint)                                      \
+    do {                                                                   \
+        void *d_ = area;                                                   \
+        const void *s_ = area;                                             \
+        uint32_t w_ = n >> 2, b_ = n & 3;                                  \
+        __asm__ volatile(MACHINE_COPY_ASM("rep movsl", "movl %3, %%ecx", "rep movsb", "vsmp.calibration") \
+                         : "+D"(d_), "+S"(s_), "+c"(w_)                    \
+                         : reg_constraint(b_)                              \
+                         : "memory");                                      \
+    } while (0)
+static __attribute__((noinline)) uint64_t copy_cycles(void *area, uint32_t n)
+{
+    uint64_t t0 = local_tsc();
+    for (int i = 0; i < COPY_CAL_LOOPS; i++) {
+        COPY_CAL_SITE("a");
+        COPY_CAL_SITE("d");
+        COPY_CAL_SITE("b");
+        COPY_CAL_SITE("r");
+    }
+    return local_tsc() - t0;
+}
+
+/* The copies cost the clock what the `rep movs` cost it, to the cycle, at
+ * every size tried (whole blocks, rows, bytes), or the boot stops: the
+ * figures must not depend on which of the two ran. */
+static void calibrate_copies(void)
+{
+    static const uint16_t sizes[] = { 0, 1, 2, 3, 4, 5, 7, 8, 100, 252, 255, 256, 257, 259, 260, 511, 512, 1000, 1027, 2048, 4095 };
+    uint64_t plain[sizeof(sizes) / sizeof(sizes[0])];
+    void *area = vcpus;                  /* copied onto itself */
+    _Static_assert(sizeof(vcpus) >= 4096, "the copies' calibration area");
+    for (unsigned i = 0; i < sizeof(sizes) / sizeof(sizes[0]); i++)
+        plain[i] = copy_cycles(area, sizes[i]);
+#ifdef VSMP_COPY_DEBUG
+    for (unsigned i = 0; i < sizeof(sizes) / sizeof(sizes[0]); i++)
+        kprintf("vsmp-copy-debug: n=%u rep form %llu cycles for %d sites (%llu a site with the loop)\n", sizes[i],
+                (unsigned long long)plain[i], 4 * COPY_CAL_LOOPS, (unsigned long long)(plain[i] / (4 * COPY_CAL_LOOPS)));
+#endif
+    copy_sites_patch();
+    for (unsigned i = 0; i < sizeof(sizes) / sizeof(sizes[0]); i++) {
+        uint64_t fast = copy_cycles(area, sizes[i]);
+        if (fast != plain[i])
+            panic("vsmp: a copy of %u bytes costs the clock %llu cycles through vsmp's copy, %llu as rep movs (%d sites)",
+                  sizes[i], (unsigned long long)fast, (unsigned long long)plain[i], 4 * COPY_CAL_LOOPS);
+    }
+}
+#endif
+
 /* A new logical CPU's first code (from vsmp_first_entry): what reschedule
  * does after a switch, for a context that has none yet. */
 BODY void resume_new_body(uint64_t local, const uint32_t *args)
@@ -2248,6 +2461,9 @@ int vsmp_setup(int ncpus, uint32_t quantum_ns, uint32_t ipi_ns, uint32_t slack_n
     idt_set_gate(VECTOR_VSMP_EVENT, vsmp_irq_35);
     unsigned long f = irq_save();
     calibrate(vsmp_multi);
+#ifdef VSMP_COPIES
+    calibrate_copies();
+#endif
     irq_restore(f);
     cpus[0].tsc_base = rdtsc() - t_entry;
     return ncpus;
