@@ -39,8 +39,13 @@ case $ACCEL in vsmp|icount) ;; *) die "--accel $ACCEL: expected vsmp or icount (
 case $TOP in ''|*[!0-9]*) die "--top $TOP: expected a whole number" ;; esac
 case $MEM in *[!0-9]*) die "--mem $MEM: expected megabytes" ;; esac
 QEMU=$(command -v qemu-system-i386) || die "qemu-system-i386 not found (make deps)"
-TMP=$(mktemp -d "${TMPDIR:-/tmp}/insn-profile.XXXXXX") || exit 2
+# Always under /tmp, and the kernel booted from a copy there: the kernel's
+# path is the first word of its command line, and the boot's instructions
+# that skip it grow with its length, so a count made in /work/main and one
+# made in a clone elsewhere differed by about 70 instructions a boot.
+TMP=$(mktemp -d /tmp/insn-profile.XXXXXX) || exit 2
 trap 'rm -rf "$TMP"' EXIT
+cp "$KERNEL" "$TMP/kernel.elf" || die "cannot copy $KERNEL into $TMP"
 cc -shared -fPIC -O2 -o "$TMP/plugin.so" "$ROOT/tools/insn-profile-plugin.c" -lpthread ||
     die "cannot build tools/insn-profile-plugin.c"
 mkdir "$TMP/bin"
@@ -48,7 +53,7 @@ printf '#!/bin/sh\nexec "%s" -plugin "%s" "$@"\n' "$QEMU" "$TMP/plugin.so" >"$TM
 chmod +x "$TMP/bin/qemu-system-i386"
 [ -n "$OUT" ] || OUT=$TMP/counts
 INSN_PROFILE_OUT=$OUT PATH="$TMP/bin:$PATH" \
-    "$ROOT/tools/qemu-run.sh" --kernel "$KERNEL" --smp "$SMP" --accel "$ACCEL" --cmdline "$CMDLINE" \
+    "$ROOT/tools/qemu-run.sh" --kernel "$TMP/kernel.elf" --smp "$SMP" --accel "$ACCEL" --cmdline "$CMDLINE" \
     ${MEM:+--mem "$MEM"} >&2
 rc=$?
 [ -s "$OUT" ] || die "the boot wrote no counts (qemu-run.sh exit $rc)"
