@@ -281,6 +281,16 @@ if [ -n "$HOSTMODEL" ]; then
         die "model=host: $KERNEL lacks vsmp_vcpus, vsmp_vcpu_bytes or vsmp_vcpu_ran_from (rebuild it)"
     HM_VSIZE=$((HM_VSIZE)) HM_RANF=$((HM_RANF))
     HM_VCPU_ARGS="vcpus=$HM_VCPUS,vcpu_stride=$HM_VSIZE,ran_from=$HM_RANF"
+    # A kernel of make CACHES=host: 2.4's goodness line (kernel/machine/
+    # memhooks.c builds the map in its memory; the plugin reads it there)
+    HM_ERA_MAP=$(sym hostmodel_era_map)
+    if [ -n "$HM_ERA_MAP" ]; then
+        HM_ERA_CHUNKS=$(sym hostmodel_era_chunk_mapped) HM_ERA_BLOCKS=$(sym hostmodel_era_blocks)
+        HM_ERA_SHIFT=$(sym hostmodel_era_block_shift) HM_ERA_TBYTES=$(sym hostmodel_era_task_bytes)
+        [ -n "$HM_ERA_CHUNKS" ] && [ -n "$HM_ERA_BLOCKS" ] && [ -n "$HM_ERA_SHIFT" ] && [ -n "$HM_ERA_TBYTES" ] ||
+            die "model=host: $KERNEL has hostmodel_era_map but lacks the rest of the goodness line's symbols (rebuild it)"
+        HM_VCPU_ARGS="$HM_VCPU_ARGS,era_map=$HM_ERA_MAP,era_chunks=$HM_ERA_CHUNKS,era_blocks=$HM_ERA_BLOCKS,era_shift=$((HM_ERA_SHIFT)),era_task_bytes=$((HM_ERA_TBYTES))"
+    fi
     # The instructions the in-guest model does not instrument either: the
     # machine layer (vsmp's dispatcher, the model), kernel/time.c (the
     # boot's TSC calibration), every assembly file, libgcc: their .text

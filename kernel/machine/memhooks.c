@@ -104,6 +104,46 @@ static inline __attribute__((always_inline)) void machine_keys_register(void)
     cmdline_register("machine", machine_keys, ARRAY_SIZE(machine_keys));
 }
 
+/* ---- 2.4's goodness line: the rule (CACHES=1 and CACHES=host) ----
+ *
+ * Both models that know 2.4's task layout see the fields of goodness()'s
+ * scan on one line of the task's 8 KB block (the CACHES=1 part below,
+ * "2.4's goodness line", says why and how).  The block's geometry, the
+ * map from a task's byte to its offset in the block and the fields mapped
+ * are these, written once: CACHES=1's era_setup builds its map with them,
+ * and a CACHES=host kernel builds the same map in its memory for the
+ * plugin (kernel/machine/host/hostmodel.c) to read. */
+#define ERA_BLOCK_SHIFT 13                  /* 8 KB blocks */
+#define ERA_BLOCK_BYTES (1u << ERA_BLOCK_SHIFT)
+#define ERA_LINE 2048                       /* the line's offset in the block */
+#define ERA_LINE2 (ERA_LINE + 64)           /* scan_bytes' line 1: a line of its own at 32 and 64 bytes a line */
+#define ERA_TASK_BYTES ((uint32_t)sizeof(struct task))
+/* A field that would cross the line's end starts it again (the model sees
+ * lines, not bytes: 2.4's SCHED_YIELD was a bit of policy, this kernel's
+ * yielded a byte of its own). */
+#define ERA_MAP_BYTES_FN(fn, map, chunk_mapped)                                    \
+    static void fn(uint32_t off, uint32_t size, uint32_t *next, uint32_t base)     \
+    {                                                                              \
+        if (*next + size > base + 32)                                              \
+            *next = base;                                                          \
+        for (uint32_t b = 0; b < size && off + b < ERA_TASK_BYTES; b++) {          \
+            map[off + b] = (int16_t)(*next)++;                                     \
+            chunk_mapped[(off + b) / 32] = true;                                   \
+        }                                                                          \
+    }
+/* The fields: the kernel's nice, policy, mm, cpus_allowed, on_cpu (2.4's
+ * cpus_runnable) and the scheduler's scan_bytes (kernel/sched_class.h). */
+#define ERA_MAP_FIELDS(map_bytes)                                                                  \
+    uint32_t next = ERA_LINE, next2 = ERA_LINE2;                                                   \
+    map_bytes(offsetof(struct task, nice), sizeof(int), &next, ERA_LINE);                          \
+    map_bytes(offsetof(struct task, policy), sizeof(int), &next, ERA_LINE);                        \
+    map_bytes(offsetof(struct task, mm), sizeof(int), &next, ERA_LINE);                            \
+    map_bytes(offsetof(struct task, cpus_allowed), sizeof(cpumask_t), &next, ERA_LINE);            \
+    map_bytes(offsetof(struct task, on_cpu), sizeof(int), &next, ERA_LINE);                        \
+    for (const struct sched_scan_bytes *b = scheduler.scan_bytes; b->size; b++)                    \
+        map_bytes((uint32_t)offsetof(struct task, sched_private) + b->offset, b->size,             \
+                  b->line ? &next2 : &next, b->line ? ERA_LINE2 : ERA_LINE)
+
 #ifndef CACHES
 
 #ifdef HOST_MODEL
@@ -124,9 +164,50 @@ static struct cmdline_key model_keys[] = {
                        "(tools/qemu-run.sh, ACCEL=vsmp; docs/caches.md, The host model); guest: a CACHES=1 kernel's"),
 };
 
+/* 2.4's goodness line for the plugin (the rule above, "2.4's goodness
+ * line: the rule"; CACHES=1's model_step applies it the same way): the
+ * map from a task's byte to its offset in its 8 KB block (-1: where it is),
+ * which 32-byte chunks of the task hold a mapped byte, and a bit per 8 KB
+ * block that holds a live task in 2.4's layout (task.c calls
+ * machine_era_task, as it does under CACHES=1).  The plugin reads them from
+ * the guest's RAM at their symbols (tools/qemu-run.sh: nm), and the
+ * geometry from the absolute symbols hostmodel_era_block_shift and
+ * hostmodel_era_task_bytes (machine_boot).  All of it is this file's
+ * (kernel/machine/: the plugin models none of these accesses). */
+int16_t hostmodel_era_map[sizeof(struct task) + 1];
+bool hostmodel_era_chunk_mapped[(sizeof(struct task) + 31) / 32];
+uint32_t hostmodel_era_blocks[(1u << (32 - ERA_BLOCK_SHIFT)) / 32];
+_Static_assert(ERA_LINE >= sizeof(struct task) && ERA_LINE2 + 64 <= 4096, "the goodness line lies in the task's page, past the struct");
+
+ERA_MAP_BYTES_FN(host_era_map_bytes, hostmodel_era_map, hostmodel_era_chunk_mapped)
+
+/* As CACHES=1's era_setup: with model=host, 2.4's layout and a scheduler
+ * that names its scan's bytes. */
+static void host_era_setup(bool host)
+{
+    for (uint32_t i = 0; i <= ERA_TASK_BYTES; i++)
+        hostmodel_era_map[i] = -1;
+    if (!(host && machine_era_layout() && (scheduler.flags & SCHED_LAYOUT_LINUX24) && scheduler.scan_bytes))
+        return;
+    ERA_MAP_FIELDS(host_era_map_bytes);
+}
+
+void machine_era_task(const struct task *t, bool live)
+{
+    uint32_t blk = (uint32_t)(uintptr_t)t >> ERA_BLOCK_SHIFT;
+    if (live)
+        hostmodel_era_blocks[blk / 32] |= 1u << (blk % 32);
+    else
+        hostmodel_era_blocks[blk / 32] &= ~(1u << (blk % 32));
+}
+
 void machine_boot(int ncpus, bool vsmp, char *words, size_t size)
 {
     (void)ncpus;
+    /* (no instruction: the geometry for the plugin, as absolute symbols) */
+    __asm__(".globl hostmodel_era_block_shift\n\t.set hostmodel_era_block_shift, %c0\n\t"
+            ".globl hostmodel_era_task_bytes\n\t.set hostmodel_era_task_bytes, %c1"
+            : : "i"(ERA_BLOCK_SHIFT), "i"(ERA_TASK_BYTES));
     machine_keys_register();
     cmdline_register("model", model_keys, ARRAY_SIZE(model_keys));
     bool host = cmdline_key_choice(&model_keys[0]) == 1;
@@ -146,6 +227,7 @@ void machine_boot(int ncpus, bool vsmp, char *words, size_t size)
     if (!vsmp)
         cmdline_error("model", "host needs vsmp= (ACCEL=vsmp): the plugin moves the icount clock vsmp runs on");
     era_layout = cmdline_key_choice(&machine_keys[KEY_MACHINE_LAYOUT]) == 0;
+    host_era_setup(host);
     snprintf(words, size, " machine=%s model=host machine_lat_pct=%u machine_layout=%s", machine_choices[choice],
              cmdline_key_uint(&machine_keys[KEY_MACHINE_LAT_PCT]), era_layout ? "era" : "flat");
 }
@@ -216,9 +298,6 @@ static uint32_t era_cost;                   /* cycles a hit owes: its whole call
  * keeps its size, so every later object keeps its address) */
 static uint8_t era_k;
 
-#define ERA_BLOCK_SHIFT 13                  /* 8 KB blocks */
-#define ERA_BLOCK_BYTES (1u << ERA_BLOCK_SHIFT)
-
 void machine_fold_slow(struct cpu *c)
 {
     unsigned long f = irq_save();
@@ -274,9 +353,6 @@ wrapped:
  * answered by the fast path (its filter entries are dropped after each
  * access), so every access to it reaches the model and goes to the right
  * line.  Copies (string.c's ranges) see the real layout. */
-#define ERA_LINE 2048                       /* the line's offset in the block */
-#define ERA_LINE2 (ERA_LINE + 64)           /* scan_bytes' line 1: a line of its own at 32 and 64 bytes a line */
-#define ERA_TASK_BYTES ((uint32_t)sizeof(struct task))
 static bool era_on;
 /* byte of a task -> its offset in the model; -1: its own (era_hit reads
  * the entry past the task's bytes, -1, for every byte past them) */
@@ -286,18 +362,7 @@ static bool era_chunk_mapped[(sizeof(struct task) + 31) / 32];  /* a 32-byte chu
 static uint32_t era_blocks[(1u << (32 - ERA_BLOCK_SHIFT)) / 32];
 _Static_assert(ERA_LINE >= sizeof(struct task) && ERA_LINE2 + 64 <= 4096, "the goodness line lies in the task's page, past the struct");
 
-static void era_map_bytes(uint32_t off, uint32_t size, uint32_t *next, uint32_t base)
-{
-    /* A field that would cross the line's end starts it again (the model
-     * sees lines, not bytes: 2.4's SCHED_YIELD was a bit of policy, this
-     * kernel's yielded a byte of its own). */
-    if (*next + size > base + 32)
-        *next = base;
-    for (uint32_t b = 0; b < size && off + b < ERA_TASK_BYTES; b++) {
-        era_map[off + b] = (int16_t)(*next)++;
-        era_chunk_mapped[(off + b) / 32] = true;
-    }
-}
+ERA_MAP_BYTES_FN(era_map_bytes, era_map, era_chunk_mapped)
 
 BOOT_CODE static void era_setup(void)
 {
@@ -306,15 +371,7 @@ BOOT_CODE static void era_setup(void)
     era_on = model && machine_era_layout() && (scheduler.flags & SCHED_LAYOUT_LINUX24) && scheduler.scan_bytes;
     if (!era_on)
         return;
-    uint32_t next = ERA_LINE, next2 = ERA_LINE2;
-    era_map_bytes(offsetof(struct task, nice), sizeof(int), &next, ERA_LINE);
-    era_map_bytes(offsetof(struct task, policy), sizeof(int), &next, ERA_LINE);
-    era_map_bytes(offsetof(struct task, mm), sizeof(int), &next, ERA_LINE);
-    era_map_bytes(offsetof(struct task, cpus_allowed), sizeof(cpumask_t), &next, ERA_LINE);
-    era_map_bytes(offsetof(struct task, on_cpu), sizeof(int), &next, ERA_LINE);     /* 2.4's cpus_runnable */
-    for (const struct sched_scan_bytes *b = scheduler.scan_bytes; b->size; b++)
-        era_map_bytes((uint32_t)offsetof(struct task, sched_private) + b->offset, b->size,
-                      b->line ? &next2 : &next, b->line ? ERA_LINE2 : ERA_LINE);
+    ERA_MAP_FIELDS(era_map_bytes);
     /* (era_hit folds without the spills: off with them; -DMEMHOOK_NO_ERA_FAST:
      * off, to compare) */
 #ifndef MEMHOOK_NO_ERA_FAST

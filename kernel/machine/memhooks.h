@@ -100,7 +100,7 @@ void memhook_copy_calibrate(uint32_t miss_owed);     /* memcopy.c, at boot (memh
 /* A task in 2.4's layout (an 8 KB block, task.c) comes (live) or goes:
  * the model sees its scan's fields in one line (memhooks.c). */
 struct task;
-#ifdef CACHES
+#if defined(CACHES) || defined(HOST_MODEL)     /* (HOST_MODEL: the plugin reads the blocks, memhooks.c) */
 void machine_era_task(const struct task *t, bool live);
 #else
 #define machine_era_task(t, live) ((void)(t), (void)(live))

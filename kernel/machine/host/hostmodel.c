@@ -44,7 +44,9 @@
  * are given by tools/qemu-run.sh): preset=NAME ncpus=N lat_pct=P
  * ram=FILE ram_mb=M cur=ADDR cpus=ADDR cpu_stride=BYTES vcpus=ADDR
  * vcpu_stride=BYTES ran_from=OFFSET start=ADDR out=FILE, skip=LO-HI
- * (repeated); optional burn=N, profile=1.
+ * (repeated); for a make CACHES=host kernel era_map=ADDR era_chunks=ADDR
+ * era_blocks=ADDR era_shift=N era_task_bytes=N (2.4's goodness line);
+ * optional burn=N, profile=1.
  *
  * Built with -fvisibility=hidden -Wl,-Bsymbolic: QEMU exports a cache_init
  * of its own, which the plugin's calls would otherwise bind to.
@@ -87,11 +89,16 @@ __attribute__((visibility("default"))) int qemu_plugin_version = 1;
 
 /* ---- QEMU 7.2's clock (softmmu/timers-state.h, include/hw/core/cpu.h) ----
  * Offsets read off this QEMU's own code (icount_update, icount_get,
- * cpu_exit: objdump of /usr/libexec/qemu-system-i386, Debian 1:7.2+dfsg-7):
+ * icount_get_raw_locked, cpu_exit: objdump -d of /usr/libexec/qemu-system-i386),
+ * verified on two builds: Debian 1:7.2+dfsg-7+deb12u18 and its binNMU
+ * 1:7.2+dfsg-7+deb12u18+b3 ("QEMU emulator version 7.2.22"; 2026-12-08:
+ * the same offsets, and the meminfo bits of qemu_plugin_mem_is_store and
+ * qemu_plugin_mem_size_shift the same):
  * timers_state.icount_time_shift at 26, .qemu_icount_bias at 40,
  * .qemu_icount at 64; CPUState.icount_budget at 0xe0, .icount_extra at
  * 0xe8, .icount_decr_ptr at 0x228 (its u16.low at offset 0, x86 being
- * little-endian).  Executed instructions of the current budget:
+ * little-endian; it points into the X86CPU, at CPUState + 0x1360 in both
+ * builds, which bind_vcpu checks loosely).  Executed instructions of the current budget:
  * budget - (low + extra); the TSC under icount shift=0 is
  * bias + qemu_icount + that. */
 #define TS_SHIFT 26
@@ -123,6 +130,7 @@ static bool active;
 /* ---- what happened ---- */
 static uint64_t callbacks, mmio, beyond_ram, bad_cpu, slow, stall_total, bias_added, insns_seen, insns_modelled;
 static uint64_t skipped_range, skipped_stack, skipped_gs, skipped_jump;
+static uint64_t era_accesses, era_moved, era_fast;
 static uint64_t fast[CACHE_MAX_CPUS];
 /* burn=N (a control, tests/qemu/caches_host.sh): N more rounds of busy
  * work in every slow access, a model that much slower; the guest's
@@ -138,6 +146,21 @@ static volatile uint32_t burn_sink;
 #define M_LOADS 1u
 #define M_STORES 2u
 #define M_ATOMIC 4u
+#define M_STRING 8u                 /* a string instruction's access (a copy's word: rep movs, stos, ...) */
+
+/* ---- 2.4's goodness line (machine_layout=era on a make CACHES=host kernel) ----
+ * The rule of kernel/machine/memhooks.c ("2.4's goodness line: the rule"),
+ * as CACHES=1's model_step applies it: an access of at most 8 bytes, not a
+ * copy's, to a byte of a live 2.4-layout task's block that the map moves,
+ * is seen at its offset on the goodness line of that block; the real
+ * chunks that hold moved bytes are forgotten by the filters after every
+ * access (so the fast path never answers for them).  The kernel builds the
+ * map and keeps the blocks' bits in its memory (hostmodel_era_map,
+ * hostmodel_era_chunk_mapped, hostmodel_era_blocks); tools/qemu-run.sh
+ * gives their addresses and the geometry (era_map= era_chunks=
+ * era_blocks= era_shift= era_task_bytes=).  Copies (string instructions)
+ * see the real layout, as CACHES=1's ranges do. */
+static uint32_t era_map_addr, era_chunks_addr, era_blocks_addr, era_shift, era_task_bytes;
 
 static void fail(const char *fmt, const char *a)
 {
@@ -190,7 +213,8 @@ static bool check_qemu(void)
     int16_t shift = *(int16_t *)(ts + TS_SHIFT);
     int64_t budget = *(int64_t *)(vcpu + CPU_BUDGET), extra = *(int64_t *)(vcpu + CPU_EXTRA);
     if (shift != 0 || budget < 0 || extra < 0 || extra > budget || *decr_low > budget) {
-        fprintf(stderr, "hostmodel: error: QEMU's clock state is not where QEMU 7.2 keeps it (shift %d, budget %lld, "
+        fprintf(stderr, "hostmodel: error: QEMU's clock state is not where QEMU 7.2 (Debian 1:7.2+dfsg-7+deb12u18, +b3) "
+                        "keeps it (shift %d, budget %lld, "
                         "extra %lld): this plugin reads QEMU 7.2's internals; no model run\n",
                 shift, (long long)budget, (long long)extra);
         exit(3);
@@ -256,6 +280,29 @@ static void access_cb(unsigned int vcpu_index, qemu_plugin_meminfo_t info, uint6
         fast[cpu]++;
         return;
     }
+    /* 2.4's goodness line (above): where CACHES=1's memhook_miss goes
+     * after its filter missed (era_hit, then model_step) */
+    uint32_t real = a, off = 0;
+    bool era = false;
+    if (era_blocks_addr) {
+        off = a & ((1u << era_shift) - 1);
+        uint32_t blk = a >> era_shift;
+        era = off < era_task_bytes && (ram[era_blocks_addr + blk / 8] >> (blk % 8)) & 1;
+        if (era) {
+            era_accesses++;
+            int16_t to;
+            memcpy(&to, ram + era_map_addr + 2 * off, 2);
+            if (size <= 8 && to >= 0 && !(mode & M_STRING)) {
+                a = (a & ~((1u << era_shift) - 1)) + (uint32_t)to;
+                era_moved++;
+                if (((a ^ (a + size - 1)) >> CACHE_CHUNK_SHIFT) == 0 && cache_fast(m, cpu, a, fl)) {
+                    fast[cpu]++;
+                    era_fast++;
+                    return;
+                }
+            }
+        }
+    }
     if (!checked)
         check_qemu();
     slow++;
@@ -263,6 +310,10 @@ static void access_cb(unsigned int vcpu_index, qemu_plugin_meminfo_t info, uint6
         burn_sink += i;
     uint64_t local = tsc_now() - ram64(cpus_addr + (uint32_t)cpu * cpu_stride + PERCPU_TSC_BASE);
     uint64_t stall = cache_access(m, cpu, a, size, fl, local);
+    if (era)    /* the real chunks that hold moved bytes stay off the fast path */
+        for (uint32_t ch = off / 32; ch * 32 < off + size && ch * 32 < era_task_bytes; ch++)
+            if (ram[era_chunks_addr + ch])
+                cache_filter_forget(m, cpu, (real & ~((1u << era_shift) - 1)) + ch * 32);
     if (stall) {
         stall_clock(stall);
         /* As the in-guest model's vsmp_machine_stalled(): a stall is not
@@ -414,7 +465,9 @@ static uint32_t decode(const uint8_t *b, size_t n)
         return all;
     }
     /* moffs moves, string instructions, xlat: memory through no stack register */
-    if ((op >= 0xa0 && op <= 0xa7) || (op >= 0xaa && op <= 0xaf) || op == 0xd7)
+    if ((op >= 0xa4 && op <= 0xa7) || (op >= 0xaa && op <= 0xaf))
+        return all | M_STRING;
+    if ((op >= 0xa0 && op <= 0xa3) || op == 0xd7)
         return all;
     return 0;
 }
@@ -429,6 +482,13 @@ static void bind_vcpu(void)
         exit(3);
     }
     decr_low = *(uint16_t **)(vcpu + CPU_DECR_PTR);
+    /* &X86CPU.neg.icount_decr: just past the CPUState in the same object
+     * (at CPUState + 0x1360 in the builds named above) */
+    if ((char *)decr_low <= vcpu || (char *)decr_low - vcpu >= 0x10000) {
+        fprintf(stderr, "hostmodel: error: QEMU's icount_decr_ptr is not where QEMU 7.2 (Debian 1:7.2+dfsg-7+deb12u18, "
+                        "+b3) keeps it: this plugin reads QEMU 7.2's internals; no model run\n");
+        exit(3);
+    }
 }
 
 static void translated(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
@@ -486,12 +546,14 @@ static void finished(qemu_plugin_id_t id, void *u)
     }
     fprintf(f, "hoststat callbacks=%llu slow=%llu stall_ns=%llu past_budget_ns=%llu mmio=%llu beyond_ram=%llu "
                "bad_cpu=%llu translated_insns=%llu modelled_insns=%llu skipped_range=%llu skipped_stack=%llu "
-               "skipped_gs=%llu skipped_jump=%llu started=%d burn=%u\n",
+               "skipped_gs=%llu skipped_jump=%llu started=%d burn=%u era_line=%s era_accesses=%llu era_moved=%llu "
+               "era_fast=%llu\n",
             (unsigned long long)callbacks, (unsigned long long)slow, (unsigned long long)stall_total,
             (unsigned long long)bias_added, (unsigned long long)mmio, (unsigned long long)beyond_ram,
             (unsigned long long)bad_cpu, (unsigned long long)insns_seen, (unsigned long long)insns_modelled,
             (unsigned long long)skipped_range, (unsigned long long)skipped_stack, (unsigned long long)skipped_gs,
-            (unsigned long long)skipped_jump, active, burn);
+            (unsigned long long)skipped_jump, active, burn, era_blocks_addr ? "on" : "off",
+            (unsigned long long)era_accesses, (unsigned long long)era_moved, (unsigned long long)era_fast);
     for (uint32_t k = 0; profile && k < PROF_SLOTS; k++)
         if (prof[k].pc)
             fprintf(f, "hostprof pc=0x%x stall_ns=%llu stalls=%llu\n", prof[k].pc, (unsigned long long)prof[k].stall,
@@ -561,6 +623,16 @@ __attribute__((visibility("default"))) int qemu_plugin_install(qemu_plugin_id_t 
             ok = parse_u32(v, &ran_from_off) && ran_from_off + 8 <= vcpu_stride;
         else if (!strcmp(k, "start"))
             ok = parse_u32(v, &start_addr);
+        else if (!strcmp(k, "era_map"))
+            ok = parse_u32(v, &era_map_addr);
+        else if (!strcmp(k, "era_chunks"))
+            ok = parse_u32(v, &era_chunks_addr);
+        else if (!strcmp(k, "era_blocks"))
+            ok = parse_u32(v, &era_blocks_addr);
+        else if (!strcmp(k, "era_shift"))
+            ok = parse_u32(v, &era_shift) && era_shift >= 12 && era_shift <= 20;
+        else if (!strcmp(k, "era_task_bytes"))
+            ok = parse_u32(v, &era_task_bytes) && era_task_bytes > 0;
         else if (!strcmp(k, "skip")) {
             char *dash = strchr(v, '-');
             ok = dash && nskips < MAX_SKIPS;
@@ -615,6 +687,15 @@ __attribute__((visibility("default"))) int qemu_plugin_install(qemu_plugin_id_t 
     if (cur_addr + 4 > ram_bytes || cpus_addr + (uint64_t)cpu_stride * ncpu > ram_bytes ||
         vcpus_addr + (uint64_t)vcpu_stride * ncpu > ram_bytes) {
         fail("%s", "cur=, cpus= or vcpus= lies outside the guest's RAM");
+        return -1;
+    }
+    if ((era_map_addr || era_chunks_addr || era_blocks_addr || era_shift || era_task_bytes) &&
+        !(era_map_addr && era_chunks_addr && era_blocks_addr && era_shift && era_task_bytes &&
+          era_task_bytes < (1u << era_shift) && era_map_addr + 2ull * (era_task_bytes + 1) <= ram_bytes &&
+          era_chunks_addr + (era_task_bytes + 31) / 32 <= ram_bytes &&
+          era_blocks_addr + (((uint64_t)ram_bytes >> era_shift) + 7) / 8 <= ram_bytes)) {
+        fail("%s", "era_map=, era_chunks=, era_blocks=, era_shift= and era_task_bytes= go together, inside the "
+                   "guest's RAM (tools/qemu-run.sh gives them for a make CACHES=host kernel)");
         return -1;
     }
     const char *why = NULL;
