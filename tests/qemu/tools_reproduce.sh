@@ -6,9 +6,13 @@
 # runs of 20,000 round trips: seconds, and no assertion on its speed);
 # --machine PRESET (the memory model, docs/caches.md): its checks before
 # anything is built, its estimate, and in make test-long one tiny
-# reproduction with the model (a CACHES=1 build costs minutes of CPU).
+# reproduction with the model (a CACHES=1 build costs minutes of CPU);
+# --model guest|host (where that model runs; host: the QEMU plugin on make
+# CACHES=host images): its checks before anything is built (a QEMU that is
+# not 7.2 or has no plugins, faked on PATH), its estimate, and in make
+# test-long one tiny reproduction with model=host.
 . "$(dirname "$0")/../lib.sh"
-plan $((52 + 7 * $(long)))
+plan $((69 + 13 * $(long)))
 
 SL="$ROOT/tools/schedlab"
 TOOL="$ROOT/build/tools/schedlab"
@@ -45,10 +49,47 @@ usage machine-needs-vsmp "--machine core2-duo needs --accel vsmp" seed001 --mach
 usage machine-twice "--machine none,none: none twice" seed001 --machine none,none
 "$SL" run --sched rr --bench pipe --caches 2 --engine none --out "$D/caches2" >"$D/last.log" 2>&1
 rc=$?
-ok_if run-caches-bad "run --caches 2 exited $rc (want 2 with 'expected 0 or 1')" sh -c "[ $rc = 2 ] && grep -q -- '--caches 2: expected 0 or 1' '$D/last.log'"
+ok_if run-caches-bad "run --caches 2 exited $rc (want 2 with 'expected 0, 1 or host')" sh -c "[ $rc = 2 ] && grep -q -- '--caches 2: expected 0, 1 or host' '$D/last.log'"
 "$SL" reproduce seed001 --only pipe --machine core2-duo --estimate >"$D/last.log" 2>&1
 rc=$?
 ok_if reproduce-machine-estimate "--machine core2-duo --estimate exited $rc or does not name the machine" \
+    sh -c "[ $rc = 0 ] && grep -q '^reproduce seed001 (vsmp, quick sizes, machine=core2-duo): 6 boots' '$D/last.log'"
+# --model guest|host: where --machine's model runs; with a preset only, one of the two
+usage model-bad "--model hots: expected guest or host" seed001 --machine core2-duo --model hots
+usage model-near "did you mean host?" seed001 --machine core2-duo --model hots
+usage model-needs-machine "--model host goes with --machine PRESET" seed001 --model host
+usage model-guest-needs-machine "--model guest goes with --machine PRESET" seed001 --model guest
+usage model-machine-none "--model host goes with --machine PRESET" seed001 --machine none --model host
+usage model-no-value "--model needs a value (got the flag --estimate)" seed001 --machine core2-duo --model --estimate
+# the estimate names the model; the boot lines it looks up carry model=host, so a guest boot's record is never taken
+# for a host boot's (and none,PRESET runs the none reproduction without --model)
+"$SL" reproduce seed001 --only pipe --machine core2-duo --model host --estimate >"$D/last.log" 2>&1
+rc=$?
+ok_if reproduce-model-estimate "--model host --estimate exited $rc or does not name the model" \
+    sh -c "[ $rc = 0 ] && grep -q '^reproduce seed001 (vsmp, quick sizes, machine=core2-duo model=host): 6 boots' '$D/last.log'"
+"$SL" reproduce seed001 --only pipe --machine none,core2-duo --model host --estimate >"$D/last.log" 2>&1
+rc=$?
+ok_if reproduce-model-list-estimate "--machine none,core2-duo --model host --estimate exited $rc, or a machine's estimate is missing" \
+    sh -c "[ $rc = 0 ] && grep -q '^reproduce seed001 (vsmp, quick sizes): 6 boots' '$D/last.log' &&
+           grep -q '^reproduce seed001 (vsmp, quick sizes, machine=core2-duo model=host): 6 boots' '$D/last.log'"
+# a QEMU the plugin cannot run in (faked on PATH): qemu-run.sh's reason, exit 1, nothing built or written
+mkdir -p "$D/qemu8" "$D/qemu72"
+printf '#!/bin/sh\necho "QEMU emulator version 8.2.2 (fake)"\n' >"$D/qemu8/qemu-system-i386"
+printf '#!/bin/sh\ncase "$1" in --version) echo "QEMU emulator version 7.2.0 (fake)";; *) echo "qemu-system-i386: -plugin: invalid option" >&2;; esac\n' \
+    >"$D/qemu72/qemu-system-i386"
+chmod +x "$D/qemu8/qemu-system-i386" "$D/qemu72/qemu-system-i386"
+PATH="$D/qemu8:$PATH" "$SL" reproduce seed001 --only pipe --machine core2-duo --model host --out "$D/q8" >"$D/last.log" 2>&1
+rc=$?
+ok_if reproduce-model-qemu-version "a QEMU 8.2 exited $rc (want 1 with qemu-run.sh's 'reads QEMU 7.2's clock internals'), or $D/q8 was made" \
+    sh -c "[ $rc = 1 ] && grep -q \"model=host: the plugin reads QEMU 7.2's clock internals; this is QEMU emulator version 8.2.2\" '$D/last.log' && [ ! -e '$D/q8' ]"
+PATH="$D/qemu72:$PATH" "$SL" reproduce seed001 --only pipe --machine core2-duo --model host --out "$D/q72" >"$D/last.log" 2>&1
+rc=$?
+ok_if reproduce-model-qemu-plugins "a QEMU 7.2 without plugins exited $rc (want 1 with 'no TCG plugin support'), or $D/q72 was made" \
+    sh -c "[ $rc = 1 ] && grep -q 'model=host: this QEMU has no TCG plugin support' '$D/last.log' && [ ! -e '$D/q72' ]"
+# --model guest is today's reproduction: nothing of model=host in its plan
+"$SL" reproduce seed001 --only pipe --machine core2-duo --model guest --estimate >"$D/last.log" 2>&1
+rc=$?
+ok_if reproduce-model-guest-same "--model guest --estimate exited $rc or is not --machine core2-duo's estimate" \
     sh -c "[ $rc = 0 ] && grep -q '^reproduce seed001 (vsmp, quick sizes, machine=core2-duo): 6 boots' '$D/last.log'"
 
 # ---- groups=INC:MAX in run (the STP form), checked before any boot
@@ -95,6 +136,38 @@ ok_if scorecard-cost-checked "--cost linux61 over runs without cost= exited $rc 
 rc=$?
 ok_if scorecard-machine-checked "--machine core2-duo over runs without machine= exited $rc (want 1: the runs booted none)" \
     sh -c "[ $rc = 1 ] && grep -q 'booted machine=none' '$D/last.log'"
+"$TOOL" scorecard seed000 hackbench "goodness=$A#goodness" "o1=$A#o1" --model host >"$D/last.log" 2>&1
+rc=$?
+ok_if scorecard-model-needs-machine "--model host without --machine exited $rc (want 2)" \
+    sh -c "[ $rc = 2 ] && grep -q -- '--model host goes with --machine PRESET' '$D/last.log'"
+"$TOOL" scorecard seed000 hackbench "goodness=$A#goodness" "o1=$A#o1" --machine none --model hots >"$D/last.log" 2>&1
+rc=$?
+ok_if scorecard-model-bad "--model hots exited $rc (want 2)" sh -c "[ $rc = 2 ] && grep -q -- '--model hots: expected guest or host' '$D/last.log'"
+# the fixture's boot lines with machine=core2-duo (a model in the guest: no model=): --model host is refused, guest named as before
+M="$D/run-m"
+cp -r "$ROOT/tests/tools/run-a" "$M"
+sed -i 's/^boot: cpus=/boot: machine=core2-duo cpus=/' "$M"/logs/*.log
+"$TOOL" collect "$M" >"$D/last.log" 2>&1
+"$TOOL" scorecard seed000 hackbench "goodness=$M#goodness" "o1=$M#o1" --machine core2-duo --model host >"$D/last.log" 2>&1
+rc=$?
+ok_if scorecard-model-checked "--model host over runs without model=host exited $rc (want 1)" \
+    sh -c "[ $rc = 1 ] && grep -q -- '--model host, but the runs' '$D/last.log'"
+"$TOOL" scorecard seed000 hackbench "goodness=$M#goodness" "o1=$M#o1" --machine core2-duo >"$D/last.log" 2>&1
+rc=$?
+ok_if scorecard-model-guest-line "--machine core2-duo (guest) exited $rc or its line is not as before (machine=core2-duo at its end)" \
+    sh -c "[ $rc = 0 ] && grep -Eq '^scorecard seed=seed000 table=hackbench .* machine=core2-duo$' '$D/last.log'"
+sed -i 's/^boot: machine=core2-duo /boot: machine=core2-duo model=host /' "$M"/logs/*.log
+"$TOOL" collect "$M" >"$D/last.log" 2>&1
+"$TOOL" scorecard seed000 hackbench "goodness=$M#goodness" "o1=$M#o1" --machine core2-duo --model host --csv "$D/scm.csv" >"$D/last.log" 2>&1
+rc=$?
+ok_if scorecard-model-host-line "--model host over model=host runs exited $rc, or the title, line or CSV does not say model=host" \
+    sh -c "[ $rc = 0 ] && grep -q '(cost=none, machine=core2-duo model=host)' '$D/last.log' &&
+           grep -Eq '^scorecard seed=seed000 table=hackbench .* machine=core2-duo model=host$' '$D/last.log' &&
+           grep -q '^seed000,hackbench,none,core2-duo model=host,cell,' '$D/scm.csv'"
+"$TOOL" scorecard seed000 hackbench "goodness=$M#goodness" "o1=$M#o1" --machine core2-duo >"$D/last.log" 2>&1
+rc=$?
+ok_if scorecard-model-guest-checked "--model guest (the default) over model=host runs exited $rc (want 1)" \
+    sh -c "[ $rc = 1 ] && grep -q -- '--model guest, but the runs' '$D/last.log'"
 "$TOOL" scorecard seed009 hackbench "o1=$A" >"$D/last.log" 2>&1
 rc=$?
 ok_if scorecard-unknown-seed "exit $rc (want 2)" [ $rc = 2 ]
@@ -264,6 +337,37 @@ if long_only "reproduce --machine none,core2-duo (CACHES=1 builds)"; then
         pkill -f "$D/rm1" 2>/dev/null
     else
         skip reproduce-machine-stop "no setsid(1)"
+    fi
+fi
+# ---- the host model in a reproduction (make test-long): seed001's pipe tables with the Core 2 Duo's caches run by
+# the QEMU plugin: every row a make CACHES=host image with its link map, model=host on every boot line, the memstat
+# lines the plugin writes, model=host in the configuration, the headers, the scorecard lines and the CSV
+if long_only "reproduce --machine core2-duo --model host (CACHES=host builds, QEMU 7.2 with plugins)"; then
+    HM_NAMES="exit0 config header lines rows csv"
+    ver=$(qemu-system-i386 --version 2>/dev/null | head -1)
+    why=
+    case "$ver" in "QEMU emulator version 7.2"*) ;; *) why="model=host needs QEMU 7.2; this QEMU: ${ver:-none}" ;; esac
+    [ -n "$why" ] || ! qemu-system-i386 -plugin help </dev/null 2>&1 | grep -qi "invalid option\|unsupported\|not compiled" ||
+        why="this QEMU has no TCG plugin support"
+    if [ -n "$why" ]; then
+        for n in $HM_NAMES; do skip "reproduce-model-host-$n" "$why"; done
+    else
+        "$SL" reproduce seed001 --only pipe --machine core2-duo --model host --out "$D/rh" >"$D/rh.out" 2>"$D/rh.err"
+        rc=$?
+        cat "$D/rh.out" "$D/rh.err" >"$D/last.log"
+        ok_if reproduce-model-host-exit0 "exit $rc (want 0)" [ $rc = 0 ]
+        ok_if reproduce-model-host-config "the configuration line does not say model=host and CACHES=host images" \
+            sh -c "head -1 '$D/rh/scorecard.txt' | grep -q 'machine=core2-duo model=host (CACHES=host images'"
+        ok_if reproduce-model-host-header "the table's header does not name the model" \
+            grep -q '^== seed001 pipe, cost=none, machine=core2-duo model=host ' "$D/rh/scorecard.txt"
+        ok_if reproduce-model-host-lines "not two distinct scorecard lines ending in machine=core2-duo model=host" \
+            sh -c "[ \$(grep '^scorecard seed=seed001 table=pipe.* machine=core2-duo model=host\$' '$D/rh.out' | sort -u | wc -l) = 2 ]"
+        ok_if reproduce-model-host-rows "a row did not boot a CACHES=host image with its link map and model=host, or has no memstat lines" \
+            sh -c "for r in '$D'/rh/cost-none/pipe*/*/; do grep -q 'CACHES=host' \"\$r\"kernels/*.flags &&
+                   [ -s \"\$r\"kernels/*/kernel.map ] && grep -q '^boot: .* machine=core2-duo model=host ' \"\$r\"logs/*.log &&
+                   grep -q '^memstat model=host cpu=1 ' \"\$r\"logs/*.log && head -1 \"\$r\"results.csv | grep -q boot_model || exit 1; done"
+        ok_if reproduce-model-host-csv "scorecard.csv's cells do not say core2-duo model=host in the machine column" \
+            grep -q '^seed001,pipe,none,core2-duo model=host,cell,' "$D/rh/scorecard.csv"
     fi
 fi
 rm -rf "$D"

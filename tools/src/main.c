@@ -209,7 +209,9 @@ int cmd_complete(int argc, char **argv)
                "  The completions of word CWORD (counted from 0) of the command line WORD... (WORD 0 is\n"
                "  schedlab), one a line: verbs; a verb's flags (every --flag of its --help); schedulers after\n"
                "  --sched and --base; workloads after --bench, and for run and trace the chosen workload's\n"
-               "  keys as flags, from a bench=list cached beside a built image; accelerators, engines, seeds.\n"
+               "  keys as flags, from a bench=list cached beside a built image; accelerators, engines, seeds,\n"
+               "  the memory model's presets after --machine (make list-machines), guest and host after --model,\n"
+               "  0, 1 and host after --caches.\n"
                "  What tools/schedlab-completion.bash asks; nothing for a file or a directory (bash's own).\n");
         return 0;
     }
@@ -242,10 +244,23 @@ int cmd_complete(int argc, char **argv)
     static const char *const accels[] = { "tcg", "kvm", "icount", "vsmp", NULL };
     static const char *const engines[] = { "local", "parallel", "slurm", "none", NULL };
     static const char *const seeds[] = { "seed000", "seed001", "seed003", NULL };
-    const char *const *fixed = !strcmp(prev, "--accel") ? accels : !strcmp(prev, "--engine") ? engines : NULL;
+    static const char *const models[] = { "guest", "host", NULL };   /* reproduce, scorecard --model */
+    static const char *const caches[] = { "0", "1", "host", NULL };   /* run --caches */
+    const char *const *fixed = !strcmp(prev, "--accel")    ? accels
+                               : !strcmp(prev, "--engine") ? engines
+                               : !strcmp(prev, "--model")  ? models
+                               : !strcmp(prev, "--caches") ? caches
+                                                           : NULL;
     if (fixed) {
         for (size_t i = 0; fixed[i]; i++)
             print_matching(cur, fixed[i]);
+        return 0;
+    }
+    if (!strcmp(prev, "--machine")) {   /* reproduce, scorecard: none and the kernel's presets (make list-machines) */
+        print_matching(cur, "none");
+        char **m = list_machines();
+        for (size_t i = 0; m && m[i]; i++)
+            print_matching(cur, m[i]);
         return 0;
     }
     struct bench_list bl;

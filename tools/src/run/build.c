@@ -19,7 +19,10 @@ void build_settings_init(struct build_settings *b)
     b->hz = BUILD_HZ_DEFAULT;
     if (hz && *hz && !parse_long(hz, &b->hz))
         b->hz = -1;
-    b->caches = !caches || !*caches || !strcmp(caches, "0") ? 0 : !strcmp(caches, "1") ? 1 : -1;
+    b->caches = !caches || !*caches || !strcmp(caches, "0") ? 0
+                : !strcmp(caches, "1")                       ? 1
+                : !strcmp(caches, "host")                    ? BUILD_CACHES_HOST
+                                                             : -1;
     b->lock = xstrdup(lock && *lock ? lock : BUILD_LOCK_DEFAULT);
     b->cflags_extra = xstrdup(cx ? cx : "");
 }
@@ -38,7 +41,7 @@ bool build_is_default(const struct build_settings *b)
 
 char *build_settings_text(const struct build_settings *b)
 {
-    const char *caches = b->caches == 1 ? " CACHES=1" : "";
+    const char *caches = b->caches == 1 ? " CACHES=1" : b->caches == BUILD_CACHES_HOST ? " CACHES=host" : "";
     return b->cflags_extra[0] ? xasprintf("HZ=%ld LOCK=%s%s CFLAGS_EXTRA=%s", b->hz, b->lock, caches, b->cflags_extra)
                               : xasprintf("HZ=%ld LOCK=%s%s", b->hz, b->lock, caches);
 }
@@ -78,7 +81,7 @@ static void make_argv(struct argv *a, const struct build_settings *b, const char
         argv_addf(a, "HZ=%ld", b->hz);
         argv_addf(a, "LOCK=%s", b->lock);
         argv_addf(a, "CFLAGS_EXTRA=%s", b->cflags_extra);
-        argv_addf(a, "CACHES=%d", b->caches == 1 ? 1 : 0);
+        argv_add(a, b->caches == 1 ? "CACHES=1" : b->caches == BUILD_CACHES_HOST ? "CACHES=host" : "CACHES=0");
     }
     argv_add(a, target);
 }
@@ -168,6 +171,18 @@ bool build_image(const struct build_settings *b, const char *sched, const char *
                                                             : xasprintf("%s.flags", dest);
     if (ok && (!copy_file(elf, dest) || !copy_file(flags, dflags)))
         ok = false;
+    /* CACHES=host: the link map too (model=host's plugin takes its address ranges from it: tools/qemu-run.sh reads
+     * kernel.map beside the kernel it boots) */
+    if (ok && b->caches == BUILD_CACHES_HOST) {
+        char *map = xasprintf("%s/kernel.map", dir);
+        char *dmap = dl > 4 && !strcmp(dest + dl - 4, ".elf") ? xasprintf("%.*s.map", (int)(dl - 4), dest)
+                                                              : xasprintf("%s.map", dest);
+        if (!copy_file(map, dmap)) {
+            errorf("cannot copy %s (make writes the link map beside kernel.elf)", map);
+            ok = false;
+        }
+        free(map), free(dmap);
+    }
     tree_unlock(fd);
     if (!ok) {
         size_t len;

@@ -366,10 +366,11 @@ int run_req_parse(struct run_req *r, int argc, char **argv, bool *help)
             else if (!strcmp(opt, "--cflags-extra"))
                 set_str(&r->build.cflags_extra, val);
             else if (!strcmp(opt, "--caches")) {
-                if (strcmp(val, "0") && strcmp(val, "1"))
-                    rc = verb_usage_error("--caches %s: expected 0 or 1 (1: the memory model's build, docs/caches.md)", val);
+                if (strcmp(val, "0") && strcmp(val, "1") && strcmp(val, "host"))
+                    rc = verb_usage_error("--caches %s: expected 0, 1 or host (1: the memory model's build; host: the "
+                                          "kernel that takes model=host, the model in QEMU; docs/caches.md)", val);
                 else
-                    r->build.caches = val[0] - '0';
+                    r->build.caches = !strcmp(val, "host") ? BUILD_CACHES_HOST : val[0] - '0';
             }
             else if (!strcmp(opt, "--runs") || !strcmp(opt, "--boots") || !strcmp(opt, "--mem") ||
                      !strcmp(opt, "--timeout") || !strcmp(opt, "--hz")) {
@@ -523,7 +524,7 @@ static int check_request(struct run_req *r)
     if (strcmp(r->build.lock, "tas") && strcmp(r->build.lock, "ticket"))
         return verb_usage_error("--lock %s: expected tas or ticket", r->build.lock);
     if (r->build.caches < 0)
-        return verb_usage_error("CACHES=%s in the environment: expected 0 or 1", getenv("CACHES"));
+        return verb_usage_error("CACHES=%s in the environment: expected 0, 1 or host", getenv("CACHES"));
     if (!strcmp(r->accel, "kvm")) {
         const char *dev = getenv("SCHEDLAB_KVM_DEV") ? getenv("SCHEDLAB_KVM_DEV") : "/dev/kvm";
         if (access(dev, R_OK | W_OK) != 0) {
@@ -584,6 +585,10 @@ static const struct bl_key *param_key(const struct lists *L, const char *bench, 
     if (!k) {   /* the memory model's keys (kernel/machine/memhooks.c registers them as "machine") */
         k = bench_list_key(&L->kernel, "machine", key);
         *owner = "machine";
+    }
+    if (!k) {   /* model= (a kernel of make CACHES=host registers it as "model": docs/caches.md, "The host model") */
+        k = bench_list_key(&L->kernel, "model", key);
+        *owner = "model";
     }
     return k;
 }
@@ -757,7 +762,8 @@ static int check_params(const struct run_req *r, const struct lists *L)
             /* the kernel's keys a run may give (bench, runs and the trace keys have flags of their own) */
             for (size_t j = 0; j < L->kernel.nkeys; j++) {
                 const char *n = L->kernel.keys[j].name;
-                if ((!strcmp(L->kernel.keys[j].owner, "kernel") || !strcmp(L->kernel.keys[j].owner, "machine")) &&
+                if ((!strcmp(L->kernel.keys[j].owner, "kernel") || !strcmp(L->kernel.keys[j].owner, "machine") ||
+                     !strcmp(L->kernel.keys[j].owner, "model")) &&
                     strcmp(n, "bench") && strcmp(n, "runs") &&
                     strcmp(n, "trace") && strcmp(n, "trace_events") && strcmp(n, "trace_buf_kib"))
                     append(&kernel, "%s%s", kernel ? " " : "", n);
@@ -1085,7 +1091,22 @@ int run_prepare(struct run_req *r, struct run_dir *d)
         char *a = xasprintf("%s/%s.elf", stage, sc), *b = xasprintf("%s/kernels/%s.elf", d->dir, sc);
         char *fa = xasprintf("%s/%s.flags", stage, sc), *fb = xasprintf("%s/kernels/%s.flags", d->dir, sc);
         char *la = xasprintf("%s/build-%s.log", stage, sc), *lb = xasprintf("%s/build-%s.log", d->dir, sc);
-        if (!move_file(a, b) || !move_file(fa, fb) || !move_file(la, lb)) {
+        if (r->build.caches == BUILD_CACHES_HOST) {
+            /* model=host: tools/qemu-run.sh reads kernel.map beside the kernel it boots (its realpath), so the image
+             * is kernels/SCHED/kernel.elf with its kernel.map, and kernels/SCHED.elf a link to it */
+            char *kd = xasprintf("%s/kernels/%s", d->dir, sc), *ke = xasprintf("%s/kernel.elf", kd),
+                 *ma = xasprintf("%s/%s.map", stage, sc), *mb = xasprintf("%s/kernel.map", kd),
+                 *to = xasprintf("%s/kernel.elf", sc);
+            if (mkdir(kd, 0755) != 0 || !move_file(a, ke) || !move_file(ma, mb) || symlink(to, b) != 0) {
+                errorf("cannot move the %s kernel and its link map into %s", sc, kd);
+                rc = 1;
+            }
+            free(kd), free(ke), free(ma), free(mb), free(to);
+        } else if (!move_file(a, b)) {
+            errorf("cannot move the %s kernel into %s/kernels", sc, d->dir);
+            rc = 1;
+        }
+        if (!move_file(fa, fb) || !move_file(la, lb)) {
             errorf("cannot move the %s kernel into %s/kernels", sc, d->dir);
             rc = 1;
         }
@@ -1318,7 +1339,7 @@ bool write_meta_start(const struct run_req *r, const struct run_dir *d, const ch
     long jobs = r->jobs ? r->jobs : host_cores();
     fprintf(f, "date: %s\ncommand: %s\ngit_revision: %s\nqemu: %s\naccel: %s\n", date, r->command, rev, qemu, r->accel);
     fprintf(f, "build: HZ=%ld LOCK=%s CFLAGS_EXTRA=%s%s\n", r->build.hz, r->build.lock, r->build.cflags_extra,
-            r->build.caches == 1 ? " CACHES=1" : "");
+            r->build.caches == 1 ? " CACHES=1" : r->build.caches == BUILD_CACHES_HOST ? " CACHES=host" : "");
     fprintf(f, "host: %s\nhost_cpu_model: %s\nhost_cpus: %ld\nhost_kernel: %s\nhost_loadavg_start: %s\n", host, model,
             host_cores(), uname, la);
     fprintf(f, "engine: %s%s%s%s\n", engines[r->engine], r->hosts ? " (hosts: " : "", r->hosts ? r->hosts : "",

@@ -66,6 +66,7 @@ static const char css[] =
 /* One scorecard line of scorecard.txt. */
 struct line {
     char *table, *cost, *machine;   /* machine: the memory model's preset, NULL without one */
+    char *model;                    /* model=host (the QEMU plugin ran it), NULL for the in-guest model or none */
     long cells, missing, agree, orderings;
     double median, worst;
 };
@@ -254,6 +255,7 @@ int cmd_repro_report(int argc, char **argv)
             x->table = word(l, "table");
             x->cost = word(l, "cost");
             x->machine = word(l, "machine");
+            x->model = word(l, "model");
             x->cells = (long)word_num(l, "cells");
             x->missing = (long)word_num(l, "cells_missing");
             x->median = word_num(l, "median_dev_pct");
@@ -346,7 +348,9 @@ int cmd_repro_report(int argc, char **argv)
     for (size_t i = 0; i < nl; i++) {
         ht_row(ov);
         ht_cell(ov, lines[i].table, NULL);
-        char *cm = lines[i].machine ? xasprintf("%s (machine=%s)", lines[i].cost, lines[i].machine) : xstrdup(lines[i].cost);
+        char *cm = lines[i].machine ? xasprintf("%s (machine=%s%s%s)", lines[i].cost, lines[i].machine,
+                                                lines[i].model ? " model=" : "", lines[i].model ? lines[i].model : "")
+                                    : xstrdup(lines[i].cost);
         ht_cell(ov, cm, NULL);
         free(cm);
         char b[64], cls[48];
@@ -456,6 +460,7 @@ int cmd_repro_report(int argc, char **argv)
         free(lines[i].table);
         free(lines[i].cost);
         free(lines[i].machine);
+        free(lines[i].model);
     }
     free(lines);
     free(config);

@@ -21,8 +21,8 @@
 #include <string.h>
 
 static const char usage[] =
-    "usage: schedlab scorecard SEED TABLE [--cost MODEL] [--machine PRESET] [--csv FILE] [--html FILE] [--plots DIR]\n"
-    "                               [--notes FILE]\n"
+    "usage: schedlab scorecard SEED TABLE [--cost MODEL] [--machine PRESET] [--model guest|host] [--csv FILE] [--html FILE]\n"
+    "                               [--plots DIR] [--notes FILE]\n"
     "                               ROW=DIR[#SCHED]|ROW=!WHY ...\n"
     "  SEED TABLE: seed000 hackbench|maxgroups|nick, seed001 lat_ctx|hackbench|pipe|lat_ctx-bound|hackbench-bound|\n"
     "  pipe-bound, seed003 tbench|aim7|volano.  ROW: a kernel of that table (seed000: goodness o1 [nick]; seed001: rc1 rc6 cfs;\n"
@@ -32,7 +32,10 @@ static const char usage[] =
     "  measured (its cells are counted as missing, with WHY).  --cost: the cost model the runs used (cost=,\n"
     "  checked against the cost= of the runs' result lines).  --machine: the memory model's preset the runs\n"
     "  booted with (machine= of their boot lines, checked; none: no model) [none]; named in the scorecard's\n"
-    "  title and at the end of its scorecard line.  --csv FILE: append the cells as CSV rows.\n"
+    "  title and at the end of its scorecard line.  --model: where that model ran: guest (a CACHES=1 kernel)\n"
+    "  or host (the QEMU plugin: boot lines with model=host, a kernel of make CACHES=host; checked) [guest];\n"
+    "  host is named after the preset (machine=PRESET model=host, also in the CSV's machine column).\n"
+    "  --csv FILE: append the cells as CSV rows.\n"
     "  --html FILE: the table as an HTML section (what ran, the scorecard with its cells coloured by\n"
     "  deviation, the notes, the post's table beside ours, the plots inline) for report.html.\n"
     "  --plots DIR: one plot per normalised quantity, ours (solid) and the post's (dashed) on one axis,\n"
@@ -44,9 +47,10 @@ static const char usage[] =
 
 int cmd_scorecard(int argc, char **argv)
 {
-    const char *cost = "none", *machine = "none", *csv = NULL, *seed = NULL, *tname = NULL, *html = NULL, *plotdir = NULL, *notes_file = NULL;
+    const char *cost = "none", *machine = "none", *model = "guest", *csv = NULL, *seed = NULL, *tname = NULL, *html = NULL,
+               *plotdir = NULL, *notes_file = NULL;
     nrows = ncells = nords = nplots = 0;
-    static const char *const names[] = { "cost", "machine", "csv", "html", "plots", "notes", "help", NULL };
+    static const char *const names[] = { "cost", "machine", "model", "csv", "html", "plots", "notes", "help", NULL };
     cli_set_usage(usage);
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
@@ -54,11 +58,12 @@ int cmd_scorecard(int argc, char **argv)
             printf("%s", usage);
             return 0;
         }
-        if (!strcmp(a, "--cost") || !strcmp(a, "--machine") || !strcmp(a, "--csv") || !strcmp(a, "--html") || !strcmp(a, "--plots") ||
-            !strcmp(a, "--notes")) {
+        if (!strcmp(a, "--cost") || !strcmp(a, "--machine") || !strcmp(a, "--model") || !strcmp(a, "--csv") ||
+            !strcmp(a, "--html") || !strcmp(a, "--plots") || !strcmp(a, "--notes")) {
             if (i + 1 >= argc)
                 return usage_error("%s needs a value", a);
-            const char **dst = !strcmp(a, "--cost") ? &cost : !strcmp(a, "--machine") ? &machine : !strcmp(a, "--csv") ? &csv : !strcmp(a, "--html") ? &html
+            const char **dst = !strcmp(a, "--cost") ? &cost : !strcmp(a, "--machine") ? &machine : !strcmp(a, "--model") ? &model
+                               : !strcmp(a, "--csv") ? &csv : !strcmp(a, "--html") ? &html
                                : !strcmp(a, "--plots") ? &plotdir : &notes_file;
             *dst = argv[++i];
             continue;
@@ -94,6 +99,10 @@ int cmd_scorecard(int argc, char **argv)
     }
     if (!seed || !tname)
         return verb_usage_error("scorecard needs SEED and TABLE");
+    if (strcmp(model, "guest") && strcmp(model, "host"))
+        return verb_usage_error("--model %s: expected guest or host", model);
+    if (!strcmp(model, "host") && !strcmp(machine, "none"))
+        return verb_usage_error("--model host goes with --machine PRESET (the preset the model ran)");
     for (size_t i = 0; i < nrows; i++)
         for (size_t j = 0; j < i; j++)
             if (!strcmp(rows[i].key, rows[j].key))
@@ -157,6 +166,21 @@ int cmd_scorecard(int argc, char **argv)
         errorf("--machine %s, but the runs booted machine=%s", machine, rmachine);
         return 1;
     }
+    /* where the model ran (only with one: a plain boot has no model= either) */
+    const char *rmodel = strcmp(machine, "none") ? runs_model(model) : model;
+    if (!rmodel) {
+        errorf("the runs of %s %s ran the memory model in different places (model=host on some boot lines only)", seed,
+               tname);
+        return 1;
+    }
+    if (strcmp(rmodel, model)) {
+        errorf("--model %s, but the runs' boot lines say %s", model,
+               !strcmp(rmodel, "host") ? "model=host (the QEMU plugin)" : "no model=host (the model in the guest)");
+        return 1;
+    }
+    /* the preset as the scorecard names it: machine=PRESET, and model=host after it when the plugin ran it */
+    char *mlabel = !strcmp(model, "host") ? xasprintf("%s model=host", machine) : xstrdup(machine);
+    machine = mlabel;
     for (size_t i = 0; i < nrows; i++)
         if (rows[i].t.ncols)
             lost_ticks_warn(stdout, &rows[i].t, NULL, false);

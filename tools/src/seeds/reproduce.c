@@ -23,14 +23,16 @@
 #include <unistd.h>
 
 static const char usage[] =
-    "usage: schedlab reproduce SEED [--full] [--out DIR] [--cost LIST] [--machine PRESET] [-j N] [--timeout S] [--runs R]\n"
-    "                          [--only TABLES] [--groups LIST] [--smp LIST] [--accel A] [--quiet] [--estimate]\n"
+    "usage: schedlab reproduce SEED [--full] [--out DIR] [--cost LIST] [--machine PRESET] [--model guest|host] [-j N]\n"
+    "                          [--timeout S] [--runs R] [--only TABLES] [--groups LIST] [--smp LIST] [--accel A]\n"
+    "                          [--quiet] [--estimate]\n"
     "  one seed post's experiment end to end: every table of the post measured here,\n"
     "  printed beside the seed's in the post's layout, then its fidelity scorecard\n"
     "  (normalised cells: ratios between kernels in one cell, growth along a row,\n"
     "  orderings; docs/reproduce.md) ending in one machine-readable line per table:\n"
     "    scorecard seed=S table=T cost=C cells=N median_dev_pct=X worst_dev_pct=Y orderings_agree=A/B cells_missing=M\n"
-    "  (and machine=PRESET at its end when the memory model measured it).\n"
+    "  (and machine=PRESET at its end when the memory model measured it, model=host after it when\n"
+    "  the QEMU plugin ran the model).\n"
     "  SEED: seed000 (hackbench, max groups, Nick's 8-way series), seed001 (lat_ctx,\n"
     "  hackbench 50, pipe-test; unbound and bound to one CPU; rc1, rc6, cfs-devel),\n"
     "  seed003 (tbench 64 and 192 clients on 4 CPUs; 2.4, dyn-sched, O(1) backport, MQ; and the\n"
@@ -46,6 +48,15 @@ static const char usage[] =
     "                      boot costs several times a plain one's host time (docs/caches.md): --estimate\n"
     "                      first.  A comma list (none,core2-duo): one reproduction per machine, each into\n"
     "                      DIR/machine-M/, then their scorecards side by side (DIR/side-by-side.txt) [none]\n"
+    "  --model guest|host  with --machine PRESET, where the memory model runs: guest, the CACHES=1 images\n"
+    "                      above (every access a call in the guest; 21-46x a plain boot's host time); host,\n"
+    "                      the same model as a QEMU 7.2 TCG plugin (kernel/machine/host/hostmodel.c) on\n"
+    "                      each scheduler's make CACHES=host image (build/SCHED-hostmodel: it takes the\n"
+    "                      keys and gives a 2.4 scheduler 2.4's task layout), machine=PRESET model=host on\n"
+    "                      the boot line, tools/qemu-run.sh loading the plugin (about 2-2.5x a plain\n"
+    "                      boot's host time; what it sees differently: docs/caches.md, \"The host\n"
+    "                      model\").  Needs QEMU 7.2 with TCG plugins.  Rows under tcg run without a\n"
+    "                      model either way; machine=none in a list runs the plain images    [guest]\n"
     "  --only TABLES       only these tables (seed000: hackbench,maxgroups,nick;\n"
     "                      seed001: lat_ctx,hackbench,pipe; seed003: tbench,aim7,volano) [all]\n"
     "  --runs R, --timeout S, -j N   override runs per cell (the table's; 1 under vsmp, whose boots\n"
@@ -129,14 +140,20 @@ void repro_row(struct repro *R, const char *table, const char *row, const char *
         argv_add(&r->flags, "--cost");
         argv_add(&r->flags, R->cost);
     }
-    /* the memory model: vsmp's virtual time only (a recipe's tcg rows run without it) */
+    /* the memory model: vsmp's virtual time only (a recipe's tcg rows run without it); in the guest (the
+     * CACHES=1 image) or in QEMU (model=host: the plugin, on the CACHES=host image, which takes the keys) */
     r->machine = R->machine && strcmp(R->machine, "none") && !strcmp(R->row_accel ? R->row_accel : R->accel, "vsmp")
                      ? R->machine : "none";
+    r->host_model = strcmp(r->machine, "none") && R->model && !strcmp(R->model, "host");
     if (strcmp(r->machine, "none")) {
         argv_add(&r->flags, "--caches");
-        argv_add(&r->flags, "1");
+        argv_add(&r->flags, r->host_model ? "host" : "1");
         argv_add(&r->flags, "--set");
         argv_addf(&r->flags, "machine=%s", r->machine);
+        if (r->host_model) {
+            argv_add(&r->flags, "--set");
+            argv_add(&r->flags, "model=host");
+        }
     }
 }
 
@@ -221,8 +238,8 @@ static char *row_unavailable(const struct repro_row *r, char **known, const stru
     free(have);
     if (!r->preset)
         return NULL;
-    struct build_settings rb = *b;   /* the row's image: CACHES=1 with a machine */
-    rb.caches = strcmp(r->machine, "none") ? 1 : b->caches;
+    struct build_settings rb = *b;   /* the row's image: CACHES=1 with a machine (CACHES=host with model=host) */
+    rb.caches = r->host_model ? BUILD_CACHES_HOST : strcmp(r->machine, "none") ? 1 : b->caches;
     b = &rb;
     char *dir = build_dir(b, r->sched);
     if (!dir)
@@ -233,7 +250,8 @@ static char *row_unavailable(const struct repro_row *r, char **known, const stru
     tree_unlock(fd);
     char *why = NULL;
     if (mrc != 0)
-        why = xasprintf("make SCHED=%s%s failed (log %s)", r->sched, b->caches == 1 ? " CACHES=1" : "", log);
+        why = xasprintf("make SCHED=%s%s failed (log %s)", r->sched,
+                        b->caches == 1 ? " CACHES=1" : b->caches == BUILD_CACHES_HOST ? " CACHES=host" : "", log);
     else {
         char *elf = xasprintf("%s/kernel.elf", dir), *cache = xasprintf("%s.list", elf);
         char *path = bench_list_file(elf, cache);
@@ -297,18 +315,23 @@ static int call_scorecard(void *arg)
     return cmd_scorecard(c->argc, c->argv);
 }
 
-/* The memory model the rows of a scored table ran with (a recipe gives every row of a table one accelerator). */
-static const char *score_machine(const struct repro *R, const struct repro_score *s)
+/* The memory model the rows of a scored table ran with (a recipe gives every row of a table one accelerator),
+ * and whether the QEMU plugin ran it. */
+static const char *score_machine(const struct repro *R, const struct repro_score *s, bool *host)
 {
+    *host = false;
     for (size_t i = 0; i < R->nrows; i++)
-        if (!strcmp(R->rows[i].table, s->table) && !strcmp(R->rows[i].cost, s->cost))
+        if (!strcmp(R->rows[i].table, s->table) && !strcmp(R->rows[i].cost, s->cost)) {
+            *host = R->rows[i].host_model;
             return R->rows[i].machine;
+        }
     return "none";
 }
 
 static int score_table(struct repro *R, const struct repro_score *s, const char *plotsdir)
 {
-    const char *machine = score_machine(R, s);
+    bool host;
+    const char *machine = score_machine(R, s, &host);
     struct argv a = { 0 };
     argv_add(&a, "scorecard");
     argv_add(&a, R->seed->name);
@@ -317,6 +340,10 @@ static int score_table(struct repro *R, const struct repro_score *s, const char 
     argv_add(&a, s->cost);
     argv_add(&a, "--machine");
     argv_add(&a, machine);
+    if (host) {
+        argv_add(&a, "--model");
+        argv_add(&a, "host");
+    }
     argv_add(&a, "--csv");
     argv_addf(&a, "%s/scorecard.csv", R->out);
     argv_add(&a, "--html");
@@ -358,9 +385,13 @@ static int score_table(struct repro *R, const struct repro_score *s, const char 
     }
     size_t len;
     char *text = read_file(txt, &len);
-    char *head = xasprintf("== %s %s, cost=%s, machine=%s%s (quick=%d, accel=%s%s%s)\n", R->seed->name, s->table, s->cost,
-                           machine, R->machine && strcmp(R->machine, "none") && !strcmp(machine, "none")
-                                        ? " (the memory model needs vsmp; this table runs under tcg)" : "",
+    char *head = xasprintf("== %s %s, cost=%s, machine=%s%s%s (quick=%d, accel=%s%s%s)\n", R->seed->name, s->table, s->cost,
+                           machine, host ? " model=host" : "",
+                           R->machine && strcmp(R->machine, "none") && !strcmp(machine, "none")
+                               ? (!strcmp(R->model, "host") ? " (the memory model needs vsmp; this table runs under tcg, "
+                                                              "without model=host too)"
+                                                            : " (the memory model needs vsmp; this table runs under tcg)")
+                               : "",
                            R->quick ? 1 : 0, R->accel, R->smp ? ", smp=" : "", R->smp ? R->smp : "");
     char *sc = xasprintf("%s/scorecard.txt", R->out);
     FILE *f = fopen(sc, "a");
@@ -475,8 +506,8 @@ static int side_by_side(const struct repro *R, int argc, char **argv, bool estim
         argv_add(&a, "reproduce");
         for (int i = 1; i < argc; i++) {
             const char *w = argv[i];
-            bool pair = !strcmp(w, "--machine") || !strcmp(w, "--out");
-            if (pair || !strncmp(w, "--machine=", 10) || !strncmp(w, "--out=", 6)) {
+            bool pair = !strcmp(w, "--machine") || !strcmp(w, "--out") || !strcmp(w, "--model");
+            if (pair || !strncmp(w, "--machine=", 10) || !strncmp(w, "--out=", 6) || !strncmp(w, "--model=", 8)) {
                 i += pair;
                 continue;
             }
@@ -484,6 +515,10 @@ static int side_by_side(const struct repro *R, int argc, char **argv, bool estim
         }
         argv_add(&a, "--machine");
         argv_add(&a, ms[k]);
+        if (strcmp(ms[k], "none")) {   /* machine=none: the plain images, no model anywhere */
+            argv_add(&a, "--model");
+            argv_add(&a, R->model);
+        }
         argv_add(&a, "--out");
         argv_addf(&a, "%s/machine-%s", R->out, ms[k]);
         fprintf(stderr, "reproduce: %s --machine %s (%zu of %zu) into %s/machine-%s\n", R->seed->name, ms[k], k + 1, nm,
@@ -521,7 +556,8 @@ static int side_by_side(const struct repro *R, int argc, char **argv, bool estim
         return 1;
     }
     fprintf(f, "%s: the scorecards side by side, each machine's median / worst |dev| %% and orderings agree\n"
-               "(each from OUT/machine-M/scorecard.txt; a table with no line there: -)\n", R->seed->name);
+               "(each from OUT/machine-M/scorecard.txt; a table with no line there: -)%s\n", R->seed->name,
+            !strcmp(R->model, "host") ? "; the presets' model run by the QEMU plugin (model=host)" : "");
     fprintf(f, "  %-24s", "table (cost)");
     for (size_t k = 0; k < nm; k++)
         fprintf(f, k + 1 < nm ? " %-20s" : " %s", ms[k]);
@@ -579,6 +615,97 @@ static int side_by_side(const struct repro *R, int argc, char **argv, bool estim
     return worst;
 }
 
+/* The boot key without the words " machine=..." and " model=host" (the same boot without the model; allocated). */
+static char *plain_key(const char *key)
+{
+    struct strbuf b = { 0 };
+    char *copy = xstrdup(key);
+    for (char *save = NULL, *w = strtok_r(copy, " ", &save); w; w = strtok_r(NULL, " ", &save))
+        if (strncmp(w, "machine=", 8) && strcmp(w, "model=host"))
+            sb_printf(&b, "%s%s", b.s && *b.s ? " " : "", w);
+    free(copy);
+    return b.s ? b.s : xstrdup("");
+}
+
+/* --estimate with --model host: the host model's boots never recorded, from their plain boots' recorded times
+ * times the upper end of docs/caches.md's measured 2.0-2.5x ("Host cost"), labelled as that. */
+#define HOST_MODEL_COST_X 2.5
+static void host_model_extrapolation(const char *plan_path, const char *times_path, const char *ref_path, long slots)
+{
+    struct plan p = { 0 };
+    if (!plan_read(plan_path, &p))
+        return;
+    struct times local = { 0 }, ref = { 0 };
+    times_read(times_path, &local);
+    times_read(ref_path, &ref);
+    size_t n_model = 0, n_rec = 0, n_plain = 0, n_none = 0;
+    double total = 0;   /* slot-seconds */
+    for (size_t i = 0; i < p.n; i++) {
+        const char *key = p.b[i].key;
+        double t = times_lookup(&local, key);
+        if (!isfinite(t))
+            t = times_lookup(&ref, key);
+        bool model = strstr(key, " model=host") != NULL;
+        n_model += model;
+        if (isfinite(t)) {
+            n_rec += model;
+        } else if (model) {
+            char *pk = plain_key(key);
+            t = times_lookup(&local, pk);
+            if (!isfinite(t))
+                t = times_lookup(&ref, pk);
+            free(pk);
+            if (isfinite(t)) {
+                t *= HOST_MODEL_COST_X;
+                n_plain++;
+            }
+        }
+        if (isfinite(t))
+            total += t * (double)p.b[i].slots;
+        else
+            n_none++;
+    }
+    if (n_model && n_plain) {
+        char d[32];
+        fmt_duration(d, sizeof(d), total / (double)(slots > 0 ? slots : 1));
+        printf("  with model=host: %zu of its %zu model boots never recorded, taken as their plain boots' recorded "
+               "times x%.1f (docs/caches.md, \"Host cost\": 2.0-2.5x): the boots alone %s%s on %ld host "
+               "core%s%s\n", n_plain, n_model, HOST_MODEL_COST_X, n_none ? "more than " : "about ", d, slots,
+               slots == 1 ? "" : "s", n_none ? " (some boots have no record at all)" : "");
+    }
+    (void)n_rec;
+    times_free(&local);
+    times_free(&ref);
+    plan_free(&p);
+}
+
+/* What model=host needs of QEMU, as tools/qemu-run.sh checks it before it loads the plugin (its words): why it
+ * cannot run here (allocated), or NULL. */
+static char *host_model_unusable(void)
+{
+    char *ver_argv[] = { "sh", "-c", "qemu-system-i386 --version 2>/dev/null | head -1", NULL };
+    int rc;
+    char *ver = spawn_capture(ver_argv, &rc);
+    if (ver)
+        ver[strcspn(ver, "\n")] = 0;
+    if (!ver || strncmp(ver, "QEMU emulator version 7.2", 25)) {
+        char *why = xasprintf("model=host: the plugin reads QEMU 7.2's clock internals; this is %s",
+                              ver && *ver ? ver : "no qemu-system-i386 (make deps)");
+        free(ver);
+        return why;
+    }
+    free(ver);
+    char *plugin_argv[] = { "sh", "-c", "qemu-system-i386 -plugin help </dev/null 2>&1", NULL };
+    char *out = spawn_capture(plugin_argv, &rc);
+    bool none = false;
+    for (char *p = out; p && *p; p++)
+        *p = (char)(*p >= 'A' && *p <= 'Z' ? *p - 'A' + 'a' : *p);
+    if (out && (strstr(out, "invalid option") || strstr(out, "unsupported") || strstr(out, "not compiled")))
+        none = true;
+    free(out);
+    return none ? xstrdup("model=host: this QEMU has no TCG plugin support (-plugin)") : NULL;
+}
+
 int cmd_reproduce(int argc, char **argv)
 {
     cli_set_verb("reproduce", &spec);
@@ -596,7 +723,7 @@ int cmd_reproduce(int argc, char **argv)
         command = n;
     }
     static const char *const flags[] = { "full", "quick", "quiet", "estimate", "out", "cost", "jobs", "timeout", "runs",
-                                         "only", "groups", "accel", "smp", "machine", "help", NULL };
+                                         "only", "groups", "accel", "smp", "machine", "model", "help", NULL };
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         char *opt = NULL;
@@ -627,7 +754,7 @@ int cmd_reproduce(int argc, char **argv)
         } else if (!strcmp(opt, "--out") || !strcmp(opt, "--cost") || !strcmp(opt, "-j") || !strcmp(opt, "--jobs") ||
                    !strcmp(opt, "--timeout") || !strcmp(opt, "--runs") || !strcmp(opt, "--only") ||
                    !strcmp(opt, "--groups") || !strcmp(opt, "--accel") || !strcmp(opt, "--smp") ||
-                   !strcmp(opt, "--machine")) {
+                   !strcmp(opt, "--machine") || !strcmp(opt, "--model")) {
             if (!val) {
                 if (i + 1 >= argc)
                     rc = verb_usage_error("%s needs a value", opt);
@@ -644,6 +771,7 @@ int cmd_reproduce(int argc, char **argv)
                               : !strcmp(opt, "--accel")  ? &R.accel
                               : !strcmp(opt, "--smp")    ? &R.smp
                               : !strcmp(opt, "--machine") ? &R.machine
+                              : !strcmp(opt, "--model")  ? &R.model
                                                          : NULL;
                 if (slot) {
                     free(*slot);
@@ -813,6 +941,26 @@ int cmd_reproduce(int argc, char **argv)
         }
     }
     free(mcopy);
+    /* --model: where the preset's model runs (guest: the CACHES=1 images; host: the QEMU plugin, CACHES=host) */
+    bool model_given = R.model != NULL;
+    if (!R.model)
+        R.model = xstrdup("guest");
+    if (strcmp(R.model, "guest") && strcmp(R.model, "host")) {
+        static const char *const models[] = { "guest", "host", NULL };
+        const char *near = suggest(R.model, models);
+        return verb_usage_error("--model %s: expected guest or host (where --machine's memory model runs; docs/caches.md)%s%s%s",
+                                R.model, near ? " (did you mean " : "", near ? near : "", near ? "?)" : "");
+    }
+    if (model_given) {
+        bool preset = false;
+        char *copy = xstrdup(R.machine);
+        for (char *save = NULL, *m = strtok_r(copy, ",", &save); m; m = strtok_r(NULL, ",", &save))
+            preset |= strcmp(m, "none") != 0;
+        free(copy);
+        if (!preset)
+            return verb_usage_error("--model %s goes with --machine PRESET (where that preset's memory model runs; "
+                                    "make list-machines)", R.model);
+    }
     /* Under vsmp one run per cell unless --runs says otherwise: a vsmp boot's numbers are the same every time. */
     if (R.runs < 0 && !strcmp(R.accel, "vsmp"))
         R.runs = 1;
@@ -850,10 +998,32 @@ int cmd_reproduce(int argc, char **argv)
     }
     if (!R.out)
         R.out = xasprintf("%s/build/reproduce/%s", root, R.seed->name);
+    /* model=host: QEMU 7.2 with plugins (what qemu-run.sh would refuse at the first boot), and the plugin built once
+     * here under the tree's lock (qemu-run.sh's own make then finds it up to date) */
+    bool host_model = !strcmp(R.model, "host");
+    if (host_model && !estimate) {
+        char *why_not = host_model_unusable();
+        if (why_not) {
+            errorf("--model host: %s (tools/qemu-run.sh refuses such a boot; docs/caches.md, \"The host model\")", why_not);
+            free(why_not);
+            return 1;
+        }
+        char *log = xasprintf("%s/build/hostmodel-plugin.log", root);
+        int fd = tree_lock();
+        int mrc = make_config(NULL, NULL, "hostmodel-plugin", log);
+        tree_unlock(fd);
+        if (mrc != 0) {
+            errorf("--model host: make hostmodel-plugin failed (log %s)", log);
+            free(log);
+            return 1;
+        }
+        free(log);
+    }
     if (machine_list)
         return side_by_side(&R, argc, argv, estimate);
-    char *label = xasprintf("reproduce %s (%s, %s%s%s)", R.seed->name, R.accel, R.quick ? "quick sizes" : "the post's sizes",
-                            strcmp(R.machine, "none") ? ", machine=" : "", strcmp(R.machine, "none") ? R.machine : "");
+    char *label = xasprintf("reproduce %s (%s, %s%s%s%s)", R.seed->name, R.accel, R.quick ? "quick sizes" : "the post's sizes",
+                            strcmp(R.machine, "none") ? ", machine=" : "", strcmp(R.machine, "none") ? R.machine : "",
+                            strcmp(R.machine, "none") && host_model ? " model=host" : "");
     long slots = host_cores();
     if (R.jobs && R.jobs < slots)
         slots = R.jobs;
@@ -941,6 +1111,8 @@ int cmd_reproduce(int argc, char **argv)
         snprintf(sl, sizeof(sl), "%ld", slots);
         char *av[] = { "progress", plan, "--estimate", "--label", label, "--slots", sl, "--times", times, "--reference", ref, NULL };
         int rc = cmd_progress(11, av);
+        if (rc == 0 && host_model)
+            host_model_extrapolation(plan, times, ref, slots);
         char *rm[] = { "rm", "-rf", real_out, NULL };
         spawn_run(rm, NULL);
         free(times), free(ref);
@@ -992,8 +1164,10 @@ int cmd_reproduce(int argc, char **argv)
         snprintf(runs_text, sizeof(runs_text), "table-default");
     char *config = xasprintf("configuration: accel=%s sizes=%s cost=%s machine=%s%s runs=%s timeout=%ld%s (%s)", R.accel,
                              R.quick ? "quick" : "full", R.costs, R.machine,
-                             strcmp(R.machine, "none") ? " (CACHES=1 images)" : "", runs_text, R.timeout,
-                             build_word ? build_word : "", why);
+                             !strcmp(R.machine, "none") ? ""
+                             : host_model ? " model=host (CACHES=host images, the model in QEMU: the plugin of docs/caches.md)"
+                                          : " (CACHES=1 images)",
+                             runs_text, R.timeout, build_word ? build_word : "", why);
     fprintf(stderr, "reproduce: %s %s\n", R.seed->name, config);
     char *sc = xasprintf("%s/scorecard.txt", R.out);
     FILE *scf = fopen(sc, "w");

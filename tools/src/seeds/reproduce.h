@@ -23,6 +23,7 @@ struct repro_row {
     char *why;                            /* not available here: why (the row's cells are missing) */
     char *cost;
     const char *machine;                  /* the memory model it runs with ("none"; a preset under vsmp only) */
+    bool host_model;                      /* ... run by the QEMU plugin (model=host) rather than in the guest */
     /* when it runs */
     struct run_req req;
     struct run_dir rd;
@@ -42,6 +43,8 @@ struct repro {
     bool quick, accel_default, planning;
     char *out, *costs, *only, *groups, *smp, *accel;
     char *machine;                        /* --machine: a preset of the memory model, or "none" */
+    char *model;                          /* --model: where the model runs: "guest" (CACHES=1 images) or "host"
+                                             (the QEMU plugin on make CACHES=host images; docs/caches.md) */
     long jobs, timeout, runs;             /* runs: -1 when not given (each table's own) */
     const char *cost, *cdir;              /* while a recipe runs: the cost model, OUT/cost-COST */
     const char *row_accel;                /* while a recipe runs: an accelerator for the rows it adds (NULL: accel) */

@@ -560,19 +560,19 @@ const char *runs_cost(const char *dflt)
 
 /* Only the rows of boots that printed their boot line (status ok): a boot that failed before it, or
  * was killed, has no boot_machine to compare.  A table without the column booted no model. */
-const char *runs_machine(const char *dflt)
+static const char *runs_boot_column(const char *col, const char *none, const char *dflt)
 {
     const char *found = NULL;
     for (size_t i = 0; i < nrows; i++) {
         if (!rows[i].loaded)
             continue;
-        int c = table_col(&rows[i].t, "boot_machine"), st = table_col(&rows[i].t, "status");
+        int c = table_col(&rows[i].t, col), st = table_col(&rows[i].t, "status");
         for (size_t j = 0; j < rows[i].t.nrows; j++) {
             const char *status = st >= 0 ? table_get(&rows[i].t, j, st) : NULL;
             if (st >= 0 && (!status || strcmp(status, "ok")))
                 continue;
             const char *v = c >= 0 ? table_get(&rows[i].t, j, c) : NULL;
-            v = v && *v ? v : "none";
+            v = v && *v ? v : none;
             if (!found)
                 found = v;
             else if (strcmp(found, v))
@@ -580,6 +580,16 @@ const char *runs_machine(const char *dflt)
         }
     }
     return found ? found : dflt;
+}
+
+const char *runs_machine(const char *dflt)
+{
+    return runs_boot_column("boot_machine", "none", dflt);
+}
+
+const char *runs_model(const char *dflt)
+{
+    return runs_boot_column("boot_model", "guest", dflt);
 }
 
 

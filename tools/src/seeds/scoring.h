@@ -47,6 +47,9 @@ const char *runs_cost(const char *dflt);
 /* The boot line's machine= of the runs' result lines (boot_machine; "none" when they have none); NULL if they differ;
  * dflt when no row has runs. */
 const char *runs_machine(const char *dflt);
+/* Where the memory model ran: "host" for runs whose boot lines say model=host (a kernel of make CACHES=host),
+ * "guest" for those with none (boot_model); NULL if they differ; dflt when no row has runs. */
+const char *runs_model(const char *dflt);
 
 /* ---- the scorecard being collected ---- */
 extern struct sc_cell cells[MAXCELLS];
