@@ -643,7 +643,34 @@ __attribute__((visibility("default"))) int qemu_plugin_install(qemu_plugin_id_t 
 {
     (void)info;
     const char *ram_path = NULL, *preset_name = NULL;
-    uint32_t ram_mb = 0, ncpu = 0;
+    /* The arguments that are one whole number, with their bounds (ran_from
+     * is checked against vcpu_stride after the loop, in any order). */
+    static uint32_t ram_mb, ncpu;
+    static const struct {
+        const char *key;
+        uint32_t *out, min, max;
+    } u32_args[] = {
+        { "ram_mb", &ram_mb, 0, UINT32_MAX },
+        { "ncpus", &ncpu, 1, CACHE_MAX_CPUS },
+        { "burn", &burn, 0, UINT32_MAX },
+        { "lat_pct", &lat_pct, 0, 1000 },
+        { "cur", &cur_addr, 0, UINT32_MAX },
+        { "cpus", &cpus_addr, 0, UINT32_MAX },
+        { "cpu_stride", &cpu_stride, 1, UINT32_MAX },
+        { "vcpus", &vcpus_addr, 0, UINT32_MAX },
+        { "vcpu_stride", &vcpu_stride, 8, UINT32_MAX },
+        { "ran_from", &ran_from_off, 0, UINT32_MAX },
+        { "start", &start_addr, 0, UINT32_MAX },
+        { "era_map", &era_map_addr, 0, UINT32_MAX },
+        { "era_chunks", &era_chunks_addr, 0, UINT32_MAX },
+        { "era_blocks", &era_blocks_addr, 0, UINT32_MAX },
+        { "era_shift", &era_shift, 12, 20 },
+        { "era_task_bytes", &era_task_bytes, 1, UINT32_MAX },
+        { "t26_map", &t26_map_addr, 0, UINT32_MAX },
+        { "t26_chunks", &t26_chunks_addr, 0, UINT32_MAX },
+        { "t26_slab", &t26_slab_addr, 0, UINT32_MAX },
+        { "t26_checked", &t26_checked_addr, 0, UINT32_MAX },
+    };
     for (int i = 0; i < argc; i++) {
         char *eq = strchr(argv[i], '=');
         if (!eq) {
@@ -653,57 +680,23 @@ __attribute__((visibility("default"))) int qemu_plugin_install(qemu_plugin_id_t 
         *eq = 0;
         const char *k = argv[i], *v = eq + 1;
         bool ok = true;
-        if (!strcmp(k, "preset"))
+        size_t n = 0;
+        while (n < sizeof u32_args / sizeof u32_args[0] && strcmp(k, u32_args[n].key))
+            n++;
+        if (n < sizeof u32_args / sizeof u32_args[0])
+            ok = parse_u32(v, u32_args[n].out) && *u32_args[n].out >= u32_args[n].min &&
+                 *u32_args[n].out <= u32_args[n].max;
+        else if (!strcmp(k, "preset"))
             preset_name = v;
         else if (!strcmp(k, "ram"))
             ram_path = v;
         else if (!strcmp(k, "out"))
             out_path = v;
-        else if (!strcmp(k, "ram_mb"))
-            ok = parse_u32(v, &ram_mb);
-        else if (!strcmp(k, "ncpus"))
-            ok = parse_u32(v, &ncpu) && ncpu >= 1 && ncpu <= CACHE_MAX_CPUS;
         else if (!strcmp(k, "profile")) {
             uint32_t on = 0;
             ok = parse_u32(v, &on);
             profile = on;
-        } else if (!strcmp(k, "burn"))
-            ok = parse_u32(v, &burn);
-        else if (!strcmp(k, "lat_pct"))
-            ok = parse_u32(v, &lat_pct) && lat_pct <= 1000;
-        else if (!strcmp(k, "cur"))
-            ok = parse_u32(v, &cur_addr);
-        else if (!strcmp(k, "cpus"))
-            ok = parse_u32(v, &cpus_addr);
-        else if (!strcmp(k, "cpu_stride"))
-            ok = parse_u32(v, &cpu_stride) && cpu_stride > 0;
-        else if (!strcmp(k, "vcpus"))
-            ok = parse_u32(v, &vcpus_addr);
-        else if (!strcmp(k, "vcpu_stride"))
-            ok = parse_u32(v, &vcpu_stride) && vcpu_stride >= 8;
-        else if (!strcmp(k, "ran_from"))
-            ok = parse_u32(v, &ran_from_off) && ran_from_off + 8 <= vcpu_stride;
-        else if (!strcmp(k, "start"))
-            ok = parse_u32(v, &start_addr);
-        else if (!strcmp(k, "era_map"))
-            ok = parse_u32(v, &era_map_addr);
-        else if (!strcmp(k, "era_chunks"))
-            ok = parse_u32(v, &era_chunks_addr);
-        else if (!strcmp(k, "era_blocks"))
-            ok = parse_u32(v, &era_blocks_addr);
-        else if (!strcmp(k, "era_shift"))
-            ok = parse_u32(v, &era_shift) && era_shift >= 12 && era_shift <= 20;
-        else if (!strcmp(k, "era_task_bytes"))
-            ok = parse_u32(v, &era_task_bytes) && era_task_bytes > 0;
-        else if (!strcmp(k, "t26_map"))
-            ok = parse_u32(v, &t26_map_addr);
-        else if (!strcmp(k, "t26_chunks"))
-            ok = parse_u32(v, &t26_chunks_addr);
-        else if (!strcmp(k, "t26_slab"))
-            ok = parse_u32(v, &t26_slab_addr);
-        else if (!strcmp(k, "t26_checked"))
-            ok = parse_u32(v, &t26_checked_addr);
-        else if (!strcmp(k, "t26_geom"))     /* head:obj:per_page:colours:align:chunk_shift */
+        } else if (!strcmp(k, "t26_geom"))     /* head:obj:per_page:colours:align:chunk_shift */
             ok = sscanf(v, "%u:%u:%u:%u:%u:%u", &t26_head, &t26_obj, &t26_per_page, &t26_colours, &t26_align,
                         &t26_shift) == 6 && t26_obj && t26_per_page && t26_colours && t26_shift > 12 && t26_shift <= 24;
         else if (!strcmp(k, "t26_task"))     /* layout:stack:cpu offsets in struct task, thread_info's cpu, TASK_LAYOUT_LINUX26 */
@@ -725,6 +718,10 @@ __attribute__((visibility("default"))) int qemu_plugin_install(qemu_plugin_id_t 
             fprintf(stderr, "hostmodel: error: %s=%s: bad value\n", k, v);
             return -1;
         }
+    }
+    if (vcpu_stride && ran_from_off + 8 > vcpu_stride) {
+        fprintf(stderr, "hostmodel: error: ran_from=%u: bad value (past vcpu_stride=%u)\n", ran_from_off, vcpu_stride);
+        return -1;
     }
     if (!preset_name || !ram_path || !ram_mb || !ncpu || !cur_addr || !cpus_addr || !cpu_stride || !start_addr || !vcpus_addr ||
         !vcpu_stride || !ran_from_off) {
