@@ -5,6 +5,7 @@
 # usage: tools/qemu-run.sh (--kernel ELF [--cmdline 'k=v ...'] | --iso ISO [--drive IMG])
 #                          [--smp N] [--mem MiB] [--accel tcg|kvm|icount|vsmp] [--timeout S]
 #                          [--pvspin on|off|auto] [--gdb] [--trace-out FILE]
+#        tools/qemu-run.sh --check-host-model   (exit 0 where model=host can run, else its error)
 #
 # --trace-out FILE gives the kernel its trace channel (QEMU's isa-debugcon at
 # port 0xe9, written to FILE): with trace=1 on the command line the kernel
@@ -43,9 +44,24 @@ set -u
 
 usage() {
     echo "usage: $0 (--kernel ELF [--cmdline 'k=v ...'] | --iso ISO [--drive IMG]) [--smp N] [--mem MiB] [--accel tcg|kvm|icount|vsmp] [--timeout S] [--pvspin on|off|auto] [--gdb] [--trace-out FILE]" >&2
+    echo "       $0 --check-host-model" >&2
     exit 1
 }
 die() { echo "error: $*" >&2; exit 1; }
+# What model=host needs of QEMU (also `--check-host-model`, which schedlab
+# reproduce runs before it builds anything): 7.2, whose clock internals the
+# plugin reads, with TCG plugins.
+host_model_qemu_check() {
+    local ver
+    ver=$(qemu-system-i386 --version 2>/dev/null | head -1)
+    case "$ver" in
+    "QEMU emulator version 7.2"*) ;;
+    *) die "model=host: the plugin reads QEMU 7.2's clock internals; this is ${ver:-no qemu-system-i386 (make deps)}" ;;
+    esac
+    qemu-system-i386 -plugin help </dev/null 2>&1 | grep -qi "invalid option\|unsupported\|not compiled" &&
+        die "model=host: this QEMU has no TCG plugin support (-plugin)"
+    return 0
+}
 is_uint() { case "$1" in ''|*[!0-9]*) return 1;; *) return 0;; esac; }
 # cmdline_value KEY: the value of KEY= on the kernel command line (empty if absent)
 cmdline_value() { printf ' %s ' "$CMDLINE" | sed -n "s/.* $1=\([^ ]*\) .*/\1/p"; }
@@ -63,6 +79,7 @@ while [ $# -gt 0 ]; do
     --timeout) TIMEOUT=${2:-}; shift 2 ;;
     --pvspin) PVSPIN=${2:-}; shift 2 ;;
     --gdb) GDB=1; shift ;;
+    --check-host-model) host_model_qemu_check; exit 0 ;;
     --trace-out) TRACE_OUT=${2:-}; [ -n "$TRACE_OUT" ] || die "--trace-out needs a file"; shift 2 ;;
     -h|--help) usage ;;
     *) echo "error: unknown option '$1'" >&2; usage ;;
@@ -257,12 +274,7 @@ if [ -n "$HOSTMODEL" ]; then
     kdir=$(dirname "$KERNEL")
     nm "$KERNEL" | grep -q ' memhook_miss$' && die "model=host runs on a plain kernel: $KERNEL is a CACHES=1 build (its model is in the guest)"
     [ -f "$kdir/kernel.map" ] || die "model=host: $kdir/kernel.map missing (rebuild the kernel: make writes the link map beside it)"
-    case "$(qemu-system-i386 --version 2>/dev/null | head -1)" in
-    "QEMU emulator version 7.2"*) ;;
-    *) die "model=host: the plugin reads QEMU 7.2's clock internals; this is $(qemu-system-i386 --version 2>/dev/null | head -1)" ;;
-    esac
-    qemu-system-i386 -plugin help </dev/null 2>&1 | grep -qi "invalid option\|unsupported\|not compiled" &&
-        die "model=host: this QEMU has no TCG plugin support (-plugin)"
+    host_model_qemu_check
     make -s -C "$ROOT" hostmodel-plugin >&2 || die "model=host: cannot build the plugin (make hostmodel-plugin)"
     HM_SO=$ROOT/build/hostmodel.so
     plain_path "$HM_SO" || die "model=host: $HM_SO: QEMU's option syntax cannot take that path (commas or spaces)"

@@ -638,7 +638,7 @@ static void host_model_extrapolation(const char *plan_path, const char *times_pa
     struct times local = { 0 }, ref = { 0 };
     times_read(times_path, &local);
     times_read(ref_path, &ref);
-    size_t n_model = 0, n_rec = 0, n_plain = 0, n_none = 0;
+    size_t n_model = 0, n_plain = 0, n_none = 0;
     double total = 0;   /* slot-seconds */
     for (size_t i = 0; i < p.n; i++) {
         const char *key = p.b[i].key;
@@ -647,9 +647,7 @@ static void host_model_extrapolation(const char *plan_path, const char *times_pa
             t = times_lookup(&ref, key);
         bool model = strstr(key, " model=host") != NULL;
         n_model += model;
-        if (isfinite(t)) {
-            n_rec += model;
-        } else if (model) {
+        if (!isfinite(t) && model) {
             char *pk = plain_key(key);
             t = times_lookup(&local, pk);
             if (!isfinite(t))
@@ -673,37 +671,31 @@ static void host_model_extrapolation(const char *plan_path, const char *times_pa
                "core%s%s\n", n_plain, n_model, HOST_MODEL_COST_X, n_none ? "more than " : "about ", d, slots,
                slots == 1 ? "" : "s", n_none ? " (some boots have no record at all)" : "");
     }
-    (void)n_rec;
     times_free(&local);
     times_free(&ref);
     plan_free(&p);
 }
 
-/* What model=host needs of QEMU, as tools/qemu-run.sh checks it before it loads the plugin (its words): why it
- * cannot run here (allocated), or NULL. */
+/* What model=host needs of QEMU: tools/qemu-run.sh --check-host-model, the check it makes before it loads the
+ * plugin; its words (without "error: ") when it cannot run here (allocated), or NULL. */
 static char *host_model_unusable(void)
 {
-    char *ver_argv[] = { "sh", "-c", "qemu-system-i386 --version 2>/dev/null | head -1", NULL };
+    char *qemu_run = xasprintf("%s/tools/qemu-run.sh", schedlab_root());
+    char *argv[] = { "sh", "-c", "\"$0\" --check-host-model 2>&1", qemu_run, NULL };
     int rc;
-    char *ver = spawn_capture(ver_argv, &rc);
-    if (ver)
-        ver[strcspn(ver, "\n")] = 0;
-    if (!ver || strncmp(ver, "QEMU emulator version 7.2", 25)) {
-        char *why = xasprintf("model=host: the plugin reads QEMU 7.2's clock internals; this is %s",
-                              ver && *ver ? ver : "no qemu-system-i386 (make deps)");
-        free(ver);
-        return why;
+    char *out = spawn_capture(argv, &rc);
+    free(qemu_run);
+    if (rc == 0) {
+        free(out);
+        return NULL;
     }
-    free(ver);
-    char *plugin_argv[] = { "sh", "-c", "qemu-system-i386 -plugin help </dev/null 2>&1", NULL };
-    char *out = spawn_capture(plugin_argv, &rc);
-    bool none = false;
-    for (char *p = out; p && *p; p++)
-        *p = (char)(*p >= 'A' && *p <= 'Z' ? *p - 'A' + 'a' : *p);
-    if (out && (strstr(out, "invalid option") || strstr(out, "unsupported") || strstr(out, "not compiled")))
-        none = true;
-    free(out);
-    return none ? xstrdup("model=host: this QEMU has no TCG plugin support (-plugin)") : NULL;
+    char *msg = out && *out ? out : xstrdup("model=host: tools/qemu-run.sh --check-host-model failed");
+    if (msg != out)
+        free(out);
+    msg[strcspn(msg, "\n")] = 0;
+    if (!strncmp(msg, "error: ", 7))
+        memmove(msg, msg + 7, strlen(msg + 7) + 1);
+    return msg;
 }
 
 int cmd_reproduce(int argc, char **argv)
